@@ -1,0 +1,141 @@
+// Command-line parsing with CLI11, including the nvcc/gcc single-dash spellings.
+#include "driver/options.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+
+namespace tilec {
+namespace {
+
+struct EmitName {
+  const char* name;
+  EmitKind kind;
+};
+
+constexpr EmitName kEmitNames[] = {
+    {"tokens", EmitKind::Tokens}, {"syntax", EmitKind::Syntax},
+    {"ast", EmitKind::Ast},       {"tir", EmitKind::Tir},
+    {"tir-opt", EmitKind::TirOpt}, {"tir-lowered", EmitKind::TirLowered},
+    {"ptx", EmitKind::Ptx},       {"cubin", EmitKind::Cubin},
+    {"fatbin", EmitKind::Fatbin}, {"header", EmitKind::Header},
+    {"none", EmitKind::None},
+};
+
+// Single-dash long options that nvcc and gcc users type; CLI11 2.1 only knows `--name`.
+constexpr const char* kSingleDashLong[] = {"arch", "MD", "MF", "MT", "MP", "Werror", "lineinfo"};
+
+std::string version_text() {
+  return std::string("tilec ") + TILEC_VERSION + "\n";
+}
+
+}  // namespace
+
+bool parse_emit_kind(const std::string& name, EmitKind& out) {
+  for (const EmitName& e : kEmitNames)
+    if (name == e.name) {
+      out = e.kind;
+      return true;
+    }
+  return false;
+}
+
+const char* emit_kind_name(EmitKind k) {
+  for (const EmitName& e : kEmitNames)
+    if (e.kind == k) return e.name;
+  return "?";
+}
+
+std::vector<std::string> translate_single_dash(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  bool rest = false;
+  for (const std::string& a : args) {
+    if (rest || a.size() < 2 || a[0] != '-' || a[1] == '-') {
+      rest = rest || a == "--";
+      out.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+    bool known = false;
+    for (const char* n : kSingleDashLong) known = known || name == n;
+    out.push_back(known ? "-" + a : a);
+  }
+  return out;
+}
+
+int parse_command_line(int argc, const char* const* argv, Options& o) {
+  CLI::App app{"tilec: compiles .tile kernels to PTX, cubin, fatbin and a C header with launch "
+               "functions.",
+               "tilec"};
+  app.set_version_flag("--version", version_text());
+  std::string emit, color = "auto";
+  app.add_option("file", o.input, "Input .tile file ('-' reads stdin)");
+  app.add_option("-o,--output", o.output,
+                 "Output file ('-' for stdout). Its extension (.ptx .cubin .fatbin .h) picks the "
+                 "output kind when --emit is not given");
+  app.add_option("--emit", emit,
+                 "What to write: tokens, syntax, ast, tir, tir-opt, tir-lowered, ptx, cubin, "
+                 "fatbin, header, none");
+  app.add_option("-D", o.defines, "Override a module constant: -D NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-I", o.include_dirs, "Add a folder to the import search path (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--arch", o.archs,
+                 "Target architecture: sm_80 sm_86 sm_89 sm_90 sm_90a (repeatable; default " +
+                     std::string(kDefaultArch) + ")")
+      ->allow_extra_args(false);
+  app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
+  app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
+  app.add_option("--fmad", o.fmad, "Allow contracting a*b+c into one FMA (default true)");
+  app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
+  app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
+  app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
+  app.add_flag("--MD", o.md, "Write a Make depfile (to -MF, or the output name + .d)");
+  app.add_option("--MF", o.mf, "Depfile path");
+  app.add_option("--MT", o.mt, "Target named in the depfile (default: the output path)");
+  app.add_flag("--MP", o.mp, "Add a phony target for each dependency");
+  app.add_flag("-v,--verbose", o.verbose, "Trace the stages and pass timings to stderr");
+  app.add_option("--color", color, "Colored diagnostics: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--max-errors", o.max_errors, "Stop after N errors (0: no limit; default 20)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--Werror", o.werror, "Treat warnings as errors");
+  app.add_flag("--verify-diagnostics", o.verify_diagnostics,
+               "Check the diagnostics against '# expected-error {{...}}' comments");
+  app.add_option("--passes", o.passes, "Comma-separated optimizer passes to run instead of the default");
+  app.add_flag("--list-passes", o.list_passes, "List the optimizer passes and exit");
+  app.add_flag("--print-after-all", o.print_after_all, "Print the tile IR after every pass");
+
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);  // CLI11 wants them reversed
+  std::vector<std::string> forward(args.rbegin(), args.rend());
+  forward = translate_single_dash(forward);
+  args.assign(forward.rbegin(), forward.rend());
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << version_text();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "tilec: error: " << e.what() << "\nRun 'tilec --help' for the options.\n";
+    return 2;
+  }
+  if (!emit.empty()) {
+    if (!parse_emit_kind(emit, o.emit)) {
+      std::cerr << "tilec: error: unknown --emit kind '" << emit << "'\n";
+      return 2;
+    }
+    o.emit_given = true;
+  }
+  o.color = color == "always" ? ColorMode::Always : color == "never" ? ColorMode::Never : ColorMode::Auto;
+  if (o.input.empty() && !o.list_passes) {
+    std::cerr << "tilec: error: no input file\nRun 'tilec --help' for the options.\n";
+    return 2;
+  }
+  return -1;
+}
+
+}  // namespace tilec

@@ -1,0 +1,73 @@
+// Command-line options of tilec and their parsing (CLI11).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// What the compiler writes (`--emit=` or the `-o` extension).
+enum class EmitKind {
+  Tokens,      ///< token stream, one per line
+  Syntax,      ///< the parse tree before checking
+  Ast,         ///< the checked tree with each expression's type and shape
+  Tir,         ///< tile IR as built from the checked tree
+  TirOpt,      ///< tile IR after the optimizer
+  TirLowered,  ///< tile IR with layouts and launch choices
+  Ptx,         ///< PTX text for the first -arch
+  Cubin,       ///< SASS for one -arch (ptxas)
+  Fatbin,      ///< SASS for every -arch plus PTX of the newest non-`a` arch
+  Header,      ///< C header with the embedded fatbin and launch functions
+  None,        ///< check only
+};
+
+enum class ColorMode { Auto, Always, Never };
+
+struct Options {
+  std::string input;                 ///< path, or "-" for stdin
+  std::string output;                ///< empty: derived from the input name; "-": stdout
+  EmitKind emit = EmitKind::Header;
+  bool emit_given = false;
+  std::vector<std::string> defines;  ///< NAME=VALUE
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> archs;    ///< sm_80 ... sm_90a; empty means the default arch
+  int opt_level = 2;
+  bool fast_math = false;
+  bool fmad = true;
+  bool lineinfo = false;
+  bool device_asserts = true;
+  std::string prefix;                ///< prefix of the header's public symbols
+  // depfiles
+  bool md = false;
+  std::string mf;
+  std::string mt;
+  bool mp = false;
+  // diagnostics and logging
+  bool verbose = false;
+  ColorMode color = ColorMode::Auto;
+  int max_errors = 20;
+  bool werror = false;
+  bool verify_diagnostics = false;
+  // passes
+  std::string passes;                ///< comma-separated pass list; empty: the default pipeline
+  bool list_passes = false;
+  bool print_after_all = false;
+};
+
+/// The default -arch when none is given.
+constexpr const char* kDefaultArch = "sm_90";
+
+/// Rewrites nvcc/gcc single-dash spellings (`-arch sm_90`, `-arch=sm_90`, `-MD`, `-MF f`,
+/// `-MT t`, `-MP`) into the double-dash forms CLI11 2.1 can register. Other arguments pass
+/// through unchanged; everything after `--` is left alone.
+std::vector<std::string> translate_single_dash(const std::vector<std::string>& args);
+
+/// Parses argv. Returns -1 to continue, or an exit code: 0 after --help/--version (printed to
+/// stdout), 2 for a usage error (printed to stderr).
+int parse_command_line(int argc, const char* const* argv, Options& opts);
+
+/// Maps an `--emit=` name; false when unknown.
+bool parse_emit_kind(const std::string& name, EmitKind& out);
+const char* emit_kind_name(EmitKind k);
+
+}  // namespace tilec

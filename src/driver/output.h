@@ -1,0 +1,21 @@
+// Writing outputs atomically (temporary file + rename) and Make depfiles.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// Writes `data` to `path` through a temporary file in the same folder, renamed into place
+/// only when complete; `path` "-" writes stdout. On failure nothing is left behind and `error`
+/// says why. Temporary files are also removed when the process gets SIGINT/SIGTERM/SIGHUP.
+bool write_file_atomic(const std::string& path, const std::string& data, std::string& error);
+
+/// Make depfile text: `target: dep1 dep2`, with spaces, '#' and '$' escaped the way GNU Make
+/// and Ninja read them; with `phony`, one empty rule per dependency (`-MP`).
+std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony);
+
+/// Installs the signal handlers that remove temporary outputs; safe to call more than once.
+void install_cleanup_handlers();
+
+}  // namespace tilec

@@ -1,0 +1,113 @@
+// The pipeline: load → lex → parse → check → build IR → optimize → lower → PTX → assemble →
+// header. Each stage can print its text form (--emit); the driver stops at checkpoints.
+#include "driver/pipeline.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "driver/output.h"
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/parse.h"
+
+namespace tilec {
+namespace {
+
+bool want_color(ColorMode m) {
+  if (m != ColorMode::Auto) return m == ColorMode::Always;
+  const char* term = std::getenv("TERM");
+  return isatty(STDERR_FILENO) && term && std::string(term) != "dumb";
+}
+
+// The output kind from the -o extension when --emit is not given.
+EmitKind kind_from_output(const std::string& out) {
+  auto ends = [&](const char* ext) {
+    std::string e(ext);
+    return out.size() > e.size() && out.compare(out.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends(".ptx")) return EmitKind::Ptx;
+  if (ends(".cubin")) return EmitKind::Cubin;
+  if (ends(".fatbin")) return EmitKind::Fatbin;
+  if (ends(".tir")) return EmitKind::TirOpt;
+  return EmitKind::Header;
+}
+
+// Default output path: the input's stem plus the kind's extension; text forms go to stdout.
+std::string default_output(const std::string& input, EmitKind k) {
+  const char* ext = nullptr;
+  switch (k) {
+    case EmitKind::Ptx: ext = ".ptx"; break;
+    case EmitKind::Cubin: ext = ".cubin"; break;
+    case EmitKind::Fatbin: ext = ".fatbin"; break;
+    case EmitKind::Header: ext = ".h"; break;
+    default: return "-";
+  }
+  if (input == "-") return "-";
+  std::string base = input.substr(input.find_last_of('/') + 1);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".tile") == 0) base.resize(base.size() - 5);
+  return base + ext;
+}
+
+}  // namespace
+
+int compile(const Options& opts) {
+  // Tracing (-v) goes through spdlog's default logger; user diagnostics never do.
+  if (!spdlog::get("tilec")) spdlog::set_default_logger(spdlog::stderr_logger_st("tilec"));
+  spdlog::set_pattern("tilec: [%l] %v");
+  spdlog::set_level(opts.verbose ? spdlog::level::trace : spdlog::level::warn);
+  install_cleanup_handlers();
+
+  EmitKind emit = opts.emit_given ? opts.emit
+                  : opts.output.empty() ? EmitKind::Header
+                                        : kind_from_output(opts.output);
+  std::string output = opts.output.empty() ? default_output(opts.input, emit) : opts.output;
+
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  diag.set_color(want_color(opts.color));
+  diag.set_max_errors(opts.max_errors);
+  diag.set_werror(opts.werror);
+
+  // Ends the run: in --verify-diagnostics mode the verdict is the comparison, else the count.
+  auto finish = [&](int code_if_clean) {
+    if (opts.verify_diagnostics) return diag.verify(stderr) ? 0 : 1;
+    diag.flush(stderr);
+    return diag.has_errors() ? 1 : code_if_clean;
+  };
+  auto write = [&](const std::string& text) {
+    std::string error;
+    if (!write_file_atomic(output, text, error)) {
+      diag.error(SourceRange{}, "cannot write '" + output + "': " + error);
+      return finish(1);
+    }
+    return finish(0);
+  };
+
+  std::string error;
+  uint32_t main_file = sm.load(opts.input, error);
+  if (!main_file) {
+    diag.error(SourceRange{}, "cannot read '" + opts.input + "': " + error);
+    return finish(1);
+  }
+  spdlog::trace("loaded {} ({} bytes)", opts.input, sm.file(main_file).text.size());
+
+  if (emit == EmitKind::Tokens) {
+    std::string text = dump_tokens(sm, main_file, diag);
+    if (diag.has_errors()) return finish(1);
+    return write(text);
+  }
+
+  auto module = std::make_unique<Module>();
+  parse_file(sm, main_file, diag, *module);
+  if (diag.has_errors()) return finish(1);
+  if (emit == EmitKind::Syntax) return write(print_ast(*module, sm, false));
+
+  diag.error(SourceRange{}, std::string("--emit=") + emit_kind_name(emit) + " is not yet supported");
+  return finish(1);
+}
+
+}  // namespace tilec

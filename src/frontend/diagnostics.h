@@ -1,0 +1,84 @@
+// The diagnostic engine: user errors are recorded (never thrown) and printed in clang's format.
+#pragma once
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace tilec {
+
+enum class Severity { Error, Warning, Note };
+
+/// One diagnostic with its attached notes ("'K' first declared here").
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceRange range;
+  std::string message;
+  std::vector<Diagnostic> notes;
+};
+
+/// Thrown (and caught in the driver) only for broken compiler invariants, never for user
+/// errors. The message starts with "internal compiler error".
+struct InternalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Checks an internal invariant; on failure throws InternalError naming the file and line.
+#define TILEC_ASSERT(cond, msg)                                                           \
+  do {                                                                                    \
+    if (!(cond))                                                                          \
+      throw ::tilec::InternalError(std::string("internal compiler error: ") + (msg) +     \
+                                   " (" __FILE__ ":" + std::to_string(__LINE__) + ")");   \
+  } while (0)
+
+/// Collects diagnostics for one compilation. Errors past `max_errors` are dropped and one
+/// "too many errors" line is printed instead; `werror` turns warnings into errors.
+class DiagnosticEngine {
+ public:
+  explicit DiagnosticEngine(const SourceManager& sm) : sm_(sm) {}
+
+  /// Records an error; returns it so that notes can be attached with `note()`.
+  Diagnostic& error(const SourceRange& r, std::string msg);
+  Diagnostic& warning(const SourceRange& r, std::string msg);
+  /// Attaches a note to the most recent diagnostic `d`.
+  static void note(Diagnostic& d, const SourceRange& r, std::string msg);
+
+  bool has_errors() const { return error_count_ > 0; }
+  int error_count() const { return error_count_; }
+  /// True once `max_errors` errors were recorded: stages should stop early.
+  bool too_many() const { return max_errors_ > 0 && error_count_ >= max_errors_; }
+
+  void set_max_errors(int n) { max_errors_ = n; }
+  void set_werror(bool on) { werror_ = on; }
+  void set_color(bool on) { color_ = on; }
+
+  /// Prints every diagnostic not printed yet to `out`, in the order recorded.
+  void flush(FILE* out);
+  /// Formats one diagnostic (with its notes) as text.
+  std::string format(const Diagnostic& d) const;
+
+  /// Compares the recorded diagnostics with the `# expected-error {{...}}` comments of every
+  /// loaded file. Prints mismatches to `out`; returns true when both sets agree.
+  bool verify(FILE* out) const;
+
+  const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+
+ private:
+  Diagnostic& add(Severity s, const SourceRange& r, std::string msg);
+  void format_one(std::string& out, const Diagnostic& d) const;
+
+  const SourceManager& sm_;
+  std::vector<Diagnostic> diags_;
+  Diagnostic dropped_;  // sink for diagnostics past the error limit
+  size_t printed_ = 0;
+  int error_count_ = 0;
+  int max_errors_ = 20;
+  bool werror_ = false;
+  bool color_ = false;
+  bool limit_reported_ = false;
+};
+
+}  // namespace tilec

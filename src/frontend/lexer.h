@@ -1,0 +1,54 @@
+// The lexer: re2c rules (grammar/tile.re) produce raw tokens; this wrapper turns line starts into
+// NEWLINE/INDENT/DEDENT the way Python does, so the grammar stays context-free.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "frontend/token.h"
+
+namespace tilec {
+
+/// Lexes one source file. Errors (tabs, bad characters, unterminated strings, inconsistent
+/// dedents) are reported to `diag` and lexing continues.
+class Lexer {
+ public:
+  Lexer(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag);
+
+  /// The next token, with NEWLINE after each logical line, INDENT/DEDENT at indentation
+  /// changes, and END (after closing NEWLINE and DEDENTs) at the end of input.
+  Token next();
+
+  /// Maximum nesting of brackets; deeper input is an error (keeps the parser's stack bounded).
+  static constexpr int kMaxBracketDepth = 200;
+  /// Maximum indentation depth, for the same reason.
+  static constexpr int kMaxIndentDepth = 100;
+
+ private:
+  Token scan();  // generated from grammar/tile.re: one raw token, NEWLINE for '\n'
+  Token make(TokKind k, const char* begin, const char* end) const;
+  void newline_at(const char* after);  // a '\n' was consumed; `after` is the next line's start
+  void line_start();  // measures indentation of the line at `cursor_`, queues INDENT/DEDENT
+  bool unclosed_bracket_ends_here();  // a statement keyword starts the line after an open '('
+
+  const SourceFile& src_;
+  uint32_t file_;
+  DiagnosticEngine& diag_;
+  const char* begin_;
+  const char* cursor_;
+  const char* limit_;
+  uint32_t line_ = 1;
+  const char* line_begin_;
+
+  std::vector<int> indents_{0};
+  std::deque<Token> pending_;
+  int bracket_depth_ = 0;
+  Token first_open_;        // the outermost open bracket
+  int first_open_indent_ = 0;  // indentation of the line where it opened
+  bool at_line_start_ = true;
+  bool line_has_tokens_ = false;
+  bool done_ = false;
+};
+
+}  // namespace tilec

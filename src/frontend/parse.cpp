@@ -1,0 +1,256 @@
+// The parser's helpers: token hand-off, literal decoding, syntax error messages, depth limit.
+#include "frontend/parse.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace tilec {
+namespace {
+
+using yy::parser;
+
+// Literal tokens ("'('", "'def'") are quoted in messages; descriptive names are not.
+std::string readable(parser::symbol_kind_type k) {
+  std::string name = parser::symbol_name(k);
+  static const char* kDescriptive[] = {"end of file", "end of line", "indent", "dedent",
+                                       "identifier", "integer literal", "float literal",
+                                       "string literal", "invalid token"};
+  for (const char* d : kDescriptive)
+    if (name == d) return name;
+  return "'" + name + "'";
+}
+
+}  // namespace
+}  // namespace tilec
+
+namespace yy {
+
+parser::symbol_type yylex(tilec::ParseContext& ctx) {
+  using tilec::TokKind;
+  tilec::Token t = ctx.lexer.next();
+  switch (t.kind) {
+    case TokKind::END: return parser::make_END(t.range);
+    case TokKind::IDENT: return parser::make_IDENT(t.text, t.range);
+    case TokKind::INT: return parser::make_INT(t.text, t.range);
+    case TokKind::FLOAT: return parser::make_FLOAT(t.text, t.range);
+    case TokKind::STRING: return parser::make_STRING(t.text, t.range);
+    default: break;
+  }
+  static constexpr parser::token_kind_type kMap[] = {
+#define X(name, text) parser::token::TOK_##name,
+      TILEC_TOKENS(X)
+#undef X
+  };
+  return parser::symbol_type(kMap[int(t.kind)], t.range);
+}
+
+}  // namespace yy
+
+namespace tilec {
+
+ExprPtr ParseContext::binary(ExprKind k, Op op, ExprPtr a, ExprPtr b, const SourceRange& r) {
+  ExprPtr e = make_expr(k, r);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+ExprPtr ParseContext::unary(Op op, ExprPtr a, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::Unary, r);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  return e;
+}
+
+ExprPtr ParseContext::tuple(std::vector<ExprPtr> elems, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::Tuple, r);
+  e->args = std::move(elems);
+  return e;
+}
+
+ExprPtr ParseContext::tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r) {
+  if (elems.size() == 1) return std::move(elems[0]);
+  return tuple(std::move(elems), r);
+}
+
+ExprPtr ParseContext::slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::Slice, r);
+  e->args.push_back(std::move(lo));
+  e->args.push_back(std::move(hi));
+  e->args.push_back(std::move(step));
+  return e;
+}
+
+ExprPtr ParseContext::int_literal(std::string_view text, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::Int, r);
+  e->text = std::string(text);
+  unsigned base = 10;
+  size_t i = 0;
+  if (text.size() > 1 && text[0] == '0' && text[1] != '_' && !std::isdigit(static_cast<unsigned char>(text[1]))) {
+    char b = char(text[1] | 0x20);
+    base = b == 'x' ? 16 : b == 'b' ? 2 : 8;
+    i = 2;
+  }
+  uint64_t v = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '_') continue;
+    unsigned d = std::isdigit(static_cast<unsigned char>(c)) ? unsigned(c - '0') : unsigned((c | 0x20) - 'a' + 10);
+    if (v > (UINT64_MAX - d) / base) e->overflow = true;
+    v = v * base + d;
+  }
+  e->int_value = e->overflow ? 0 : v;
+  if (e->overflow)
+    diag.error(r, fmt::format("integer literal {} does not fit in 64 bits", text.size() > 40
+                                                                            ? std::string(text.substr(0, 40)) + "..."
+                                                                            : std::string(text)));
+  return e;
+}
+
+ExprPtr ParseContext::float_literal(std::string_view text, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::Float, r);
+  e->text = std::string(text);
+  std::string digits;
+  for (char c : text)
+    if (c != '_') digits += c;
+  errno = 0;
+  e->float_value = std::strtod(digits.c_str(), nullptr);
+  if (std::isinf(e->float_value))
+    diag.error(r, "float literal " + digits + " is out of range (larger than f64 can hold)");
+  return e;
+}
+
+ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r) {
+  ExprPtr e = make_expr(ExprKind::String, r);
+  std::string out;
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    char c = text[i];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    char n = text[++i];
+    switch (n) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case '0': out += '\0'; break;
+      case '\\': out += '\\'; break;
+      case '\'': out += '\''; break;
+      case '"': out += '"'; break;
+      case 'x': {
+        auto hex = [](char h) { return std::isxdigit(static_cast<unsigned char>(h)) ? (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (h | 0x20) - 'a' + 10) : -1; };
+        int hi = i + 1 + 1 < text.size() ? hex(text[i + 1]) : -1;
+        int lo = i + 2 + 1 < text.size() ? hex(text[i + 2]) : -1;
+        if (hi < 0 || lo < 0) {
+          diag.error(r, "invalid \\x escape in string literal: two hex digits expected");
+          break;
+        }
+        out += char(hi * 16 + lo);
+        i += 2;
+        break;
+      }
+      default:
+        out += '\\';
+        out += n;
+        break;
+    }
+  }
+  e->text = std::move(out);
+  return e;
+}
+
+void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
+  std::string msg;
+  parser::symbol_kind_type got = yyctx.token();
+  if (got == parser::symbol_kind::S_INDENT) msg = "unexpected indent";
+  else if (got == parser::symbol_kind::S_DEDENT) msg = "unexpected unindent";
+  else msg = "unexpected " + readable(got);
+  parser::symbol_kind_type expected[64];
+  int n = yyctx.expected_tokens(expected, 64);
+  if (n > 0 && n <= 5) {
+    msg += ", expecting ";
+    for (int i = 0; i < n; ++i) msg += (i ? " or " : "") + readable(expected[i]);
+  } else {
+    // Many tokens could continue an expression; name the closer that is surely missing.
+    for (int i = 0; i < n; ++i)
+      if (expected[i] == parser::symbol_kind::S_COLON || expected[i] == parser::symbol_kind::S_RPAREN ||
+          expected[i] == parser::symbol_kind::S_RBRACKET) {
+        msg += ", expecting " + readable(expected[i]);
+        break;
+      }
+  }
+  diag.error(yyctx.location(), msg);
+}
+
+namespace {
+
+// Reports expressions nested deeper than kMaxExprDepth, walking with an explicit stack.
+void check_depth(const Module& m, DiagnosticEngine& diag) {
+  std::vector<std::pair<const Expr*, int>> work;
+  std::vector<const Stmt*> stmts;
+  for (const StmtPtr& s : m.body) stmts.push_back(s.get());
+  while (!stmts.empty()) {
+    const Stmt* s = stmts.back();
+    stmts.pop_back();
+    for (const StmtPtr& c : s->body) stmts.push_back(c.get());
+    for (const StmtPtr& c : s->orelse) stmts.push_back(c.get());
+    for (const ExprPtr* e : {&s->target, &s->value, &s->message})
+      if (*e) work.push_back({e->get(), 1});
+    for (const ExprPtr& d : s->decorators) work.push_back({d.get(), 1});
+    for (const Param& p : s->params) {
+      if (p.annotation) work.push_back({p.annotation.get(), 1});
+      if (p.default_value) work.push_back({p.default_value.get(), 1});
+    }
+    while (!work.empty()) {
+      auto [e, depth] = work.back();
+      work.pop_back();
+      if (depth > kMaxExprDepth) {
+        diag.error(e->range, fmt::format("expression nested too deeply (limit {})", kMaxExprDepth));
+        return;
+      }
+      for (const ExprPtr& a : e->args)
+        if (a) work.push_back({a.get(), depth + 1});
+      for (const Keyword& k : e->kwargs) work.push_back({k.value.get(), depth + 1});
+    }
+  }
+}
+
+std::string module_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".tile") == 0) base.resize(base.size() - 5);
+  return base;
+}
+
+}  // namespace
+
+void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out) {
+  out.file = file;
+  out.name = module_name(sm.file(file).path);
+  ParseContext ctx{Lexer(sm, file, diag), diag, out};
+  yy::parser parser(ctx);
+  parser.parse();
+  check_depth(out, diag);
+}
+
+std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
+  Lexer lexer(sm, file, diag);
+  std::string out;
+  for (;;) {
+    Token t = lexer.next();
+    out += fmt::format("{}:{} {}", t.range.begin.line, t.range.begin.col, tok_kind_name(t.kind));
+    if (t.kind == TokKind::IDENT || t.kind == TokKind::INT || t.kind == TokKind::FLOAT ||
+        t.kind == TokKind::STRING)
+      out += " " + std::string(t.text);
+    out += "\n";
+    if (t.kind == TokKind::END) break;
+  }
+  return out;
+}
+
+}  // namespace tilec

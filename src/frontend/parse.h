@@ -1,0 +1,47 @@
+// Parsing one .tile file into a Module (the Bison parser in grammar/tile.yy plus its helpers).
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/lexer.h"
+#include "tile.tab.hh"
+
+namespace tilec {
+
+/// State shared between the generated parser and its semantic actions.
+struct ParseContext {
+  Lexer lexer;
+  DiagnosticEngine& diag;
+  Module& module;
+
+  ExprPtr binary(ExprKind k, Op op, ExprPtr a, ExprPtr b, const SourceRange& r);
+  ExprPtr unary(Op op, ExprPtr a, const SourceRange& r);
+  ExprPtr tuple(std::vector<ExprPtr> elems, const SourceRange& r);
+  /// One expression stays itself; several make a tuple.
+  ExprPtr tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r);
+  ExprPtr slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRange& r);
+  /// Decimal, hex (0x), binary (0b) or octal (0o) with `_` separators; values past 2^64-1
+  /// are reported here ("integer literal ... does not fit in 64 bits").
+  ExprPtr int_literal(std::string_view text, const SourceRange& r);
+  ExprPtr float_literal(std::string_view text, const SourceRange& r);
+  /// Decodes escapes (\n \t \\ \' \" \xHH) of a quoted literal.
+  ExprPtr string_literal(std::string_view text, const SourceRange& r);
+  /// "unexpected ')', expecting identifier or '('" at the lookahead token.
+  void report_syntax_error(const yy::parser::context& yyctx);
+};
+
+/// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;
+/// the returned module holds whatever statements parsed. Expressions nested deeper than
+/// kMaxExprDepth are an error (later stages recurse over the tree).
+void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out);
+
+constexpr int kMaxExprDepth = 400;
+
+/// Lexes the whole file and prints one token per line (`--emit=tokens`):
+/// `line:col KIND 'text'`.
+std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag);
+
+}  // namespace tilec

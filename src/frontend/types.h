@@ -1,0 +1,105 @@
+// What the checker knows about an expression: its kind, tile type and compile-time value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/dtype.h"
+
+namespace tilec {
+
+struct Stmt;
+
+/// A tile type: a dtype and a static shape (every dimension a power of two, at most 2^24
+/// elements, language.md §4). Rank 0 is a scalar.
+struct TileType {
+  DType dtype = DType::I32;
+  std::vector<int64_t> shape;
+
+  bool is_scalar() const { return shape.empty(); }
+  int rank() const { return int(shape.size()); }
+  /// Number of elements (1 for a scalar).
+  int64_t numel() const;
+  /// "f32" for a scalar, "tile<128x64xf16>" otherwise.
+  std::string str() const;
+  bool operator==(const TileType& o) const { return dtype == o.dtype && shape == o.shape; }
+  bool operator!=(const TileType& o) const { return !(*this == o); }
+};
+
+/// "(128, 64)"; "()" for a scalar. Used in diagnostics.
+std::string shape_str(const std::vector<int64_t>& shape);
+
+/// A compile-time scalar. Integers are held wrapped to their dtype's width (sign-extended for
+/// signed dtypes, zero-extended for unsigned, 0/1 for bool); floats are rounded to their dtype.
+struct Scalar {
+  int64_t i = 0;
+  double f = 0;
+};
+
+/// An array dimension: a runtime symbol (i64 extent) or a constant.
+struct ArrayDim {
+  std::string symbol;  ///< empty for a constant dimension
+  int64_t constant = 0;
+};
+
+/// An array parameter of a kernel: `name: dtype[d0, d1, ...]` (rank 0 for `dtype[]`).
+struct ArrayParam {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<ArrayDim> dims;
+  int index = 0;  ///< position among the kernel's parameters
+};
+
+/// What an expression denotes after checking.
+enum class ValueKind : uint8_t {
+  Error,     ///< a diagnostic was already reported; suppresses follow-on errors
+  Tile,      ///< a tile or scalar (rank-0 tile)
+  Array,     ///< an array parameter (a strided view in global memory)
+  Tuple,     ///< a tuple of values
+  DTypeVal,  ///< a dtype used as a value (`T = f16`, `astype(f32)`)
+  String,    ///< a string literal (assert and print messages)
+  None,      ///< `None` (only inside subscripts: `t[:, None]`)
+  Function,  ///< a helper function
+  Builtin,   ///< a built-in function
+  Module,    ///< an imported module
+  Range,     ///< the result of range(...) (only as a `for` iterable)
+};
+
+/// The checker's description of one expression.
+struct Value {
+  ValueKind kind = ValueKind::Error;
+  TileType tile;                    ///< Tile
+  bool weak = false;                ///< Tile: an untyped literal, adopts the other side's dtype
+  std::optional<Scalar> constant;   ///< Tile (rank 0): value known at compile time
+  const ArrayParam* array = nullptr;  ///< Array
+  std::vector<Value> elems;         ///< Tuple
+  DType dtype = DType::I32;         ///< DTypeVal
+  std::string text;                 ///< String text; Function/Builtin/Module name
+  const Stmt* func = nullptr;       ///< Function: its `def`
+  int builtin = -1;                 ///< Builtin: index into the built-in table
+
+  static Value error() { return Value{}; }
+  static Value make_tile(TileType t) {
+    Value v;
+    v.kind = ValueKind::Tile;
+    v.tile = std::move(t);
+    return v;
+  }
+  static Value make_scalar(DType d) { return make_tile(TileType{d, {}}); }
+  static Value make_const(DType d, Scalar s, bool weak = false) {
+    Value v = make_scalar(d);
+    v.constant = s;
+    v.weak = weak;
+    return v;
+  }
+  bool is_error() const { return kind == ValueKind::Error; }
+  bool is_tile() const { return kind == ValueKind::Tile; }
+  bool is_scalar() const { return kind == ValueKind::Tile && tile.is_scalar(); }
+  bool is_const() const { return kind == ValueKind::Tile && constant.has_value(); }
+  /// The type as printed by --emit=ast ("tile<64x64xf32>", "f32 = 3", "array<f16, 2>").
+  std::string str() const;
+};
+
+}  // namespace tilec
