@@ -11,6 +11,7 @@
 
 #include "driver/output.h"
 #include "frontend/ast.h"
+#include "frontend/check.h"
 #include "frontend/diagnostics.h"
 #include "frontend/parse.h"
 
@@ -105,6 +106,12 @@ int compile(const Options& opts) {
   parse_file(sm, main_file, diag, *module);
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::Syntax) return write(print_ast(*module, sm, false));
+
+  Program program;
+  CheckOptions check_opts{opts.defines, opts.include_dirs};
+  check_program(sm, diag, check_opts, std::move(module), program);
+  if (diag.has_errors() || emit == EmitKind::None) return finish(0);
+  if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 
   diag.error(SourceRange{}, std::string("--emit=") + emit_kind_name(emit) + " is not yet supported");
   return finish(1);

@@ -99,6 +99,7 @@ struct Param {
   SourceRange range;
   ExprPtr annotation;  ///< may be null
   ExprPtr default_value;  ///< may be null
+  int var = -1;  ///< checker: the variable id bound to this parameter in an inlined copy
 };
 
 struct Stmt {

@@ -72,6 +72,7 @@ struct Value {
   ValueKind kind = ValueKind::Error;
   TileType tile;                    ///< Tile
   bool weak = false;                ///< Tile: an untyped literal, adopts the other side's dtype
+  bool default_padding = false;     ///< Tile: straight from a load() with the default zero padding
   std::optional<Scalar> constant;   ///< Tile (rank 0): value known at compile time
   const ArrayParam* array = nullptr;  ///< Array
   std::vector<Value> elems;         ///< Tuple

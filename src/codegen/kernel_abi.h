@@ -1,0 +1,63 @@
+// The binary interface between a generated kernel and its launch function: what the PTX entry
+// takes, in which order, and what the launch stub must compute. Shared by the PTX emitter and
+// the header generator, so the two cannot disagree.
+//
+// PTX entry parameters, in this order (all in the `.param` space):
+//   1. for each array parameter, in source order:
+//        .u64 base address, then one .s64 stride per dimension (in elements, outermost first)
+//   2. for each dimension symbol, in order of first appearance: .s64 extent
+//   3. for each scalar parameter, in source order: its dtype's natural size
+//        (bool/i8/u8: .u8; i16/u16/f16/bf16: .b16; 32-bit: .b32; 64-bit: .b64)
+// Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel (vectorized,
+// general) takes the same parameters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/types.h"
+
+namespace tilec {
+
+/// One source parameter of a kernel.
+struct AbiParam {
+  enum class Kind { Array, Scalar };
+  Kind kind = Kind::Array;
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<ArrayDim> dims;  ///< Array: one entry per dimension (symbol or constant)
+};
+
+/// A term of the grid computation, as C code over `int64_t` variables named after the dimension
+/// symbols and integer scalar parameters. Uses the helper functions the header defines:
+/// `<prefix>tilec_cdiv(a, b)` (ceil-div, Python floor semantics for negative values),
+/// `..._floordiv`, `..._min`, `..._max`, and `num_sms` (an `int64_t` the stub reads from the
+/// device when the grid uses `num_sms()`).
+struct AbiGrid {
+  std::vector<std::string> dims_c;  ///< 1 to 3 C expressions (x, y, z)
+  bool uses_num_sms = false;
+};
+
+/// One kernel variant in the image.
+struct AbiVariant {
+  std::string entry;      ///< PTX `.entry` name
+  bool vectorized = false;  ///< assumes 16-byte aligned bases, unit innermost stride, 16-byte aligned other strides
+};
+
+/// Everything the header needs to know about one kernel.
+struct KernelAbi {
+  std::string name;                       ///< source name (`vector_add`)
+  std::string doc;                        ///< what it computes, in the words of the source (may be empty)
+  std::vector<AbiParam> params;           ///< source order
+  std::vector<std::string> dim_symbols;   ///< order of first appearance
+  AbiGrid grid;
+  std::vector<AbiVariant> variants;       ///< vectorized first when present; the last is general
+  int threads_per_cta = 128;
+  int dynamic_shared_bytes = 0;           ///< over 48 KiB needs the per-device attribute
+  int num_warps = 4;
+  int num_stages = 1;
+  int cluster_dims[3] = {1, 1, 1};        ///< >1 launches through cuLaunchKernelEx
+};
+
+}  // namespace tilec

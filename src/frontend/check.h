@@ -1,0 +1,68 @@
+// The checker's public interface: from parsed modules to checked kernels.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+
+namespace tilec {
+
+/// A kernel parameter: an array (`a: f32[n]`) or a scalar (`alpha: f32`).
+struct KernelParam {
+  std::string name;
+  SourceRange range;
+  bool is_array = false;
+  const ArrayParam* array = nullptr;  ///< arrays only
+  DType dtype = DType::F32;           ///< element dtype (arrays) or scalar dtype
+  int var = -1;                       ///< variable id inside the kernel body
+};
+
+/// A dimension symbol shared by the array parameters (`n` in `a: f32[n]`): a runtime i64
+/// extent, usable in the body and the grid.
+struct DimSymbol {
+  std::string name;
+  SourceRange first;  ///< its first appearance
+  int var = -1;
+};
+
+/// A checked kernel: its signature, grid and options; its body is the checked AST of `def`.
+struct KernelInfo {
+  Stmt* def = nullptr;
+  std::string name;
+  std::string doc;  ///< the comment lines right above the decorator, for the header
+  std::vector<KernelParam> params;
+  std::vector<std::unique_ptr<ArrayParam>> arrays;
+  std::vector<DimSymbol> dims;         ///< order of first appearance
+  std::vector<const Expr*> grid;       ///< 1-3 checked integer expressions
+  SourceRange grid_range;
+  int num_warps = 0;        ///< 0: the compiler chooses
+  int num_stages = 0;
+  int max_registers = 0;
+  int min_ctas_per_sm = 0;
+  int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
+};
+
+/// Every module of one compilation and the kernels of the main file.
+struct Program {
+  std::vector<std::unique_ptr<Module>> modules;  ///< [0] is the main file, then imports
+  std::vector<KernelInfo> kernels;
+  std::vector<std::string> dependencies;          ///< every source file read, main first
+  std::vector<std::pair<std::string, std::string>> constants;  ///< main module, printed values
+};
+
+struct CheckOptions {
+  std::vector<std::string> defines;       ///< NAME=VALUE from -D
+  std::vector<std::string> include_dirs;  ///< -I, searched after the importing file's folder
+};
+
+/// Checks `main` and the modules it imports (parsed on demand into `sm`) against language.md:
+/// names, constants and -D overrides, dtypes and promotion, static shapes, built-in
+/// signatures, kernel signatures and grids, helper calls (inlined: each call gets a checked
+/// copy of the helper's body), control flow. Errors go to `diag`; `out` holds what was checked.
+void check_program(SourceManager& sm, DiagnosticEngine& diag, const CheckOptions& opts,
+                   std::unique_ptr<Module> main, Program& out);
+
+}  // namespace tilec

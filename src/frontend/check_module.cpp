@@ -1,0 +1,475 @@
+// Module-level checking: imports, module constants and -D overrides, kernel signatures,
+// @kernel options and grids. Kernel bodies are checked by check_stmt.cpp.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "frontend/checker.h"
+#include "frontend/consteval.h"
+#include "frontend/parse.h"
+
+namespace tilec {
+
+void check_program(SourceManager& sm, DiagnosticEngine& diag, const CheckOptions& opts,
+                   std::unique_ptr<Module> main, Program& out) {
+  Checker c(sm, diag, opts, out);
+  c.run(std::move(main));
+}
+
+namespace {
+
+// The kind of a constant for -D compatibility: int, float, bool, dtype or tuple.
+std::string const_kind(const Value& v) {
+  if (v.kind == ValueKind::DTypeVal) return "dtype";
+  if (v.kind == ValueKind::Tuple) return "tuple";
+  if (v.kind == ValueKind::String) return "string";
+  if (v.is_const()) {
+    if (v.tile.dtype == DType::Bool) return "bool";
+    return is_float(v.tile.dtype) ? "float" : "int";
+  }
+  return "value";
+}
+
+// A constant printed for the header's metadata ("1024", "f16", "(64, 64)").
+std::string const_text(const Value& v) {
+  if (v.kind == ValueKind::DTypeVal) return std::string(dtype_name(v.dtype));
+  if (v.kind == ValueKind::Tuple) {
+    std::string s = "(";
+    for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + const_text(v.elems[i]);
+    return s + (v.elems.size() == 1 ? ",)" : ")");
+  }
+  if (v.is_const()) {
+    std::string full = v.str();
+    size_t eq = full.find(" = ");
+    return eq == std::string::npos ? full : full.substr(eq + 3);
+  }
+  return "?";
+}
+
+bool is_kernel_decorator(const Expr& d) {
+  const Expr* callee = d.kind == ExprKind::Call ? d.args[0].get() : &d;
+  return callee->kind == ExprKind::Name && callee->name == "kernel";
+}
+
+}  // namespace
+
+void Checker::run(std::unique_ptr<Module> main) {
+  Module* m = main.get();
+  out_.modules.push_back(std::move(main));
+  out_.dependencies.push_back(sm_.file(m->file).path);
+  parse_defines();
+  ModuleScope* ms = check_module(m);
+  if (!ms) return;
+  report_unused_defines();
+  for (auto& [name, g] : ms->globals)
+    if (g.kind == Global::Kind::Constant) out_.constants.push_back({name, const_text(g.value)});
+  for (StmtPtr& s : m->body)
+    if (s->kind == StmtKind::Def && !s->decorators.empty() && is_kernel_decorator(*s->decorators[0])) {
+      if (diag_.too_many()) return;
+      check_kernel(*ms, *s);
+    }
+}
+
+ModuleScope* Checker::check_module(Module* m) {
+  auto owned = std::make_unique<ModuleScope>();
+  ModuleScope* ms = owned.get();
+  ms->ast = m;
+  ms->checking = true;
+  scopes_.push_back(std::move(owned));
+  by_path_[sm_.file(m->file).path] = ms;
+  ModuleScope* saved = module_;
+  module_ = ms;
+
+  // Functions and kernels are visible everywhere in the module (as in Python at call time);
+  // constants only after their definition.
+  for (StmtPtr& s : m->body) {
+    if (s->kind != StmtKind::Def) continue;
+    bool is_kernel = !s->decorators.empty() && is_kernel_decorator(*s->decorators[0]);
+    auto [it, fresh] = ms->globals.try_emplace(s->name);
+    if (!fresh) {
+      Diagnostic& d = diag_.error(s->range, "redefinition of '" + s->name + "'");
+      DiagnosticEngine::note(d, it->second.range, "'" + s->name + "' first defined here");
+      continue;
+    }
+    it->second.kind = is_kernel ? Global::Kind::Kernel : Global::Kind::Function;
+    it->second.def = s.get();
+    it->second.range = s->range;
+    it->second.value.kind = ValueKind::Function;
+    it->second.value.func = s.get();
+    it->second.value.text = s->name;
+    if (!is_kernel && !s->decorators.empty())
+      diag_.error(s->decorators[0]->range, "unknown decorator: only @kernel(...) is allowed");
+  }
+  for (StmtPtr& s : m->body) {
+    switch (s->kind) {
+      case StmtKind::Import: import_module(*s, *ms); break;
+      case StmtKind::Assign: define_constant(*ms, *s); break;
+      case StmtKind::Def: break;
+      case StmtKind::Pass: break;
+      case StmtKind::Expr:
+        if (s->value->kind == ExprKind::String) break;  // module docstring
+        if (s->value->kind == ExprKind::Call) {
+          Value v = check_expr(*s->value);
+          (void)v;
+          break;
+        }
+        [[fallthrough]];
+      default:
+        diag_.error(s->range, "only constants, imports, functions and kernels may appear at module level");
+    }
+  }
+  ms->checking = false;
+  ms->checked = true;
+  module_ = saved;
+  return ms;
+}
+
+ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
+  std::string rel = s.name;
+  std::replace(rel.begin(), rel.end(), '.', '/');
+  rel += ".tile";
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  const std::string& here = sm_.file(from.ast->file).path;
+  fs::path dir = here == "<stdin>" ? fs::path(".") : fs::path(here).parent_path();
+  candidates.push_back(dir / rel);
+  for (const std::string& inc : opts_.include_dirs) candidates.push_back(fs::path(inc) / rel);
+  std::string found;
+  for (const fs::path& p : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) {
+      found = p.lexically_normal().string();
+      break;
+    }
+  }
+  std::string alias = s.name.substr(s.name.find_last_of('.') + 1);
+  if (found.empty()) {
+    Diagnostic& d = diag_.error(s.range, "cannot find module '" + s.name + "' (looked for '" + rel + "')");
+    std::string where = "searched " + dir.string();
+    for (const std::string& inc : opts_.include_dirs) where += ", " + inc;
+    DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
+    return nullptr;
+  }
+  ModuleScope* target = nullptr;
+  if (auto it = by_path_.find(found); it != by_path_.end()) {
+    target = it->second;
+    if (target->checking) {
+      diag_.error(s.range, "import cycle: '" + s.name + "' imports this module again, directly or indirectly");
+      return nullptr;
+    }
+  } else {
+    std::string error;
+    uint32_t id = sm_.load(found, error);
+    if (!id) {
+      diag_.error(s.range, "cannot read '" + found + "': " + error);
+      return nullptr;
+    }
+    out_.dependencies.push_back(found);
+    auto m = std::make_unique<Module>();
+    parse_file(sm_, id, diag_, *m);
+    Module* raw = m.get();
+    out_.modules.push_back(std::move(m));
+    target = check_module(raw);
+  }
+  from.imports.push_back({alias, target});
+  Global g;
+  g.kind = Global::Kind::Module;
+  g.module = target;
+  g.range = s.range;
+  g.value.kind = ValueKind::Module;
+  g.value.text = s.name;
+  from.globals[alias] = g;
+  return target;
+}
+
+void Checker::define_constant(ModuleScope& ms, Stmt& s) {
+  if (s.target->kind != ExprKind::Name) {
+    diag_.error(s.target->range, "a module constant is assigned to one name: NAME = value");
+    return;
+  }
+  const std::string& name = s.target->name;
+  Value v = check_expr(*s.value);
+  if (v.is_error()) return;
+  if (auto d = defines_.find(name); d != defines_.end()) {
+    d->second.used = true;
+    Value nv = d->second.value;
+    // An int may stand for a float constant; every other kind must match.
+    if (const_kind(v) == "float" && const_kind(nv) == "int")
+      nv = Value::make_const(v.tile.dtype, Scalar{0, double(nv.constant->i)}, v.weak);
+    if (const_kind(nv) != const_kind(v)) {
+      Diagnostic& e = diag_.error(d->second.range, "-D " + name + ": '" + name + "' is a " + const_kind(v) +
+                                                        " constant, but the value given is a " + const_kind(nv));
+      DiagnosticEngine::note(e, s.target->range, "'" + name + "' defined here");
+    } else {
+      v = nv;
+    }
+  }
+  bool constant = v.is_const() || v.kind == ValueKind::DTypeVal || v.kind == ValueKind::String;
+  if (v.kind == ValueKind::Tuple) {
+    constant = true;
+    for (const Value& e : v.elems) constant = constant && (e.is_const() || e.kind == ValueKind::DTypeVal);
+  }
+  if (!constant) {
+    diag_.error(s.value->range, "module constant '" + name +
+                                    "' must be a compile-time int, float, bool, dtype or tuple of these");
+    return;
+  }
+  auto [it, fresh] = ms.globals.try_emplace(name);
+  if (!fresh) {
+    Diagnostic& d = diag_.error(s.target->range, "redefinition of '" + name + "'");
+    DiagnosticEngine::note(d, it->second.range, "'" + name + "' first defined here");
+    return;
+  }
+  it->second.kind = Global::Kind::Constant;
+  it->second.value = v;
+  it->second.range = s.target->range;
+  s.target->value = v;
+}
+
+void Checker::parse_defines() {
+  ModuleScope* empty = scopes_.emplace_back(std::make_unique<ModuleScope>()).get();
+  ModuleScope* saved = module_;
+  module_ = empty;
+  for (const std::string& d : opts_.defines) {
+    size_t eq = d.find('=');
+    std::string name = d.substr(0, eq);
+    uint32_t file = sm_.add("<command line>", "-D " + d + "\n");
+    SourceRange whole;
+    whole.file = file;
+    whole.begin = {1, 1, 0};
+    whole.end = {1, uint32_t(d.size() + 4), uint32_t(d.size() + 3)};
+    if (eq == std::string::npos || name.empty()) {
+      diag_.error(whole, "-D needs NAME=VALUE");
+      continue;
+    }
+    // The value is parsed as a one-line module: "-D NAME=" is blanked so columns line up.
+    std::string text = std::string(eq + 4, ' ') + d.substr(eq + 1) + "\n";
+    uint32_t vfile = sm_.add("<command line>", text);
+    auto m = std::make_unique<Module>();
+    parse_file(sm_, vfile, diag_, *m);
+    if (m->body.size() != 1 || m->body[0]->kind != StmtKind::Expr) {
+      if (!diag_.has_errors()) diag_.error(whole, "-D " + name + ": the value must be one expression");
+      continue;
+    }
+    Define def;
+    def.range = m->body[0]->value->range;
+    def.value = check_expr(*m->body[0]->value);
+    define_modules_.push_back(std::move(m));
+    if (!def.value.is_error()) defines_[name] = def;
+  }
+  module_ = saved;
+}
+
+void Checker::report_unused_defines() {
+  for (auto& [name, d] : defines_)
+    if (!d.used) diag_.error(d.range, "-D " + name + ": the program has no module constant named '" + name + "'");
+}
+
+std::string Checker::doc_comment(const Stmt& def) const {
+  // A docstring (a string as the body's first statement) wins; else the comment block right
+  // above the decorator or `def`.
+  if (!def.body.empty() && def.body[0]->kind == StmtKind::Expr && def.body[0]->value->kind == ExprKind::String)
+    return def.body[0]->value->text;
+  const SourceFile& f = sm_.file(def.range.file);
+  uint32_t line = def.decorators.empty() ? def.range.begin.line : def.decorators[0]->range.begin.line;
+  std::vector<std::string> lines;
+  while (line > 1) {
+    std::string_view t = f.line_text(--line);
+    size_t p = t.find_first_not_of(' ');
+    if (p == std::string_view::npos || t[p] != '#') break;
+    std::string_view body = t.substr(p + 1);
+    if (!body.empty() && body[0] == ' ') body.remove_prefix(1);
+    lines.insert(lines.begin(), std::string(body));
+  }
+  std::string doc;
+  for (const std::string& l : lines) doc += (doc.empty() ? "" : "\n") + l;
+  return doc;
+}
+
+void Checker::check_kernel(ModuleScope& ms, Stmt& def) {
+  out_.kernels.emplace_back();
+  KernelInfo& k = out_.kernels.back();
+  k.def = &def;
+  k.name = def.name;
+  k.doc = doc_comment(def);
+  if (def.target) diag_.error(def.target->range, "a kernel returns nothing; remove the '->' annotation");
+  for (size_t i = 1; i < def.decorators.size(); ++i)
+    diag_.error(def.decorators[i]->range, "a kernel takes exactly one decorator, @kernel(...)");
+
+  FunctionScope fn;
+  fn.def = nullptr;
+  FunctionScope* saved_fn = fn_;
+  KernelInfo* saved_kernel = kernel_;
+  ModuleScope* saved_module = module_;
+  fn_ = &fn;
+  kernel_ = &k;
+  module_ = &ms;
+  check_kernel_params(def, k);
+  check_kernel_decorator(*def.decorators[0], k);
+  check_block(def.body);
+  fn_ = saved_fn;
+  kernel_ = saved_kernel;
+  module_ = saved_module;
+}
+
+void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
+  std::map<std::string, SourceRange> seen;
+  auto declare = [&](const std::string& name, const SourceRange& r) {
+    auto [it, fresh] = seen.try_emplace(name, r);
+    if (!fresh) {
+      Diagnostic& d = diag_.error(r, "duplicate name '" + name + "' in the kernel signature");
+      DiagnosticEngine::note(d, it->second, "'" + name + "' first declared here");
+    }
+    return fresh;
+  };
+  for (size_t pi = 0; pi < def.params.size(); ++pi) {
+    Param& p = def.params[pi];
+    if (p.default_value)
+      diag_.error(p.default_value->range, "kernel parameters cannot have default values");
+    if (!p.annotation) {
+      diag_.error(p.range, "kernel parameter '" + p.name + "' needs a type: an array such as '" + p.name +
+                               ": f32[n]' or a scalar such as '" + p.name + ": i32'");
+      continue;
+    }
+    declare(p.name, p.range);
+    KernelParam kp;
+    kp.name = p.name;
+    kp.range = p.range;
+    Expr& ann = *p.annotation;
+    Expr* dtype_expr = ann.kind == ExprKind::Subscript ? ann.args[0].get() : &ann;
+    FunctionScope* saved = fn_;
+    fn_ = nullptr;  // annotations are evaluated among module names only
+    check_expr(*dtype_expr);
+    std::optional<DType> dt = const_dtype(dtype_expr, "a parameter's element type");
+    fn_ = saved;
+    if (!dt) continue;
+    kp.dtype = *dt;
+    kp.var = var_id(p.name);
+    Value pv;
+    if (ann.kind == ExprKind::Subscript) {
+      auto arr = std::make_unique<ArrayParam>();
+      arr->name = p.name;
+      arr->dtype = *dt;
+      arr->index = int(pi);
+      for (size_t i = 1; i < ann.args.size(); ++i) {
+        Expr& d = *ann.args[i];
+        ArrayDim dim;
+        const Global* g = d.kind == ExprKind::Name ? lookup_global(d.name, *module_, d.range) : nullptr;
+        if (d.kind == ExprKind::Name && !(g && g->kind == Global::Kind::Constant)) {
+          dim.symbol = d.name;
+          auto it = std::find_if(k.dims.begin(), k.dims.end(), [&](const DimSymbol& s) { return s.name == d.name; });
+          if (it == k.dims.end()) {
+            bool clash = std::any_of(def.params.begin(), def.params.end(), [&](const Param& q) { return q.name == d.name; });
+            if (clash) {
+              diag_.error(d.range, "dimension symbol '" + d.name + "' has the name of a kernel parameter");
+            } else {
+              DimSymbol s{d.name, d.range, var_id(d.name)};
+              k.dims.push_back(s);
+              LocalVar lv;
+              lv.id = s.var;
+              lv.value = Value::make_scalar(DType::I64);
+              lv.def = d.range;
+              fn_->vars[d.name] = lv;
+            }
+          }
+        } else {
+          FunctionScope* saved2 = fn_;
+          fn_ = nullptr;
+          check_expr(d);
+          std::optional<int64_t> c = const_int(&d, "an array dimension");
+          fn_ = saved2;
+          if (!c) continue;
+          if (*c < 0) {
+            diag_.error(d.range, fmt::format("array dimension {} is negative", *c));
+            continue;
+          }
+          dim.constant = *c;
+        }
+        d.value = dim.symbol.empty() ? Value::make_const(DType::I64, Scalar{dim.constant, 0})
+                                     : Value::make_scalar(DType::I64);
+        arr->dims.push_back(dim);
+      }
+      kp.is_array = true;
+      kp.array = arr.get();
+      pv.kind = ValueKind::Array;
+      pv.array = arr.get();
+      k.arrays.push_back(std::move(arr));
+    } else {
+      if (is_restricted(*dt)) {
+        diag_.error(ann.range, "scalar parameters cannot have dtype " + std::string(dtype_name(*dt)) +
+                                   "; pass f32 and convert with astype");
+        continue;
+      }
+      pv = Value::make_scalar(*dt);
+    }
+    ann.value = pv;
+    LocalVar lv;
+    lv.id = kp.var;
+    lv.value = pv;
+    lv.def = p.range;
+    fn_->vars[p.name] = lv;
+    k.params.push_back(kp);
+  }
+  for (const DimSymbol& s : k.dims)
+    if (seen.count(s.name) == 0) seen[s.name] = s.first;
+}
+
+void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
+  if (dec.kind != ExprKind::Call) {
+    diag_.error(dec.range, "@kernel needs a grid: @kernel(grid=(cdiv(n, TILE),))");
+    return;
+  }
+  BoundArgs a;
+  if (!bind_args(*find_builtin("kernel"), dec, a)) return;
+  auto option = [&](size_t slot, int& field, std::initializer_list<int> allowed, int lo, int hi) {
+    Expr* e = a.get(slot);
+    if (!e) return;
+    check_expr(*e);
+    std::optional<int64_t> v = const_int(e, "a @kernel option");
+    if (!v) return;
+    bool ok = allowed.size() ? std::find(allowed.begin(), allowed.end(), *v) != allowed.end()
+                             : (*v >= lo && *v <= hi);
+    if (!ok) {
+      std::string rule = allowed.size() ? "one of 1, 2, 4, 8, 16, 32" : fmt::format("between {} and {}", lo, hi);
+      diag_.error(e->range, fmt::format("{}={} is not allowed: it must be {}", builtin_sig(Builtin::Kernel).params[slot].name, *v, rule));
+      return;
+    }
+    field = int(*v);
+  };
+  option(1, k.num_warps, {1, 2, 4, 8, 16, 32}, 0, 0);
+  option(2, k.num_stages, {}, 1, 8);
+  option(3, k.max_registers, {}, 24, 255);
+  option(4, k.min_ctas_per_sm, {}, 1, 32);
+  if (a.get(0)) check_grid(*a.get(0), k);
+}
+
+void Checker::check_grid(Expr& grid, KernelInfo& k) {
+  k.grid_range = grid.range;
+  std::vector<Expr*> dims;
+  if (grid.kind == ExprKind::Tuple)
+    for (ExprPtr& e : grid.args) dims.push_back(e.get());
+  else
+    dims.push_back(&grid);
+  if (dims.empty() || dims.size() > 3) {
+    diag_.error(grid.range, fmt::format("grid= takes 1 to 3 dimensions, got {}", dims.size()));
+    return;
+  }
+  in_grid_ = true;
+  for (Expr* d : dims) {
+    Value v = check_expr(*d);
+    if (v.is_error()) continue;
+    if (!v.is_scalar() || !is_integer(v.tile.dtype)) {
+      diag_.error(d->range, "a grid dimension must be an integer expression, not " + describe(v));
+      continue;
+    }
+    k.grid.push_back(d);
+  }
+  in_grid_ = false;
+  if (grid.kind == ExprKind::Tuple && k.grid.size() == dims.size()) {
+    grid.value.kind = ValueKind::Tuple;
+    for (Expr* d : dims) grid.value.elems.push_back(d->value);
+  }
+}
+
+}  // namespace tilec

@@ -1,0 +1,457 @@
+// Statements: assignment, control flow (with the loop-carried and every-path rules of
+// language.md §5), return, assert, and helper functions inlined at each call.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "frontend/checker.h"
+#include "frontend/consteval.h"
+
+namespace tilec {
+namespace {
+
+// Names assigned anywhere in `body` (not inside nested defs), for loop-carried analysis.
+void assigned_names(const StmtList& body, std::set<std::string>& out) {
+  auto target_names = [&out](const Expr& t, auto& self) -> void {
+    if (t.kind == ExprKind::Name) out.insert(t.name);
+    else if (t.kind == ExprKind::Tuple)
+      for (const ExprPtr& e : t.args) self(*e, self);
+  };
+  for (const StmtPtr& s : body) {
+    if ((s->kind == StmtKind::Assign || s->kind == StmtKind::AugAssign || s->kind == StmtKind::For) && s->target)
+      target_names(*s->target, target_names);
+    assigned_names(s->body, out);
+    assigned_names(s->orelse, out);
+  }
+}
+
+bool same_type(const Value& a, const Value& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case ValueKind::Tile: return a.tile == b.tile;
+    case ValueKind::Array: return a.array == b.array;
+    case ValueKind::DTypeVal: return a.dtype == b.dtype;
+    case ValueKind::Tuple:
+      if (a.elems.size() != b.elems.size()) return false;
+      for (size_t i = 0; i < a.elems.size(); ++i)
+        if (!same_type(a.elems[i], b.elems[i])) return false;
+      return true;
+    default: return true;
+  }
+}
+
+// The value a variable holds after two paths merge: constants survive only when equal.
+Value merge_values(const Value& a, const Value& b) {
+  Value v = a;
+  v.weak = a.weak && b.weak;
+  if (a.kind == ValueKind::Tile && !(a.constant && b.constant && a.constant->i == b.constant->i &&
+                                     (a.constant->f == b.constant->f)))
+    v.constant.reset();
+  if (a.kind == ValueKind::Tuple)
+    for (size_t i = 0; i < v.elems.size(); ++i) v.elems[i] = merge_values(a.elems[i], b.elems[i]);
+  return v;
+}
+
+// A loop-carried value has a concrete type: no literal weakness and no constant.
+Value runtime_value(Value v) {
+  v.constant.reset();
+  v.weak = false;
+  for (Value& e : v.elems) e = runtime_value(e);
+  return v;
+}
+
+}  // namespace
+
+int Checker::var_id(const std::string& name) {
+  auto [it, fresh] = fn_->ids.try_emplace(name, 0);
+  if (fresh) {
+    // Ids are unique across the kernel, helpers included: count every scope's names.
+    it->second = kernel_ ? kernel_->num_vars++ : 0;
+  }
+  return it->second;
+}
+
+bool Checker::check_block(StmtList& body) {
+  bool terminated = false;
+  for (StmtPtr& s : body) {
+    if (diag_.too_many()) return terminated;
+    if (terminated) {
+      diag_.warning(s->range, "statement is unreachable");
+      break;
+    }
+    terminated = check_stmt(*s);
+  }
+  return terminated;
+}
+
+bool Checker::check_stmt(Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Expr: {
+      Value v = check_expr(*s.value);
+      bool effect = s.value->kind == ExprKind::Call || s.value->kind == ExprKind::String;
+      if (!effect && !v.is_error()) diag_.warning(s.value->range, "expression result unused");
+      return false;
+    }
+    case StmtKind::Assign:
+    case StmtKind::AugAssign: check_assign(s); return false;
+    case StmtKind::If: return check_if(s);
+    case StmtKind::For: check_for(s); return false;
+    case StmtKind::While: check_while(s); return false;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (fn_->loop_depth == 0)
+        diag_.error(s.range, std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") + "' outside a loop");
+      return true;
+    case StmtKind::Pass: return false;
+    case StmtKind::Return: check_return(s); return true;
+    case StmtKind::Assert: check_assert(s); return false;
+    case StmtKind::Import: diag_.error(s.range, "'import' is only allowed at module level"); return false;
+    case StmtKind::Def: diag_.error(s.range, "functions cannot be nested; define '" + s.name + "' at module level"); return false;
+  }
+  return false;
+}
+
+void Checker::check_assign(Stmt& s) {
+  if (s.kind == StmtKind::AugAssign) {
+    if (s.target->kind != ExprKind::Name) {
+      diag_.error(s.target->range, "augmented assignment needs a single name on the left");
+      return;
+    }
+    Value lhs = check_expr(*s.target);
+    Value rhs = check_expr(*s.value);
+    if (lhs.is_error() || rhs.is_error()) return;
+    Value v = binary_values(s.op, lhs, rhs, *s.value, *s.target, *s.value);
+    if (v.is_error()) return;
+    bind_name(*s.target, v);
+    return;
+  }
+  Value v = check_expr(*s.value);
+  if (v.is_error()) {
+    // Bind the names anyway so later uses do not cascade into "undefined name" errors.
+    assign_target(*s.target, Value::error(), s.range);
+    return;
+  }
+  assign_target(*s.target, v, s.range);
+}
+
+void Checker::assign_target(Expr& target, const Value& v, const SourceRange& stmt_range) {
+  if (target.kind == ExprKind::Name) {
+    bind_name(target, v);
+    return;
+  }
+  if (target.kind == ExprKind::Tuple) {
+    if (v.is_error()) {
+      for (ExprPtr& t : target.args) assign_target(*t, v, stmt_range);
+      return;
+    }
+    if (v.kind != ValueKind::Tuple) {
+      diag_.error(target.range, "cannot unpack " + describe(v) + " into " +
+                                    std::to_string(target.args.size()) + " names");
+      return;
+    }
+    if (v.elems.size() != target.args.size()) {
+      diag_.error(target.range, fmt::format("cannot unpack a tuple of {} values into {} names", v.elems.size(),
+                                            target.args.size()));
+      return;
+    }
+    for (size_t i = 0; i < v.elems.size(); ++i) assign_target(*target.args[i], v.elems[i], stmt_range);
+    target.value = v;
+    return;
+  }
+  diag_.error(target.range, target.kind == ExprKind::Subscript
+                                ? "tiles are values and cannot be assigned in place; build a new tile "
+                                  "(for example with where()) or store() into an array"
+                                : "cannot assign to this expression; assign to a name");
+}
+
+void Checker::bind_name(Expr& name, const Value& v) {
+  if (!fn_) {
+    diag_.error(name.range, "assignment outside a function");
+    return;
+  }
+  if (find_builtin(name.name) || parse_dtype(name.name))
+    diag_.warning(name.range, "'" + name.name + "' shadows a built-in name");
+  if (!v.is_error() && (v.kind == ValueKind::Builtin || v.kind == ValueKind::Module || v.kind == ValueKind::Range)) {
+    diag_.error(name.range, "cannot assign " + describe(v) + " to a variable");
+    return;
+  }
+  auto carried = fn_->carried.find(name.name);
+  if (carried != fn_->carried.end() && !v.is_error() && !carried->second.first.is_error() &&
+      !same_type(carried->second.first, v)) {
+    Diagnostic& d = diag_.error(name.range, "'" + name.name + "' is carried by the loop as " +
+                                               describe(carried->second.first) + "; it cannot become " + describe(v));
+    DiagnosticEngine::note(d, carried->second.second->range, "the loop starts here; a loop-carried value keeps its type");
+  }
+  LocalVar& lv = fn_->vars[name.name];
+  lv.state = LocalVar::State::Assigned;
+  lv.id = var_id(name.name);
+  lv.value = v;
+  lv.def = name.range;
+  name.var = lv.id;
+  name.value = v;
+}
+
+bool Checker::check_if(Stmt& s) {
+  Value c = check_expr(*s.value);
+  if (!c.is_error() && !c.is_scalar()) {
+    diag_.error(s.value->range, "an 'if' condition must be a scalar, not " + describe(c) +
+                                    "; use where() to select between tiles");
+    c = Value::error();
+  }
+  if (c.is_const()) {
+    // A constant condition compiles only the branch taken, like C++ `if constexpr`.
+    bool taken = scalar_truth(*c.constant, c.tile.dtype);
+    return check_block(taken ? s.body : s.orelse);
+  }
+  std::map<std::string, LocalVar> before = fn_->vars;
+  bool then_done = check_block(s.body);
+  std::map<std::string, LocalVar> after_then = fn_->vars;
+  fn_->vars = before;
+  bool else_done = check_block(s.orelse);
+  std::map<std::string, LocalVar> after_else = fn_->vars;
+
+  // Paths that end in return/break/continue do not reach the code after the `if`.
+  if (then_done && else_done) {
+    fn_->vars = before;
+    return true;
+  }
+  if (then_done || else_done) {
+    fn_->vars = then_done ? after_else : after_then;
+  } else {
+    std::map<std::string, LocalVar> merged;
+    std::set<std::string> names;
+    for (auto& [n, v] : after_then) names.insert(n);
+    for (auto& [n, v] : after_else) names.insert(n);
+    for (const std::string& n : names) {
+      auto a = after_then.find(n), b = after_else.find(n);
+      if (a == after_then.end() || b == after_else.end() ||
+          a->second.state == LocalVar::State::MaybeUnassigned || b->second.state == LocalVar::State::MaybeUnassigned) {
+        LocalVar lv = a != after_then.end() ? a->second : b->second;
+        lv.state = LocalVar::State::MaybeUnassigned;
+        lv.why = "'" + n + "' is not assigned on every path through this 'if'";
+        lv.why_at = s.range;
+        merged[n] = lv;
+        continue;
+      }
+      LocalVar lv = a->second;
+      if (a->second.state == LocalVar::State::Conflict || b->second.state == LocalVar::State::Conflict) {
+        lv = a->second.state == LocalVar::State::Conflict ? a->second : b->second;
+      } else if (!same_type(a->second.value, b->second.value) && !a->second.value.is_error() &&
+                 !b->second.value.is_error()) {
+        lv.state = LocalVar::State::Conflict;
+        lv.why = "'" + n + "' is " + describe(a->second.value) + " on one path through this 'if' and " +
+                 describe(b->second.value) + " on the other";
+        lv.why_at = s.range;
+      } else {
+        lv.value = merge_values(a->second.value, b->second.value);
+      }
+      merged[n] = lv;
+    }
+    fn_->vars = merged;
+  }
+  // Variables the IR must merge: assigned in a branch and defined after the `if`.
+  std::set<std::string> assigned;
+  StmtList* branches[] = {&s.body, &s.orelse};
+  for (StmtList* b : branches) assigned_names(*b, assigned);
+  s.carried.clear();
+  for (const std::string& n : assigned) {
+    auto it = fn_->vars.find(n);
+    if (it != fn_->vars.end() && it->second.state == LocalVar::State::Assigned) s.carried.push_back(it->second.id);
+  }
+  std::sort(s.carried.begin(), s.carried.end());
+  return false;
+}
+
+void Checker::check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, const Value* index_value) {
+  std::set<std::string> assigned;
+  assigned_names(body, assigned);
+  if (index_target && index_target->kind == ExprKind::Name) assigned.erase(index_target->name);
+  std::map<std::string, LocalVar> before = fn_->vars;
+  auto saved_carried = fn_->carried;
+  loop.carried.clear();
+  for (const std::string& n : assigned) {
+    auto it = fn_->vars.find(n);
+    if (it == fn_->vars.end() || it->second.state != LocalVar::State::Assigned) continue;
+    it->second.value = runtime_value(it->second.value);
+    fn_->carried[n] = {it->second.value, &loop};
+    loop.carried.push_back(it->second.id);
+  }
+  std::sort(loop.carried.begin(), loop.carried.end());
+  std::map<std::string, LocalVar> entry = fn_->vars;
+  if (index_target) {
+    if (index_target->kind != ExprKind::Name) diag_.error(index_target->range, "a loop index must be a single name");
+    else bind_name(*index_target, *index_value);
+  }
+  ++fn_->loop_depth;
+  check_block(body);
+  --fn_->loop_depth;
+  fn_->carried = saved_carried;
+  // After the loop: carried names keep their entry type; names first assigned inside it may
+  // be unassigned (the loop can run zero times).
+  std::map<std::string, LocalVar> after = entry;
+  for (auto& [n, v] : fn_->vars) {
+    if (after.count(n)) continue;
+    LocalVar lv = v;
+    lv.state = LocalVar::State::MaybeUnassigned;
+    lv.why = index_target && index_target->kind == ExprKind::Name && n == index_target->name
+                 ? "the loop index '" + n + "' is not available after the loop"
+                 : "'" + n + "' is assigned only inside the loop, which may run zero times";
+    lv.why_at = loop.range;
+    after[n] = lv;
+  }
+  fn_->vars = after;
+}
+
+void Checker::check_for(Stmt& s) {
+  Value it = check_expr(*s.value);
+  Value index = Value::error();
+  if (!it.is_error()) {
+    if (it.kind != ValueKind::Range)
+      diag_.error(s.value->range, "a 'for' loop iterates over range(...), not " + describe(it));
+    else
+      index = Value::make_scalar(it.tile.dtype);
+  }
+  check_loop_body(s, s.body, s.target.get(), &index);
+}
+
+void Checker::check_while(Stmt& s) {
+  // The condition is evaluated each iteration, with the carried values of the loop.
+  std::set<std::string> assigned;
+  assigned_names(s.body, assigned);
+  std::map<std::string, LocalVar> saved = fn_->vars;
+  for (const std::string& n : assigned) {
+    auto it = fn_->vars.find(n);
+    if (it != fn_->vars.end()) it->second.value = runtime_value(it->second.value);
+  }
+  Value c = check_expr(*s.value);
+  fn_->vars = saved;
+  if (!c.is_error() && !c.is_scalar())
+    diag_.error(s.value->range, "a 'while' condition must be a scalar, not " + describe(c));
+  check_loop_body(s, s.body, nullptr, nullptr);
+}
+
+void Checker::check_return(Stmt& s) {
+  Value v;
+  if (s.value) {
+    v = check_expr(*s.value);
+  } else {
+    v.kind = ValueKind::None;
+  }
+  if (!fn_->def) {
+    if (s.value) diag_.error(s.value->range, "a kernel returns nothing; store() results into an array");
+    return;
+  }
+  if (v.is_error()) return;
+  if (fn_->returns.empty()) {
+    fn_->first_return = s.range;
+  } else if (!same_type(fn_->returns[0], v)) {
+    Diagnostic& d = diag_.error(s.range, "this return gives " + describe(v) + ", but an earlier return gives " +
+                                             describe(fn_->returns[0]));
+    DiagnosticEngine::note(d, fn_->first_return, "the earlier return");
+    return;
+  }
+  fn_->returns.push_back(v);
+}
+
+void Checker::check_assert(Stmt& s) {
+  Value c = check_expr(*s.value);
+  if (!c.is_error() && c.kind != ValueKind::Tile)
+    diag_.error(s.value->range, "an assert condition must be a tile or scalar, not " + describe(c));
+  if (s.message) {
+    Value m = check_expr(*s.message);
+    if (!m.is_error() && m.kind != ValueKind::String)
+      diag_.error(s.message->range, "an assert message must be a string literal");
+  }
+  if (c.is_const() && !scalar_truth(*c.constant, c.tile.dtype))
+    diag_.warning(s.value->range, "this assert always fails; use static_assert for compile-time checks");
+}
+
+Value Checker::inline_helper(const Stmt& def, Expr& call) {
+  if (std::find(call_stack_.begin(), call_stack_.end(), &def) != call_stack_.end()) {
+    Diagnostic& d = diag_.error(call.range, "recursive call of '" + def.name + "': helper functions are inlined, so recursion is not allowed");
+    DiagnosticEngine::note(d, def.range, "'" + def.name + "' defined here");
+    return Value::error();
+  }
+  if (call_stack_.size() >= 64) {
+    diag_.error(call.range, "helper calls nested more than 64 deep");
+    return Value::error();
+  }
+  // Bind arguments: positional, then keywords, then defaults (evaluated among module names).
+  std::vector<Expr*> slots(def.params.size(), nullptr);
+  bool ok = true;
+  size_t npos = call.args.size() - 1;
+  if (npos > def.params.size()) {
+    diag_.error(call.args[def.params.size() + 1]->range,
+                fmt::format("'{}' takes {} arguments, but {} were given", def.name, def.params.size(), npos));
+    return Value::error();
+  }
+  for (size_t i = 0; i < npos; ++i) slots[i] = call.args[i + 1].get();
+  for (Keyword& k : call.kwargs) {
+    auto p = std::find_if(def.params.begin(), def.params.end(), [&](const Param& q) { return q.name == k.name; });
+    if (p == def.params.end()) {
+      Diagnostic& d = diag_.error(k.name_range, "'" + def.name + "' has no parameter named '" + k.name + "'");
+      DiagnosticEngine::note(d, def.range, "'" + def.name + "' defined here");
+      ok = false;
+      continue;
+    }
+    size_t i = size_t(p - def.params.begin());
+    if (slots[i]) {
+      diag_.error(k.name_range, "argument '" + k.name + "' given twice");
+      ok = false;
+      continue;
+    }
+    slots[i] = k.value.get();
+  }
+  std::vector<Value> values(def.params.size());
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    if (slots[i]) {
+      values[i] = slots[i]->value;
+    } else if (!def.params[i].default_value) {
+      Diagnostic& d = diag_.error(call.range, "missing argument '" + def.params[i].name + "' in call of '" + def.name + "'");
+      DiagnosticEngine::note(d, def.params[i].range, "parameter declared here");
+      ok = false;
+    }
+  }
+  if (!ok) return Value::error();
+  for (const Value& v : values)
+    if (slots[&v - values.data()] && v.is_error()) return Value::error();
+
+  // Check a fresh copy of the helper's body with the arguments bound.
+  std::shared_ptr<Stmt> copy(clone(def).release());
+  FunctionScope fn;
+  fn.def = &def;
+  FunctionScope* saved_fn = fn_;
+  bool saved_grid = in_grid_;
+  in_grid_ = false;
+  // Names in a helper (its defaults too) resolve in the helper's own module.
+  ModuleScope* saved_module = module_;
+  for (auto& ms : scopes_)
+    if (ms->ast && ms->ast->file == def.range.file) module_ = ms.get();
+  fn_ = nullptr;
+  for (size_t i = 0; i < def.params.size(); ++i)
+    if (!slots[i]) values[i] = check_expr(*copy->params[i].default_value);
+  fn_ = &fn;
+  call_stack_.push_back(&def);
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    Expr name(ExprKind::Name, copy->params[i].range);
+    name.name = copy->params[i].name;
+    bind_name(name, values[i]);
+    copy->params[i].var = name.var;
+  }
+  check_block(copy->body);
+  in_grid_ = saved_grid;
+  module_ = saved_module;
+  call_stack_.pop_back();
+  fn_ = saved_fn;
+  call.inlined = copy;
+  if (fn.returns.empty()) {
+    Value none;
+    none.kind = ValueKind::None;
+    return none;
+  }
+  Value result = fn.returns[0];
+  for (const Value& r : fn.returns) result = merge_values(result, r);
+  return result;
+}
+
+}  // namespace tilec

@@ -1,0 +1,187 @@
+// The checker's internal state, shared by check_module.cpp (modules, constants, kernels),
+// check_stmt.cpp (statements, control flow, helper inlining), check_expr.cpp (expressions and
+// operators) and check_builtins.cpp (the built-in functions).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/builtins.h"
+#include "frontend/check.h"
+
+namespace tilec {
+
+/// A module-level name: a constant, a helper function, a kernel or an imported module.
+struct Global {
+  enum class Kind { Constant, Function, Kernel, Module } kind = Kind::Constant;
+  Value value;
+  const Stmt* def = nullptr;        ///< Function, Kernel
+  struct ModuleScope* module = nullptr;  ///< Module
+  SourceRange range;
+};
+
+/// The names one module defines, and the modules it imports.
+struct ModuleScope {
+  Module* ast = nullptr;
+  std::map<std::string, Global> globals;
+  std::vector<std::pair<std::string, ModuleScope*>> imports;
+  bool checked = false;
+  bool checking = false;  ///< on the import stack (cycle detection)
+};
+
+/// A local variable of a kernel or an inlined helper call.
+struct LocalVar {
+  enum class State { Assigned, MaybeUnassigned, Conflict };
+  State state = State::Assigned;
+  int id = -1;
+  Value value;
+  SourceRange def;      ///< the assignment that defined it
+  std::string why;      ///< MaybeUnassigned/Conflict: the explanation for a later use
+  SourceRange why_at;   ///< the statement the explanation points at
+};
+
+/// The variables of one function body (kernel or inlined helper), Python-style: one scope per
+/// function, no block scopes.
+struct FunctionScope {
+  std::map<std::string, LocalVar> vars;
+  std::map<std::string, int> ids;  ///< name → variable id, stable across branches
+  const Stmt* def = nullptr;       ///< helper being inlined (null for the kernel)
+  std::vector<Value> returns;      ///< values of `return` statements seen
+  SourceRange first_return;
+  int loop_depth = 0;
+  /// Loop-carried variables of the enclosing loops: name → (type, loop statement).
+  std::map<std::string, std::pair<Value, const Stmt*>> carried;
+};
+
+/// Arguments of a call bound to a built-in's parameters.
+struct BoundArgs {
+  Expr* call = nullptr;
+  std::vector<Expr*> slot;     ///< one per parameter (null when not given)
+  std::vector<Expr*> rest;     ///< extra positional arguments for a `*rest` parameter
+  Expr* get(size_t i) const { return slot[i]; }
+  const Value* value(size_t i) const { return slot[i] ? &slot[i]->value : nullptr; }
+};
+
+class Checker {
+ public:
+  Checker(SourceManager& sm, DiagnosticEngine& diag, const CheckOptions& opts, Program& out)
+      : sm_(sm), diag_(diag), opts_(opts), out_(out) {}
+
+  void run(std::unique_ptr<Module> main);
+
+  // ---- modules (check_module.cpp)
+  ModuleScope* check_module(Module* m);
+  ModuleScope* import_module(const Stmt& import, ModuleScope& from);
+  void define_constant(ModuleScope& ms, Stmt& s);
+  void parse_defines();
+  void report_unused_defines();
+  void check_kernel(ModuleScope& ms, Stmt& def);
+  void check_kernel_params(Stmt& def, KernelInfo& k);
+  void check_kernel_decorator(Expr& dec, KernelInfo& k);
+  void check_grid(Expr& grid, KernelInfo& k);
+  std::string doc_comment(const Stmt& def) const;
+
+  // ---- statements (check_stmt.cpp)
+  /// Checks a block; returns true when it always ends in return/break/continue.
+  bool check_block(StmtList& body);
+  bool check_stmt(Stmt& s);
+  void check_assign(Stmt& s);
+  void assign_target(Expr& target, const Value& v, const SourceRange& stmt_range);
+  void bind_name(Expr& name, const Value& v);
+  bool check_if(Stmt& s);
+  void check_for(Stmt& s);
+  void check_while(Stmt& s);
+  void check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, const Value* index_value);
+  void check_return(Stmt& s);
+  void check_assert(Stmt& s);
+  Value inline_helper(const Stmt& def, Expr& call);
+
+  // ---- expressions (check_expr.cpp)
+  Value check_expr(Expr& e);
+  Value check_name(Expr& e);
+  Value check_binary(Expr& e);
+  Value binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs);
+  Value check_unary(Expr& e);
+  Value check_compare(Expr& e);
+  Value check_boolop(Expr& e);
+  Value check_not(Expr& e);
+  Value check_ifexp(Expr& e);
+  Value check_tuple(Expr& e);
+  Value check_attribute(Expr& e);
+  Value check_subscript(Expr& e);
+  Value check_call(Expr& e);
+  Value check_literal(Expr& e);
+  /// The dtype that `a op b` computes in, or nullopt after reporting why not.
+  std::optional<DType> promote(const Value& a, const Value& b, Expr& where, Expr& lhs, Expr& rhs);
+  /// The NumPy broadcast of two shapes, or nullopt after reporting.
+  std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t>& a,
+                                                const std::vector<int64_t>& b, Expr& where);
+  /// Converts a tile value to dtype `to` (constants are folded).
+  Value cast_value(const Value& v, DType to) const;
+
+  // ---- built-ins (check_builtins.cpp)
+  bool bind_args(const BuiltinSig& sig, Expr& call, BoundArgs& out);
+  Value call_builtin(const BuiltinSig& sig, Expr& call);
+  Value builtin_grid(Builtin b, BoundArgs& a);
+  Value builtin_memory(Builtin b, BoundArgs& a);
+  Value builtin_element_memory(Builtin b, BoundArgs& a);
+  Value builtin_make(Builtin b, BoundArgs& a);
+  Value builtin_shape(Builtin b, BoundArgs& a);
+  Value builtin_convert(Builtin b, BoundArgs& a);
+  Value builtin_elementwise(Builtin b, BoundArgs& a);
+  Value builtin_reduce(Builtin b, BoundArgs& a);
+  Value builtin_mma(BoundArgs& a);
+  Value builtin_debug(Builtin b, BoundArgs& a);
+  Value builtin_range(BoundArgs& a);
+
+  // ---- helpers for built-ins and operators
+  /// A constant integer argument (`axis=1`), or nullopt after reporting.
+  std::optional<int64_t> const_int(Expr* e, const char* what);
+  /// A constant shape: an int or a tuple of ints, each a power of two (§4).
+  std::optional<std::vector<int64_t>> const_shape(Expr* e, const char* what);
+  /// A dtype argument (`f32`, or a constant naming a dtype).
+  std::optional<DType> const_dtype(Expr* e, const char* what);
+  /// Reports a shape that is not a valid tile shape; true when valid.
+  bool check_tile_shape(const std::vector<int64_t>& shape, const SourceRange& r);
+  /// Tile (or scalar) argument; reports otherwise.
+  bool expect_tile(Expr* e, const char* what);
+  bool expect_scalar_int(Expr* e, const char* what);
+  /// Normalizes axis `axis` (negative counts from the end) for rank `rank`.
+  std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where);
+
+  // ---- names and scopes
+  LocalVar* lookup_local(const std::string& name);
+  const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
+  int var_id(const std::string& name);
+
+  SourceManager& sm_;
+  DiagnosticEngine& diag_;
+  const CheckOptions& opts_;
+  Program& out_;
+
+  std::vector<std::unique_ptr<ModuleScope>> scopes_;
+  std::map<std::string, ModuleScope*> by_path_;
+  ModuleScope* module_ = nullptr;     ///< module whose code is being checked
+  FunctionScope* fn_ = nullptr;       ///< null at module level (constant expressions)
+  KernelInfo* kernel_ = nullptr;      ///< kernel being checked
+  bool in_grid_ = false;              ///< checking a grid= expression
+  std::vector<const Stmt*> call_stack_;  ///< helpers being inlined, for recursion errors
+
+  /// A -D NAME=VALUE override, checked once up front.
+  struct Define {
+    Value value;
+    SourceRange range;
+    bool used = false;
+  };
+  std::map<std::string, Define> defines_;
+  std::vector<std::unique_ptr<Module>> define_modules_;  ///< keeps the -D values' trees alive
+};
+
+/// "i32", "tile<64x64xf16>", "array f16[M, K]": a value's type in diagnostics.
+std::string describe(const Value& v);
+
+}  // namespace tilec
