@@ -27,13 +27,18 @@ struct AbiParam {
   std::string name;
   DType dtype = DType::F32;
   std::vector<ArrayDim> dims;  ///< Array: one entry per dimension (symbol or constant)
+  /// Array: the kernel may store to it. The launch stub rejects partially overlapping arrays
+  /// only in pairs where at least one may be written, so read-only views of one buffer (q, k, v
+  /// slices of a qkv tensor) pass. True, the safe default, unless proven read-only.
+  bool may_write = true;
 };
 
 /// A term of the grid computation, as C code over `int64_t` variables named after the dimension
 /// symbols and integer scalar parameters. Uses the helper functions the header defines:
-/// `<prefix>tilec_cdiv(a, b)` (ceil-div, Python floor semantics for negative values),
-/// `..._floordiv`, `..._min`, `..._max`, and `num_sms` (an `int64_t` the stub reads from the
-/// device when the grid uses `num_sms()`).
+/// `tilec_cdiv(a, b)` (ceil-div, Python floor semantics for negative values), `tilec_floordiv`,
+/// `tilec_min`, `tilec_max` (shared by all tilec headers, so unprefixed; a `<prefix>` written in
+/// front is accepted and dropped), and `num_sms` (an `int64_t` the stub reads from the device when
+/// the grid uses `num_sms()`). Division by zero gives a negative extent, which the stub rejects.
 struct AbiGrid {
   std::vector<std::string> dims_c;  ///< 1 to 3 C expressions (x, y, z)
   bool uses_num_sms = false;
