@@ -198,8 +198,9 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
     if (const_kind(v) == "float" && const_kind(nv) == "int")
       nv = Value::make_const(v.tile.dtype, Scalar{0, double(nv.constant->i)}, v.weak);
     if (const_kind(nv) != const_kind(v)) {
-      Diagnostic& e = diag_.error(d->second.range, "-D " + name + ": '" + name + "' is a " + const_kind(v) +
-                                                        " constant, but the value given is a " + const_kind(nv));
+      auto article = [](const std::string& k) { return (k == "int" ? "an " : "a ") + k; };
+      Diagnostic& e = diag_.error(d->second.range, "-D " + name + ": '" + name + "' is " + article(const_kind(v)) +
+                                                        " constant, but the value given is " + article(const_kind(nv)));
       DiagnosticEngine::note(e, s.target->range, "'" + name + "' defined here");
     } else {
       v = nv;
@@ -234,18 +235,15 @@ void Checker::parse_defines() {
   for (const std::string& d : opts_.defines) {
     size_t eq = d.find('=');
     std::string name = d.substr(0, eq);
-    uint32_t file = sm_.add("<command line>", "-D " + d + "\n");
-    SourceRange whole;
-    whole.file = file;
-    whole.begin = {1, 1, 0};
-    whole.end = {1, uint32_t(d.size() + 4), uint32_t(d.size() + 3)};
     if (eq == std::string::npos || name.empty()) {
-      diag_.error(whole, "-D needs NAME=VALUE");
+      uint32_t file = sm_.add("<command line>", "-D " + d + "\n");
+      diag_.error(SourceRange{file, {1, 1, 0}, {1, uint32_t(d.size() + 4), uint32_t(d.size() + 3)}},
+                  "-D needs NAME=VALUE");
       continue;
     }
-    // The value is parsed as a one-line module: "-D NAME=" is blanked so columns line up.
-    std::string text = std::string(eq + 4, ' ') + d.substr(eq + 1) + "\n";
-    uint32_t vfile = sm_.add("<command line>", text);
+    // The value is parsed as a one-line file named after the option, so errors point into it.
+    uint32_t vfile = sm_.add("<-D " + name + ">", d.substr(eq + 1) + "\n");
+    SourceRange whole{vfile, {1, 1, 0}, {1, uint32_t(d.size() - eq), uint32_t(d.size() - eq - 1)}};
     auto m = std::make_unique<Module>();
     parse_file(sm_, vfile, diag_, *m);
     if (m->body.size() != 1 || m->body[0]->kind != StmtKind::Expr) {

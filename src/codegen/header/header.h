@@ -1,0 +1,56 @@
+// The generated C header: the kernels' launch functions, the embedded fatbin and the metadata,
+// C99 and C++ compatible. What it promises its user is in docs/header.md and
+// shared/design/header-abi.md; the PTX parameter order it packs is kernel_abi.h's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_abi.h"
+
+namespace tilec {
+
+/// A module-level constant, listed in every kernel's metadata (`TILE = 1024`).
+struct HeaderConstant {
+  std::string name;
+  std::string value;  ///< as the front end prints it ("1024", "0.5", "f16")
+};
+
+/// Everything one header is made from.
+struct HeaderInput {
+  std::string source_name;         ///< the source file as given on the command line (banner, metadata)
+  std::vector<std::string> archs;  ///< -arch values in command-line order: SASS in the image
+  std::string prefix;              ///< --prefix, put in front of every public symbol ("" or "mylib_")
+  std::string tilec_version;       ///< "0.1.0"
+  std::string cuda_version;        ///< ptxas's release ("13.0.88"), see ptxas_version()
+  std::string image;               ///< the fatbin bytes (make_fatbin)
+  std::vector<KernelAbi> kernels;  ///< at least one; names pass check_kernel_name
+  std::vector<HeaderConstant> constants;
+};
+
+/// The fixed suffixes of a kernel's public symbols, in the order the header declares them:
+/// "" (dense launch), "_strided", "_grid", "_load", "_unload", "_metadata".
+const std::vector<std::string>& header_symbol_suffixes();
+
+/// Checks that `prefix + name` can be a kernel's public symbol: a C identifier that is not a
+/// C or C++ keyword, not reserved (`_X…`, `…__…`, `tilec_…`, `…_tilec_…` are the header's, `cu[A-Z]…`
+/// the CUDA API's, `main`), and not equal to another kernel's symbol or to another kernel's symbol
+/// plus a suffix of header_symbol_suffixes() (`foo_grid` beside `foo`). `all_names` holds every
+/// kernel name of the module (`name` included). On failure `error` is a one-line diagnostic.
+bool check_kernel_name(const std::string& prefix, const std::string& name,
+                       const std::vector<std::string>& all_names, std::string& error);
+
+/// Checks what the header needs of one kernel beyond its name: parameter and dimension-symbol
+/// names are C identifiers that are neither keywords nor reserved (`stream`, `grid`, `num_sms`,
+/// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides`;
+/// scalar dtypes can cross the C ABI (not tf32/f8); every dimension symbol is used; the grid has
+/// 1 to 3 expressions naming only dimension symbols, integer scalars, `num_sms` (when declared)
+/// and the helpers; variants, threads and cluster dims are sane. Appends one message per problem.
+bool check_kernel_abi(const KernelAbi& kernel, std::vector<std::string>& errors);
+
+/// The header text. Deterministic: the same input gives the same bytes (no time, no paths beyond
+/// `source_name`). Precondition: check_kernel_name and check_kernel_abi pass for every kernel, and
+/// there is at least one kernel; otherwise throws InternalError.
+std::string generate_header(const HeaderInput& in);
+
+}  // namespace tilec

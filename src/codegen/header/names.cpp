@@ -1,0 +1,145 @@
+// What the header needs of kernel and parameter names, checked before it is generated so the
+// driver can report problems as diagnostics instead of emitting a header that does not compile.
+#include <set>
+
+#include "codegen/header/c_text.h"
+#include "codegen/header/header.h"
+
+namespace tilec {
+namespace {
+
+// Names the launch functions use besides the parameters (docs/header.md "Names").
+const std::set<std::string, std::less<>> kReservedParamNames = {"stream", "grid", "num_sms"};
+
+// Grid helpers defined by every header (kernel_abi.h AbiGrid).
+const std::set<std::string, std::less<>> kGridHelpers = {"tilec_cdiv", "tilec_floordiv",
+                                                        "tilec_min", "tilec_max"};
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Why `name` cannot be a parameter or dimension symbol in C, or "" when it can.
+std::string param_name_problem(const std::string& name) {
+  if (!is_c_identifier(name)) return "is not a C identifier";
+  if (is_c_keyword(name)) return "is a C or C++ keyword";
+  if (is_reserved_identifier(name)) return "is reserved in C and C++ ('_' and a capital, or '__')";
+  if (kReservedParamNames.count(name) || name.find("tilec_") != std::string::npos)
+    return "is reserved by the generated header ('stream', 'grid', 'num_sms', '...tilec_...')";
+  return "";
+}
+
+bool is_integer_scalar(const AbiParam& p) {
+  return p.kind == AbiParam::Kind::Scalar && (is_integer(p.dtype) || is_bool(p.dtype));
+}
+
+}  // namespace
+
+const std::vector<std::string>& header_symbol_suffixes() {
+  static const std::vector<std::string> suffixes = {"", "_strided", "_grid", "_load", "_unload",
+                                                    "_metadata"};
+  return suffixes;
+}
+
+bool check_kernel_name(const std::string& prefix, const std::string& name,
+                       const std::vector<std::string>& all_names, std::string& error) {
+  std::string symbol = prefix + name;
+  auto fail = [&](const std::string& why) {
+    error = "kernel name '" + name + "' cannot be used in the C header: " + why;
+    return false;
+  };
+  if (!prefix.empty() && !is_c_identifier(prefix))
+    return fail("the prefix '" + prefix + "' is not the start of a C identifier");
+  if (!is_c_identifier(symbol)) return fail("'" + symbol + "' is not a C identifier");
+  if (is_c_keyword(symbol)) return fail("'" + symbol + "' is a C or C++ keyword");
+  if (is_reserved_identifier(symbol))
+    return fail("'" + symbol + "' is reserved in C and C++ ('_' and a capital, or '__')");
+  if (starts_with(symbol, "tilec_") || symbol.find("_tilec_") != std::string::npos)
+    return fail("names with 'tilec_' or '_tilec_' are reserved for the header's own symbols");
+  if (symbol == "main") return fail("'main' is the program's entry point");
+  if (symbol.size() > 2 && starts_with(symbol, "cu") && symbol[2] >= 'A' && symbol[2] <= 'Z')
+    return fail("'cu' and a capital letter start the CUDA driver API's names");
+  int same = 0;
+  for (const std::string& other : all_names) {
+    if (other == name && ++same > 1) return fail("two kernels have this name");
+    if (other == name) continue;
+    for (const std::string& suffix : header_symbol_suffixes()) {
+      if (suffix.empty()) continue;
+      if (symbol == prefix + other + suffix)
+        return fail("'" + symbol + "' is the '" + suffix + "' function of kernel '" + other + "'");
+    }
+  }
+  return true;
+}
+
+bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors) {
+  size_t before = errors.size();
+  auto error = [&](const std::string& msg) { errors.push_back("kernel '" + k.name + "': " + msg); };
+
+  // Every C name the launch functions declare, to find collisions.
+  std::set<std::string> names;
+  auto claim = [&](const std::string& name, const std::string& what) {
+    std::string problem = param_name_problem(name);
+    if (!problem.empty()) {
+      error(what + " '" + name + "' " + problem);
+    } else if (!names.insert(name).second) {
+      error(what + " '" + name + "' collides with another name in the launch functions");
+    }
+  };
+  std::set<std::string> used_symbols;
+  std::set<std::string, std::less<>> grid_names = {"num_sms"};
+  for (const AbiParam& p : k.params) {
+    claim(p.name, p.kind == AbiParam::Kind::Array ? "array" : "scalar");
+    if (p.kind == AbiParam::Kind::Scalar) {
+      if (is_restricted(p.dtype))
+        error("scalar '" + p.name + "' of dtype " + std::string(dtype_name(p.dtype)) +
+              " cannot be passed through the C header (only bool, integers, f16, bf16, f32, f64)");
+      if (is_integer_scalar(p)) grid_names.insert(p.name);
+      continue;
+    }
+    if (!p.dims.empty()) {
+      claim(p.name + "_shape", "strided-form parameter");
+      claim(p.name + "_strides", "strided-form parameter");
+    }
+    for (const ArrayDim& d : p.dims) {
+      if (!d.symbol.empty()) {
+        used_symbols.insert(d.symbol);
+      } else if (d.constant < 0) {
+        error("array '" + p.name + "' has a negative constant dimension");
+      }
+    }
+  }
+  std::set<std::string> declared;
+  for (const std::string& s : k.dim_symbols) {
+    claim(s, "dimension symbol");
+    declared.insert(s);
+    grid_names.insert(s);
+    if (!used_symbols.count(s)) error("dimension symbol '" + s + "' is not used by any array");
+  }
+  for (const std::string& s : used_symbols)
+    if (!declared.count(s)) error("dimension symbol '" + s + "' is missing from dim_symbols");
+
+  if (k.grid.dims_c.empty() || k.grid.dims_c.size() > 3) error("the grid needs 1 to 3 expressions");
+  for (const std::string& expr : k.grid.dims_c) {
+    for (const std::string& id : c_identifiers(normalize_grid_expr(expr))) {
+      if (id == "num_sms" && !k.grid.uses_num_sms) {
+        error("the grid uses num_sms but uses_num_sms is false");
+      } else if (!grid_names.count(id) && !kGridHelpers.count(id)) {
+        error("grid expression '" + expr + "' names '" + id +
+              "', which is neither a dimension symbol, an integer scalar, num_sms nor a helper");
+      }
+    }
+  }
+
+  if (k.variants.empty() || k.variants.size() > 4) error("a kernel needs 1 to 4 variants");
+  for (size_t i = 0; i < k.variants.size(); ++i) {
+    if (!is_c_identifier(k.variants[i].entry)) error("variant entry '" + k.variants[i].entry + "' is not a PTX identifier");
+    if (k.variants[i].vectorized && (i != 0 || k.variants.size() < 2))
+      error("only the first of two or more variants may be the vectorized one");
+  }
+  if (k.threads_per_cta < 1 || k.threads_per_cta > 1024) error("threads per CTA must be 1 to 1024");
+  if (k.dynamic_shared_bytes < 0) error("negative dynamic shared memory");
+  for (int c : k.cluster_dims)
+    if (c < 1) error("cluster dimensions must be at least 1");
+  return errors.size() == before;
+}
+
+}  // namespace tilec

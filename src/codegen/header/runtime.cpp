@@ -1,0 +1,388 @@
+// The shared section of every generated header, as C text. It is C99 and C++17, compiles clean
+// under -Wall -Wextra -Wpedantic with gcc and clang, and uses only the CUDA driver API (CUDA 12.0
+// or newer), <string.h>, <pthread.h> and the GCC/Clang __atomic builtins.
+#include "codegen/header/runtime.h"
+
+namespace tilec {
+
+std::string_view header_runtime_section() {
+  return R"C(/* ---- Shared by every tilec header of ABI version 1 (defined once per translation unit) ---- */
+#ifndef TILEC_ABI1_RUNTIME
+#define TILEC_ABI1_RUNTIME
+
+/* Definitions in headers are weak, so every translation unit may include them and the linker
+   keeps one copy (docs/header.md "Several translation units"). */
+#define TILEC_ABI1_WEAK __attribute__((weak))
+/* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
+#ifdef __cplusplus
+#define TILEC_ABI1_ZERO {}
+#else
+#define TILEC_ABI1_ZERO {0}
+#endif
+
+/* Kinds of kernel parameters in tilec_param_info. */
+#define TILEC_PARAM_ARRAY 0
+#define TILEC_PARAM_SCALAR 1
+
+/* One parameter of a kernel, as written in the source. */
+typedef struct tilec_param_info {
+  const char* name;
+  const char* dtype;        /* "f32", "bf16", "bool", ... */
+  int kind;                 /* TILEC_PARAM_ARRAY or TILEC_PARAM_SCALAR */
+  int elem_bytes;           /* arrays: bytes per element (bool: 1); scalars: bytes in the PTX */
+  int rank;                 /* arrays: number of dimensions; scalars: 0 */
+  const char* const* dims;  /* arrays: rank entries, a dimension symbol or a decimal constant */
+  int may_write;            /* arrays: the kernel may store to it */
+} tilec_param_info;
+
+/* A module-level constant of the source (name and printed value). */
+typedef struct tilec_constant_info {
+  const char* name;
+  const char* value;
+} tilec_constant_info;
+
+/* Everything the header knows about one kernel. */
+typedef struct tilec_kernel_metadata {
+  int abi_version;                    /* the header's ABI version */
+  const char* name;                   /* the kernel's name in the source */
+  const char* source;                 /* the source file as given to tilec */
+  const char* tilec_version;
+  const char* cuda_version;           /* the ptxas release that made the SASS */
+  int num_params;
+  const tilec_param_info* params;     /* in source order */
+  int num_dim_symbols;
+  const char* const* dim_symbols;     /* in order of first appearance */
+  int num_constants;
+  const tilec_constant_info* constants;
+  const char* grid[3];                /* the grid as C expressions over the symbols */
+  int num_warps;
+  int num_stages;
+  int threads_per_cta;
+  int dynamic_shared_bytes;           /* per CTA */
+  int cluster_dims[3];
+  int num_variants;
+  const char* const* variant_entries; /* PTX entry names; the vectorized one first, if any */
+  int num_archs;
+  const char* const* archs;           /* SASS in the image, "sm_90a" */
+  const char* ptx_arch;               /* the arch whose PTX is in the image, or NULL */
+  const void* image;                  /* the fatbin, as cuLibraryLoadData takes it */
+  size_t image_bytes;
+} tilec_kernel_metadata;
+
+/* Grid helpers, 64-bit, with Python's floor semantics. A zero divisor gives INT64_MIN, which
+   tilec_min and tilec_max pass on and the launch rejects as a negative grid. */
+static inline int64_t tilec_floordiv(int64_t a, int64_t b) {
+  int64_t q;
+  if (b == 0 || a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
+  q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+  return q;
+}
+static inline int64_t tilec_cdiv(int64_t a, int64_t b) {
+  int64_t q;
+  if (b == 0 || a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
+  q = a / b;
+  if (a % b != 0 && ((a < 0) == (b < 0))) q += 1;
+  return q;
+}
+static inline int64_t tilec_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t tilec_max(int64_t a, int64_t b) {
+  if (a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
+  return a > b ? a : b;
+}
+
+/* f32 -> f16 bits, rounding to nearest even (IEEE 754-2008 binary16); NaN stays a quiet NaN. */
+static inline uint16_t tilec_f32_to_f16(float value) {
+  uint32_t x, sign, e, mant, q, rem, half;
+  unsigned shift;
+  memcpy(&x, &value, sizeof x);
+  sign = (x >> 16) & 0x8000u;
+  x &= 0x7fffffffu;
+  if (x > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);   /* NaN */
+  if (x >= 0x47800000u) return (uint16_t)(sign | 0x7c00u);  /* >= 65536 and inf: inf */
+  if (x < 0x38800000u) {                                    /* below 2^-14: subnormal or zero */
+    e = x >> 23;
+    if (e < 102) return (uint16_t)sign;                      /* below 2^-25: rounds to zero */
+    mant = (x & 0x7fffffu) | 0x800000u;
+    shift = 126u - e;                                       /* 14 .. 24 */
+    q = mant >> shift;
+    rem = mant & ((1u << shift) - 1u);
+    half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (q & 1u))) q += 1u;
+    return (uint16_t)(sign | q);
+  }
+  /* Normal: rebias the exponent, round the 13 dropped bits to nearest even; a carry into the
+     exponent is the right result, up to inf for 65520 and above. */
+  x += 0xc8000fffu + ((x >> 13) & 1u);
+  return (uint16_t)(sign | (x >> 13));
+}
+
+/* f32 -> bf16 bits, rounding to nearest even; NaN stays a quiet NaN. */
+static inline uint16_t tilec_f32_to_bf16(float value) {
+  uint32_t x;
+  memcpy(&x, &value, sizeof x);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return (uint16_t)(x >> 16);
+}
+
+/* What a kernel declares about one array parameter. */
+typedef struct tilec_array_desc {
+  int rank;
+  int elem_bytes;
+  int may_write;
+  const int* dim_symbol;     /* per dimension: index of its dimension symbol, or -1 */
+  const int64_t* dim_const;  /* per dimension: the constant extent where dim_symbol is -1 */
+} tilec_array_desc;
+
+/* The byte range [lo, hi) an array view touches; 0 when it is empty, -1 on overflow. */
+static inline int tilec_array_span(const tilec_array_desc* d, CUdeviceptr base, const int64_t* shape,
+                                   const int64_t* strides, uint64_t* lo, uint64_t* hi) {
+  int64_t first = 0, last = 0, off;
+  int k;
+  for (k = 0; k < d->rank; ++k) {
+    if (shape[k] == 0) return 0;
+    if (__builtin_mul_overflow(shape[k] - 1, strides[k], &off)) return -1;
+    if (off < 0 ? __builtin_add_overflow(first, off, &first) : __builtin_add_overflow(last, off, &last))
+      return -1;
+  }
+  if (__builtin_mul_overflow(first, (int64_t)d->elem_bytes, &first)) return -1;
+  if (__builtin_add_overflow(last, (int64_t)1, &last)) return -1;
+  if (__builtin_mul_overflow(last, (int64_t)d->elem_bytes, &last)) return -1;
+  if (first < 0 && (uint64_t)(-(first + 1)) >= (uint64_t)base) return -1; /* below address 0 */
+  *lo = (uint64_t)base + (uint64_t)first;
+  *hi = (uint64_t)base + (uint64_t)last;
+  if (*hi < (uint64_t)base) return -1;
+  return 1;
+}
+
+/* Checks the arrays of one launch and fills symbols[num_symbols] with the dimension symbols'
+   extents. CUDA_ERROR_INVALID_VALUE for a negative extent, a constant dimension or a shared
+   symbol that disagrees, a null base with elements, a view past the address space, a written
+   array with a stride-0 dimension of extent > 1, or two arrays whose byte ranges overlap when at
+   least one may be written, unless the two are the same view (same base, element size, rank,
+   extents and strides). *vectorizable tells whether every non-empty array has a 16-byte aligned
+   base, stride 1 in the innermost dimension and strides that are multiples of 16 bytes in the
+   others (dimensions of extent 1 are never stepped, so their strides do not count). */
+static inline CUresult tilec_check_arrays(int num_arrays, const tilec_array_desc* desc,
+                                          const CUdeviceptr* base, const int64_t* const* shape,
+                                          const int64_t* const* strides, int64_t* symbols,
+                                          int num_symbols, uint64_t* lo, uint64_t* hi,
+                                          int* nonempty, int* vectorizable) {
+  int i, j, k;
+  *vectorizable = 1;
+  for (i = 0; i < num_symbols; ++i) symbols[i] = -1;
+  for (i = 0; i < num_arrays; ++i) {
+    const tilec_array_desc* d = &desc[i];
+    for (k = 0; k < d->rank; ++k) {
+      int64_t e = shape[i][k];
+      int s = d->dim_symbol[k];
+      if (e < 0) return CUDA_ERROR_INVALID_VALUE;
+      if (s < 0) {
+        if (e != d->dim_const[k]) return CUDA_ERROR_INVALID_VALUE;
+      } else if (symbols[s] < 0) {
+        symbols[s] = e;
+      } else if (symbols[s] != e) {
+        return CUDA_ERROR_INVALID_VALUE;
+      }
+      if (d->may_write && e > 1 && strides[i][k] == 0) return CUDA_ERROR_INVALID_VALUE;
+    }
+    nonempty[i] = tilec_array_span(d, base[i], shape[i], strides[i], &lo[i], &hi[i]);
+    if (nonempty[i] < 0) return CUDA_ERROR_INVALID_VALUE;
+    if (!nonempty[i]) continue;
+    if (base[i] == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (base[i] % 16 != 0) *vectorizable = 0;
+    for (k = 0; k < d->rank; ++k) {
+      if (shape[i][k] <= 1) continue;
+      if (k == d->rank - 1 ? strides[i][k] != 1 : (strides[i][k] * d->elem_bytes) % 16 != 0)
+        *vectorizable = 0;
+    }
+  }
+  for (i = 0; i < num_arrays; ++i) {
+    for (j = i + 1; j < num_arrays; ++j) {
+      int same = 1;
+      if (!nonempty[i] || !nonempty[j] || !(desc[i].may_write || desc[j].may_write)) continue;
+      if (lo[i] >= hi[j] || lo[j] >= hi[i]) continue;
+      same = base[i] == base[j] && desc[i].elem_bytes == desc[j].elem_bytes &&
+             desc[i].rank == desc[j].rank;
+      for (k = 0; same && k < desc[i].rank; ++k)
+        same = shape[i][k] == shape[j][k] && strides[i][k] == strides[j][k];
+      if (!same) return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+/* Row-major strides in elements for `shape` (extents 0 and 1 do not scale the outer strides,
+   as in PyTorch); 0 when a stride would overflow. */
+static inline int tilec_row_major(int rank, const int64_t* shape, int64_t* strides) {
+  int64_t s = 1;
+  int k;
+  for (k = rank - 1; k >= 0; --k) {
+    strides[k] = s;
+    if (shape[k] > 1 && __builtin_mul_overflow(s, shape[k], &s)) return 0;
+  }
+  return 1;
+}
+
+/* Grid limits of compute capability 5.0 and later (CUDA C++ Programming Guide, "Features and
+   Technical Specifications"): x up to 2^31 - 1, y and z up to 65535. */
+static inline CUresult tilec_grid_to_u32(const int64_t g[3], uint32_t out[3]) {
+  static const int64_t limit[3] = {2147483647, 65535, 65535};
+  int i;
+  for (i = 0; i < 3; ++i) {
+    if (g[i] < 0 || g[i] > limit[i]) return CUDA_ERROR_INVALID_VALUE;
+    out[i] = (uint32_t)g[i];
+  }
+  return CUDA_SUCCESS;
+}
+
+/* The device a launch on `stream` runs on: cuLaunchKernel takes the context from the stream, or
+   the current one for the NULL and per-thread/legacy streams (cuda.h, cuLaunchKernel). */
+static inline CUresult tilec_stream_device(CUstream stream, CUdevice* dev) {
+  CUcontext stream_ctx = NULL, current = NULL, popped = NULL;
+  CUresult r = cuStreamGetCtx(stream, &stream_ctx), r2;
+  if (r != CUDA_SUCCESS) return r;
+  r = cuCtxGetCurrent(&current);
+  if (r != CUDA_SUCCESS) return r;
+  if (stream_ctx == current) return cuCtxGetDevice(dev);
+  r = cuCtxPushCurrent(stream_ctx);
+  if (r != CUDA_SUCCESS) return r;
+  r = cuCtxGetDevice(dev);
+  r2 = cuCtxPopCurrent(&popped);
+  return r != CUDA_SUCCESS ? r : r2;
+}
+
+/* The multiprocessor count of `dev`, for grids that use num_sms(). */
+static inline CUresult tilec_num_sms(CUdevice dev, int64_t* num_sms) {
+  int v = 0;
+  CUresult r = cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  *num_sms = v;
+  return r;
+}
+
+/* Raises the kernel's dynamic shared memory limit on `dev` once (devices 0..255 are remembered
+   in `done`, a 256-bit set; others are set on every launch). Needed above 48 KiB: CUDA C++
+   Programming Guide, "Shared Memory", and cuKernelSetAttribute in cuda.h. */
+static inline CUresult tilec_raise_shared_limit(uint64_t* done, CUkernel kernel, CUdevice dev, int bytes) {
+  uint64_t bit = 0;
+  CUresult r;
+  int known = dev >= 0 && dev < 256;
+  if (known) {
+    bit = (uint64_t)1 << (dev % 64);
+    if (__atomic_load_n(&done[dev / 64], __ATOMIC_ACQUIRE) & bit) return CUDA_SUCCESS;
+  }
+  r = cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes, kernel, dev);
+  if (r == CUDA_SUCCESS && known) __atomic_fetch_or(&done[dev / 64], bit, __ATOMIC_RELEASE);
+  return r;
+}
+
+/* Launches `kernel` (a CUkernel passed as CUfunction, which cuLaunchKernel and cuLaunchKernelEx
+   accept: cuda.h) in the stream's context; clusters go through cuLaunchKernelEx, and every grid
+   dimension must be a multiple of the cluster's. */
+static inline CUresult tilec_launch(CUkernel kernel, const uint32_t grid[3], int threads,
+                                    int shared_bytes, const int cluster[3], CUstream stream,
+                                    void** args) {
+  CUlaunchConfig config;
+  CUlaunchAttribute attr;
+  int i;
+  if (cluster[0] == 1 && cluster[1] == 1 && cluster[2] == 1)
+    return cuLaunchKernel((CUfunction)kernel, grid[0], grid[1], grid[2], (unsigned)threads, 1, 1,
+                          (unsigned)shared_bytes, stream, args, NULL);
+  for (i = 0; i < 3; ++i)
+    if (grid[i] % (uint32_t)cluster[i] != 0) return CUDA_ERROR_INVALID_VALUE;
+  memset(&config, 0, sizeof config);
+  memset(&attr, 0, sizeof attr);
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = (unsigned)cluster[0];
+  attr.value.clusterDim.y = (unsigned)cluster[1];
+  attr.value.clusterDim.z = (unsigned)cluster[2];
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = (unsigned)threads;
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = (unsigned)shared_bytes;
+  config.hStream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
+}
+
+/* The loaded state of one kernel: its own CUlibrary (context-independent, CUDA 12.0), one
+   CUkernel per variant, and per variant the devices whose shared memory limit is raised. */
+typedef struct tilec_kernel_state {
+  int loaded;  /* read with __atomic acquire; set under the lock after the handles */
+  CUlibrary library;
+  CUkernel kernels[4];
+  uint64_t shared_limit_done[4][4];
+} tilec_kernel_state;
+
+/* Loads `image` once for the process and looks up the variants' entries. The first call wins
+   the lock and loads; others wait for it; a failed load is retried by the next call. cuInit(0)
+   is called first (it is idempotent and cheap once done). */
+static inline CUresult tilec_load(tilec_kernel_state* state, pthread_mutex_t* lock, const void* image,
+                                  int num_variants, const char* const* entries) {
+  CUresult r = CUDA_SUCCESS;
+  CUlibrary library = NULL;
+  int i;
+  if (__atomic_load_n(&state->loaded, __ATOMIC_ACQUIRE)) return CUDA_SUCCESS;
+  if (pthread_mutex_lock(lock) != 0) return CUDA_ERROR_UNKNOWN;
+  if (!__atomic_load_n(&state->loaded, __ATOMIC_ACQUIRE)) {
+    r = cuInit(0);
+    if (r == CUDA_SUCCESS) r = cuLibraryLoadData(&library, image, NULL, NULL, 0, NULL, NULL, 0);
+    for (i = 0; r == CUDA_SUCCESS && i < num_variants; ++i)
+      r = cuLibraryGetKernel(&state->kernels[i], library, entries[i]);
+    if (r == CUDA_SUCCESS) {
+      state->library = library;
+      memset(state->shared_limit_done, 0, sizeof state->shared_limit_done);
+      __atomic_store_n(&state->loaded, 1, __ATOMIC_RELEASE);
+    } else if (library != NULL) {
+      cuLibraryUnload(library);
+    }
+  }
+  pthread_mutex_unlock(lock);
+  return r;
+}
+
+/* Unloads what tilec_load loaded; the next launch loads again. Must not run while another
+   thread launches the kernel or has work of it queued that is not finished. */
+static inline CUresult tilec_unload(tilec_kernel_state* state, pthread_mutex_t* lock) {
+  CUresult r = CUDA_SUCCESS;
+  if (pthread_mutex_lock(lock) != 0) return CUDA_ERROR_UNKNOWN;
+  if (__atomic_load_n(&state->loaded, __ATOMIC_ACQUIRE)) {
+    __atomic_store_n(&state->loaded, 0, __ATOMIC_RELEASE);
+    r = cuLibraryUnload(state->library);
+    state->library = NULL;
+  }
+  pthread_mutex_unlock(lock);
+  return r;
+}
+
+/* For an explicit load: loads each variant into the current context, if there is one, and
+   raises its shared memory limit on that context's device, so that later launches (inside a
+   CUDA graph capture, say) do no loading. */
+static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int num_variants,
+                                               int shared_bytes) {
+  CUcontext ctx = NULL;
+  CUfunction function;
+  CUdevice dev = 0;
+  int i;
+  CUresult r = cuCtxGetCurrent(&ctx);
+  if (r != CUDA_SUCCESS || ctx == NULL) return r;
+  if (shared_bytes > 48 * 1024 && (r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;
+  for (i = 0; i < num_variants; ++i) {
+    r = cuKernelGetFunction(&function, state->kernels[i]);
+    if (r == CUDA_SUCCESS && shared_bytes > 48 * 1024)
+      r = tilec_raise_shared_limit(state->shared_limit_done[i], state->kernels[i], dev, shared_bytes);
+    if (r != CUDA_SUCCESS) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+#endif /* TILEC_ABI1_RUNTIME */
+)C";
+}
+
+}  // namespace tilec

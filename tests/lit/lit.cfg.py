@@ -1,0 +1,15 @@
+# lit configuration: RUN lines over `tilec --emit=...`, checked with FileCheck, and
+# diagnostic files checked by `tilec --verify-diagnostics`.
+import os
+
+import lit.formats
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".tile", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "lit-out")
+config.substitutions.append(("%tilec", os.path.join(config.tilec_bin_dir, "tilec")))
+config.substitutions.append(("%samples", os.path.join(config.tilec_src_root, "samples")))
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])

@@ -1,0 +1,50 @@
+// Command-line parsing: single-dash nvcc/gcc spellings, exit codes, output kinds.
+#include <catch2/catch.hpp>
+
+#include "driver/options.h"
+
+using namespace tilec;
+
+namespace {
+int parse(std::vector<std::string> args, Options& o) {
+  std::vector<const char*> argv{"tilec"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return parse_command_line(int(argv.size()), argv.data(), o);
+}
+}  // namespace
+
+TEST_CASE("single-dash long options are translated", "[options]") {
+  CHECK(translate_single_dash({"-arch", "sm_90", "-arch=sm_80", "-MD", "-MF", "x.d", "-o", "y", "-O2", "--", "-MD"}) ==
+        std::vector<std::string>{"--arch", "sm_90", "--arch=sm_80", "--MD", "--MF", "x.d", "-o", "y", "-O2", "--", "-MD"});
+  Options o;
+  CHECK(parse({"k.tile", "-arch", "sm_90a", "-arch=sm_80", "-MD", "-MF", "k.d", "-MT", "t", "-MP", "-Werror",
+               "-DT=f16", "-D", "BM=64", "-I", "inc", "-O3", "-o", "k.h"}, o) == -1);
+  CHECK(o.archs == std::vector<std::string>{"sm_90a", "sm_80"});
+  CHECK(o.md);
+  CHECK(o.mf == "k.d");
+  CHECK(o.mt == "t");
+  CHECK(o.mp);
+  CHECK(o.werror);
+  CHECK(o.defines == std::vector<std::string>{"T=f16", "BM=64"});
+  CHECK(o.include_dirs == std::vector<std::string>{"inc"});
+  CHECK(o.opt_level == 3);
+  CHECK(o.output == "k.h");
+}
+
+TEST_CASE("usage errors exit with 2", "[options]") {
+  Options o;
+  CHECK(parse({"k.tile", "--emit=bogus"}, o) == 2);
+  Options p;
+  CHECK(parse({}, p) == 2);
+  Options q;
+  CHECK(parse({"k.tile", "-O7"}, q) == 2);
+  Options r;
+  CHECK(parse({"k.tile", "--no-such-flag"}, r) == 2);
+}
+
+TEST_CASE("emit kinds parse", "[options]") {
+  Options o;
+  CHECK(parse({"k.tile", "--emit=tir-opt"}, o) == -1);
+  CHECK(o.emit == EmitKind::TirOpt);
+  CHECK(o.emit_given);
+}

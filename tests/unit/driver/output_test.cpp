@@ -1,0 +1,32 @@
+// Atomic output files and Make depfiles.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "driver/output.h"
+
+using namespace tilec;
+
+TEST_CASE("depfiles escape spaces, # and $", "[output]") {
+  CHECK(make_depfile("out.h", {"a b.tile", "c#d.tile", "e$f.tile"}, false) ==
+        "out.h: \\\n  a\\ b.tile \\\n  c\\#d.tile \\\n  e$$f.tile\n");
+  CHECK(make_depfile("o", {"x.tile"}, true) == "o: \\\n  x.tile\n\nx.tile:\n");
+}
+
+TEST_CASE("atomic writes leave either the whole file or nothing", "[output]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "tilec_output_test";
+  fs::create_directories(dir);
+  std::string err;
+  CHECK(write_file_atomic((dir / "ok.txt").string(), "hello", err));
+  std::ifstream in(dir / "ok.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  CHECK(text == "hello");
+  CHECK_FALSE(write_file_atomic((dir / "missing-dir" / "x.txt").string(), "data", err));
+  CHECK_FALSE(err.empty());
+  size_t leftovers = 0;
+  for (auto& e : fs::directory_iterator(dir)) leftovers += e.path().filename().string().find(".tmp.") != std::string::npos;
+  CHECK(leftovers == 0);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,55 @@
+// The diagnostic format (clang style: location, message, source line, caret and ~~~) and the
+// --verify-diagnostics matcher.
+#include <catch2/catch.hpp>
+
+#include "frontend/diagnostics.h"
+
+using namespace tilec;
+
+TEST_CASE("diagnostics print the line with a caret and underline", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k.tile", "a = 1\nbad = foo + 1\n");
+  SourceRange r{id, {2, 7, 12}, {2, 10, 15}};
+  Diagnostic& d = diag.error(r, "use of undefined name 'foo'");
+  DiagnosticEngine::note(d, SourceRange{id, {1, 1, 0}, {1, 2, 1}}, "see here");
+  CHECK(diag.format(d) ==
+        "k.tile:2:7: error: use of undefined name 'foo'\n"
+        "bad = foo + 1\n"
+        "      ^~~\n"
+        "k.tile:1:1: note: see here\n"
+        "a = 1\n"
+        "^\n");
+}
+
+TEST_CASE("errors past --max-errors are dropped with one notice", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  diag.set_max_errors(2);
+  for (int i = 0; i < 5; ++i) diag.error(SourceRange{}, "e");
+  CHECK(diag.error_count() == 2);
+  CHECK(diag.diagnostics().size() == 3);
+  CHECK(diag.diagnostics().back().message == "too many errors emitted, stopping now [--max-errors=2]");
+}
+
+TEST_CASE("-Werror turns warnings into errors", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  diag.set_werror(true);
+  diag.warning(SourceRange{}, "w");
+  CHECK(diag.has_errors());
+}
+
+TEST_CASE("verify matches expected-error comments by line", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k.tile", "# expected-error@+1 {{undefined name}}\nx = y\nz = 1  # expected-warning {{unused}}\n");
+  diag.error(SourceRange{id, {2, 5, 0}, {2, 6, 0}}, "use of undefined name 'y'");
+  char buf[4096] = {};
+  FILE* out = fmemopen(buf, sizeof buf, "w");
+  CHECK_FALSE(diag.verify(out));  // the warning was expected but not seen
+  std::fclose(out);
+  CHECK(std::string(buf).find("'warning' diagnostics expected but not seen:\n  File k.tile Line 3: unused") != std::string::npos);
+  diag.warning(SourceRange{id, {3, 1, 0}, {3, 2, 0}}, "result unused");
+  CHECK(diag.verify(stderr));
+}
