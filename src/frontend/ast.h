@@ -69,6 +69,7 @@ struct Expr {
 
   // Filled by the checker.
   Value value;                   ///< what the expression denotes
+  std::vector<DType> cmp_dtypes; ///< Compare: the dtype each comparison converts its operands to
   int var = -1;                  ///< Name: the variable id inside its kernel (-1: not a local)
   std::shared_ptr<Stmt> inlined; ///< Call of a helper: the checked copy of its `def`
 

@@ -470,9 +470,11 @@ Value Checker::check_compare(Expr& e) {
         return Value::error();
       }
   Value result;
+  e.cmp_dtypes.clear();
   for (size_t i = 0; i < e.cmp_ops.size(); ++i) {
     Value r = binary_values(e.cmp_ops[i], vals[i], vals[i + 1], e, *e.args[i], *e.args[i + 1]);
     if (r.is_error()) return r;
+    e.cmp_dtypes.push_back(*promote(vals[i], vals[i + 1], e, *e.args[i], *e.args[i + 1]));
     if (i == 0) {
       result = r;
     } else {
