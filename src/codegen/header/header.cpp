@@ -1,0 +1,591 @@
+// The generated C header: banner, declarations with their documentation, then the weak
+// definitions (metadata, image, launch functions). The shared helpers are in runtime.cpp; the
+// rules of the interface are in docs/header.md.
+#include "codegen/header/header.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "codegen/arch.h"
+#include "codegen/header/c_text.h"
+#include "codegen/header/runtime.h"
+#include "frontend/diagnostics.h"
+
+namespace tilec {
+namespace {
+
+// Kernels above this need the per-device opt-in (CUDA C++ Programming Guide, "Shared Memory").
+constexpr int kDefaultSharedLimit = 48 * 1024;
+
+std::string upper_identifier(const std::string& s) {
+  std::string out;
+  for (char c : s) out += char(std::toupper((unsigned char)c));
+  return out;
+}
+
+bool is_array(const AbiParam& p) { return p.kind == AbiParam::Kind::Array; }
+bool is_grid_scalar(const AbiParam& p) {
+  return p.kind == AbiParam::Kind::Scalar && (is_integer(p.dtype) || is_bool(p.dtype));
+}
+
+// The C type a caller passes for a scalar (f16/bf16 cross the ABI as float).
+std::string scalar_c_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::I8: return "int8_t";
+    case DType::I16: return "int16_t";
+    case DType::I32: return "int32_t";
+    case DType::I64: return "int64_t";
+    case DType::U8: return "uint8_t";
+    case DType::U16: return "uint16_t";
+    case DType::U32: return "uint32_t";
+    case DType::U64: return "uint64_t";
+    case DType::F16: case DType::BF16: case DType::F32: return "float";
+    case DType::F64: return "double";
+    default: break;
+  }
+  TILEC_ASSERT(false, "scalar dtype without a C type: " + std::string(dtype_name(t)));
+  return "";
+}
+
+// The C type of the PTX parameter (kernel_abi.h: bool/8-bit .u8, 16-bit .b16, ...) and the
+// expression that converts the caller's value to it.
+std::string ptx_scalar_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "uint8_t";
+    case DType::F16: case DType::BF16: return "uint16_t";
+    default: return scalar_c_type(t);
+  }
+}
+std::string ptx_scalar_value(const AbiParam& p) {
+  switch (p.dtype) {
+    case DType::Bool: return "(uint8_t)(" + p.name + " ? 1 : 0)";
+    case DType::F16: return "tilec_f32_to_f16(" + p.name + ")";
+    case DType::BF16: return "tilec_f32_to_bf16(" + p.name + ")";
+    default: return p.name;
+  }
+}
+
+std::string array_type_text(const AbiParam& p) {
+  std::string s = std::string(dtype_name(p.dtype)) + "[";
+  for (size_t i = 0; i < p.dims.size(); ++i) {
+    if (i) s += ", ";
+    s += p.dims[i].symbol.empty() ? std::to_string(p.dims[i].constant) : p.dims[i].symbol;
+  }
+  return s + "]";
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  return out;
+}
+
+// Wraps `text` at `width` columns, every line starting with `indent`.
+std::string wrap(const std::string& text, const std::string& indent, size_t width = 96) {
+  std::string out, line = indent;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+    }
+    line += (line.size() > indent.size() ? " " : "") + word;
+  }
+  return out + line;
+}
+
+// The grid's three expressions, with helper names normalized; missing ones are 1.
+std::vector<std::string> grid_exprs(const KernelAbi& k) {
+  std::vector<std::string> g;
+  for (const std::string& e : k.grid.dims_c) g.push_back(normalize_grid_expr(e));
+  while (g.size() < 3) g.push_back("1");
+  return g;
+}
+
+// Names shared by everything one header defines.
+struct Module {
+  const HeaderInput& in;
+  std::string base;   // prefix + first kernel: names the header-level symbols
+  std::string guard;  // BASE_TILEC
+  std::string ptx_arch;
+};
+
+// Names and pieces of one kernel.
+struct Kernel {
+  const KernelAbi& abi;
+  std::string sym;  // prefix + name
+  std::vector<const AbiParam*> arrays, scalars;
+  bool needs_device;  // the launch asks which device the stream is on
+};
+
+Kernel make_kernel(const Module& m, const KernelAbi& k) {
+  Kernel out{k, m.in.prefix + k.name, {}, {}, false};
+  for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
+  out.needs_device = k.grid.uses_num_sms || k.dynamic_shared_bytes > kDefaultSharedLimit;
+  return out;
+}
+
+// ---- declarations ---------------------------------------------------------------------------
+
+std::string dense_params(const Kernel& k) {
+  std::vector<std::string> ps = {"CUstream stream"};
+  for (const AbiParam* a : k.arrays) ps.push_back("CUdeviceptr " + a->name);
+  for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
+  for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  return join(ps, ", ");
+}
+
+std::string strided_params(const Kernel& k) {
+  std::vector<std::string> ps = {"CUstream stream"};
+  for (const AbiParam* a : k.arrays) {
+    if (a->dims.empty()) {
+      ps.push_back("CUdeviceptr " + a->name);
+      continue;
+    }
+    size_t r = a->dims.size();
+    ps.push_back(fmt::format("CUdeviceptr {0}, const int64_t {0}_shape[{1}], const int64_t {0}_strides[{1}]",
+                             a->name, r));
+  }
+  for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  return join(ps, ",\n    ");
+}
+
+std::string grid_params(const Kernel& k) {
+  std::vector<std::string> ps;
+  for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
+  for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  ps.push_back("uint32_t grid[3]");
+  return join(ps, ", ");
+}
+
+std::string describe_kernel(const Module& m, const Kernel& k) {
+  const KernelAbi& a = k.abi;
+  std::string out = "/* ---- " + k.sym + " ----\n";
+  if (!a.doc.empty()) {
+    std::string doc = comment_text(a.doc);
+    while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.pop_back();
+    size_t start = 0;
+    while (start <= doc.size()) {
+      size_t end = doc.find('\n', start);
+      if (end == std::string::npos) end = doc.size();
+      std::string line = doc.substr(start, end - start);
+      out += line.empty() ? "\n" : "   " + line + "\n";
+      start = end + 1;
+    }
+    out += "\n";
+  }
+  std::vector<std::string> arrays, scalars;
+  for (const AbiParam* p : k.arrays)
+    arrays.push_back(p->name + ": " + array_type_text(*p) + (p->may_write ? "" : " (read only)"));
+  for (const AbiParam* p : k.scalars) {
+    std::string t(dtype_name(p->dtype));
+    scalars.push_back(p->name + ": " + t +
+                      (p->dtype == DType::F16 || p->dtype == DType::BF16 ? " (passed as float, rounded to nearest even)" : ""));
+  }
+  if (!arrays.empty()) out += wrap("Arrays: " + join(arrays, ", ") + ".", "   ") + "\n";
+  if (!scalars.empty()) out += wrap("Scalars: " + join(scalars, ", ") + ".", "   ") + "\n";
+  std::vector<std::string> g = grid_exprs(a);
+  std::string shared = a.dynamic_shared_bytes == 0 ? "no dynamic shared memory"
+                       : fmt::format("{} bytes of dynamic shared memory", a.dynamic_shared_bytes);
+  std::string launch = fmt::format("Grid: ({}, {}, {}); {} threads per CTA ({} warps); {}.", g[0], g[1], g[2],
+                                   a.threads_per_cta, a.num_warps, shared);
+  if (a.grid.uses_num_sms) launch += " num_sms is the multiprocessor count of the stream's device.";
+  if (a.cluster_dims[0] * a.cluster_dims[1] * a.cluster_dims[2] > 1)
+    launch += fmt::format(" Clusters of ({}, {}, {}) CTAs.", a.cluster_dims[0], a.cluster_dims[1], a.cluster_dims[2]);
+  out += wrap(comment_text(launch), "   ") + "\n";
+  if (a.variants.size() > 1 && a.variants[0].vectorized) {
+    out += wrap("Variants: " + a.variants[0].entry +
+                    " when every array's base is 16-byte aligned, its innermost stride is 1 and its other "
+                    "strides are multiples of 16 bytes; else " + a.variants.back().entry + ".",
+                "   ") + "\n";
+  }
+  out += "   Returns CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE for a bad argument, or the driver's error. */\n";
+  (void)m;
+  return out;
+}
+
+std::string declare_kernel(const Module& m, const Kernel& k) {
+  std::string out = describe_kernel(m, k);
+  out += "CUresult " + k.sym + "(" + dense_params(k) + ");\n\n";
+  out += "/* The same launch on strided views: per array its extents and strides, in elements. */\n";
+  out += "CUresult " + k.sym + "_strided(" + strided_params(k) + ");\n\n";
+  out += "/* The grid the launch would use (CUDA_ERROR_INVALID_VALUE for negative extents or a grid\n"
+         "   past the hardware limits).";
+  if (k.abi.grid.uses_num_sms) out += " num_sms is read from the current context's device.";
+  out += " */\n";
+  out += "CUresult " + k.sym + "_grid(" + grid_params(k) + ");\n\n";
+  out += "/* Loads the kernel now (and into the current context, if any) instead of at the first launch:\n"
+         "   call it before capturing a CUDA graph. Calls cuInit(0). */\n";
+  out += "CUresult " + k.sym + "_load(void);\n\n";
+  out += "/* Frees the loaded kernel; the next launch loads it again. Must not race with launches. */\n";
+  out += "CUresult " + k.sym + "_unload(void);\n\n";
+  out += "extern const tilec_kernel_metadata " + k.sym + "_metadata;\n\n";
+  return out;
+}
+
+// ---- definitions ----------------------------------------------------------------------------
+
+std::string define_state(const Kernel& k) {
+  std::vector<std::string> entries;
+  for (const AbiVariant& v : k.abi.variants) entries.push_back(c_string_literal(v.entry));
+  return fmt::format(
+      "TILEC_ABI1_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
+      "pthread_mutex_t {0}_tilec_lock = PTHREAD_MUTEX_INITIALIZER;\n"
+      "TILEC_ABI1_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
+      "tilec_kernel_state {0}_tilec_state = TILEC_ABI1_ZERO;\n"
+      "static const char* const {0}_tilec_entries[{1}] = {{{2}}};\n\n",
+      k.sym, entries.size(), join(entries, ", "));
+}
+
+std::string define_metadata(const Module& m, const Kernel& k) {
+  const KernelAbi& a = k.abi;
+  std::string out;
+  std::vector<std::string> params;
+  for (const AbiParam& p : a.params) {
+    std::string dims = "NULL";
+    if (is_array(p) && !p.dims.empty()) {
+      std::vector<std::string> ds;
+      for (const ArrayDim& d : p.dims)
+        ds.push_back(c_string_literal(d.symbol.empty() ? std::to_string(d.constant) : d.symbol));
+      dims = k.sym + "_tilec_dims_" + p.name;
+      out += fmt::format("static const char* const {}[{}] = {{{}}};\n", dims, ds.size(), join(ds, ", "));
+    }
+    params.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {}}}", c_string_literal(p.name),
+                                 c_string_literal(dtype_name(p.dtype)),
+                                 is_array(p) ? "TILEC_PARAM_ARRAY" : "TILEC_PARAM_SCALAR", dtype_bytes(p.dtype),
+                                 is_array(p) ? p.dims.size() : 0, dims, is_array(p) && p.may_write ? 1 : 0));
+  }
+  std::string params_name = "NULL";
+  if (!params.empty()) {
+    params_name = k.sym + "_tilec_params";
+    out += fmt::format("static const tilec_param_info {}[{}] = {{\n    {}}};\n", params_name, params.size(),
+                       join(params, ",\n    "));
+  }
+  std::string symbols_name = "NULL";
+  if (!a.dim_symbols.empty()) {
+    std::vector<std::string> ss;
+    for (const std::string& s : a.dim_symbols) ss.push_back(c_string_literal(s));
+    symbols_name = k.sym + "_tilec_symbols";
+    out += fmt::format("static const char* const {}[{}] = {{{}}};\n", symbols_name, ss.size(), join(ss, ", "));
+  }
+  std::vector<std::string> g;
+  for (const std::string& e : grid_exprs(a)) g.push_back(c_string_literal(e));
+  out += fmt::format("TILEC_ABI1_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
+  out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
+                     c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
+                     c_string_literal(m.in.cuda_version));
+  out += fmt::format("    {}, {}, {}, {},\n", a.params.size(), params_name, a.dim_symbols.size(), symbols_name);
+  out += fmt::format("    {}, {},\n", m.in.constants.size(),
+                     m.in.constants.empty() ? "NULL" : m.base + "_tilec_constants");
+  out += fmt::format("    {{{}}},\n", join(g, ", "));
+  out += fmt::format("    {}, {}, {}, {}, {{{}, {}, {}}},\n", a.num_warps, a.num_stages, a.threads_per_cta,
+                     a.dynamic_shared_bytes, a.cluster_dims[0], a.cluster_dims[1], a.cluster_dims[2]);
+  out += fmt::format("    {}, {}_tilec_entries,\n", a.variants.size(), k.sym);
+  out += fmt::format("    {}, {}, {},\n", m.in.archs.size(),
+                     m.in.archs.empty() ? "NULL" : m.base + "_tilec_archs",
+                     m.ptx_arch.empty() ? "NULL" : c_string_literal(m.ptx_arch));
+  out += fmt::format("    {0}_tilec_image, {1}}};\n\n", m.base, m.in.image.size());
+  return out;
+}
+
+// The grid expressions as a function of the dimension symbols, the integer scalars and num_sms.
+std::string define_grid_expr(const Kernel& k) {
+  std::vector<std::string> ps, voids;
+  for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
+  if (k.abi.grid.uses_num_sms) ps.push_back("int64_t num_sms");
+  for (const std::string& p : ps) voids.push_back("(void)" + p.substr(p.rfind(' ') + 1) + ";");
+  ps.push_back("int64_t tilec_g[3]");
+  std::vector<std::string> g = grid_exprs(k.abi);
+  std::string out = fmt::format("static inline void {}_tilec_grid_expr({}) {{\n", k.sym, join(ps, ", "));
+  if (!voids.empty()) out += "  " + join(voids, " ") + "\n";
+  for (int i = 0; i < 3; ++i) out += fmt::format("  tilec_g[{}] = {};\n", i, g[i]);
+  return out + "}\n\n";
+}
+
+// Arguments for the grid expression function: `symbol(i)` gives dimension symbol i's value.
+template <class F>
+std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < k.abi.dim_symbols.size(); ++i) args.push_back(symbol(i));
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) args.push_back(s->dtype == DType::I64 ? s->name : "(int64_t)" + s->name);
+  if (k.abi.grid.uses_num_sms) args.push_back(num_sms);
+  args.push_back("tilec_g");
+  return join(args, ", ");
+}
+
+std::string define_grid_function(const Kernel& k) {
+  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+                                grid_params(k));
+  out += "  int64_t tilec_g[3];\n";
+  if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
+  for (const AbiParam* s : k.scalars)
+    if (!is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
+  for (const std::string& s : k.abi.dim_symbols)
+    out += "  if (" + s + " < 0) return CUDA_ERROR_INVALID_VALUE;\n";
+  if (k.abi.grid.uses_num_sms) {
+    out += "  tilec_r = cuCtxGetDevice(&tilec_dev);\n"
+           "  if (tilec_r == CUDA_SUCCESS) tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
+           "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+  }
+  out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
+                     grid_expr_args(k, [&](size_t i) { return k.abi.dim_symbols[i]; }, "tilec_sms"));
+  out += "  return tilec_grid_to_u32(tilec_g, grid);\n}\n\n";
+  return out;
+}
+
+// The array descriptions: per array, which symbol or constant each dimension is.
+std::string array_tables(const Kernel& k) {
+  std::string out;
+  std::vector<std::string> descs;
+  for (const AbiParam* a : k.arrays) {
+    std::string sym = "NULL", cst = "NULL";
+    if (!a->dims.empty()) {
+      std::vector<std::string> syms, csts;
+      for (const ArrayDim& d : a->dims) {
+        auto it = std::find(k.abi.dim_symbols.begin(), k.abi.dim_symbols.end(), d.symbol);
+        syms.push_back(d.symbol.empty() ? "-1" : std::to_string(it - k.abi.dim_symbols.begin()));
+        csts.push_back(d.symbol.empty() ? std::to_string(d.constant) : "0");
+      }
+      sym = "tilec_sym_" + a->name;
+      cst = "tilec_const_" + a->name;
+      out += fmt::format("  static const int {}[{}] = {{{}}};\n", sym, syms.size(), join(syms, ", "));
+      out += fmt::format("  static const int64_t {}[{}] = {{{}}};\n", cst, csts.size(), join(csts, ", "));
+    }
+    descs.push_back(fmt::format("{{{}, {}, {}, {}, {}}}", a->dims.size(), dtype_bytes(a->dtype),
+                                a->may_write ? 1 : 0, sym, cst));
+  }
+  out += fmt::format("  static const tilec_array_desc tilec_desc[{}] = {{\n      {}}};\n", descs.size(),
+                     join(descs, ",\n      "));
+  return out;
+}
+
+std::string define_strided(const Module& m, const Kernel& k) {
+  const KernelAbi& a = k.abi;
+  size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
+  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+                                k.sym, strided_params(k));
+  std::vector<std::string> bases, shapes, strides;
+  for (const AbiParam* p : k.arrays) {
+    bases.push_back(p->name);
+    shapes.push_back(p->dims.empty() ? "NULL" : p->name + "_shape");
+    strides.push_back(p->dims.empty() ? "NULL" : p->name + "_strides");
+  }
+  if (na > 0) {
+    out += array_tables(k);
+    out += fmt::format("  const CUdeviceptr tilec_base[{}] = {{{}}};\n", na, join(bases, ", "));
+    out += fmt::format("  const int64_t* const tilec_shape[{}] = {{{}}};\n", na, join(shapes, ", "));
+    out += fmt::format("  const int64_t* const tilec_strides[{}] = {{{}}};\n", na, join(strides, ", "));
+    out += fmt::format("  uint64_t tilec_lo[{0}], tilec_hi[{0}];\n  int tilec_nonempty[{0}];\n", na);
+  }
+  out += fmt::format("  static const int tilec_cluster[3] = {{{}, {}, {}}};\n", a.cluster_dims[0],
+                     a.cluster_dims[1], a.cluster_dims[2]);
+  out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
+  out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_variant;\n";
+  if (k.needs_device) out += "  CUdevice tilec_dev = 0;\n";
+  if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
+  out += "  CUresult tilec_r = CUDA_SUCCESS;\n";
+  if (na > 0) {
+    out += fmt::format(
+        "  tilec_r = tilec_check_arrays({}, tilec_desc, tilec_base, tilec_shape, tilec_strides, tilec_sym, {},\n"
+        "                              tilec_lo, tilec_hi, tilec_nonempty, &tilec_vec);\n"
+        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+        na, a.dim_symbols.size());
+  } else {
+    out += "  tilec_sym[0] = 0;\n  (void)tilec_sym;\n";
+  }
+  if (k.needs_device) {
+    out += "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
+           "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+  }
+  if (a.grid.uses_num_sms) {
+    out += "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
+           "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+  }
+  out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
+                     grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }, "tilec_sms"));
+  out += "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
+         "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+         "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
+  out += fmt::format("  tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
+                     "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+                     k.sym, m.base, a.variants.size());
+  bool vec = a.variants.size() > 1 && a.variants[0].vectorized;
+  out += fmt::format("  tilec_variant = {};\n", vec ? fmt::format("tilec_vec ? 0 : {}", a.variants.size() - 1)
+                                                     : std::string("0"));
+  out += "  (void)tilec_vec;\n";
+  if (a.dynamic_shared_bytes > kDefaultSharedLimit) {
+    out += fmt::format(
+        "  tilec_r = tilec_raise_shared_limit({0}_tilec_state.shared_limit_done[tilec_variant],\n"
+        "                                     {0}_tilec_state.kernels[tilec_variant], tilec_dev, {1});\n"
+        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+        k.sym, a.dynamic_shared_bytes);
+  }
+  // PTX parameters in kernel_abi.h's order.
+  out += "  {\n    /* PTX parameters (kernel_abi.h): per array its base and strides, then the dimension\n"
+         "       symbols, then the scalars. */\n";
+  std::vector<std::string> args;
+  int n = 0;
+  auto param = [&](const std::string& type, const std::string& value) {
+    out += fmt::format("    {} tilec_p{} = {};\n", type, n, value);
+    args.push_back(fmt::format("&tilec_p{}", n++));
+  };
+  for (const AbiParam* p : k.arrays) {
+    param("CUdeviceptr", p->name);
+    for (size_t d = 0; d < p->dims.size(); ++d) param("int64_t", fmt::format("{}_strides[{}]", p->name, d));
+  }
+  for (size_t i = 0; i < a.dim_symbols.size(); ++i) param("int64_t", fmt::format("tilec_sym[{}]", i));
+  for (const AbiParam* s : k.scalars) param(ptx_scalar_type(s->dtype), ptx_scalar_value(*s));
+  if (args.empty()) {
+    out += "    void** tilec_args = NULL;\n";
+  } else {
+    out += fmt::format("    void* tilec_args[{}] = {{{}}};\n", args.size(), join(args, ", "));
+  }
+  out += fmt::format("    return tilec_launch({0}_tilec_state.kernels[tilec_variant], tilec_grid, {1}, {2}, "
+                     "tilec_cluster, stream,\n                        tilec_args);\n  }}\n}}\n\n",
+                     k.sym, a.threads_per_cta, a.dynamic_shared_bytes);
+  return out;
+}
+
+std::string define_dense(const Kernel& k) {
+  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::vector<std::string> checks, call = {"stream"};
+  for (const AbiParam* p : k.arrays) {
+    call.push_back(p->name);
+    if (p->dims.empty()) continue;
+    std::vector<std::string> extents, ones;
+    for (const ArrayDim& d : p->dims) {
+      extents.push_back(d.symbol.empty() ? std::to_string(d.constant) : d.symbol);
+      ones.push_back("1");
+    }
+    size_t r = p->dims.size();
+    out += fmt::format("  const int64_t tilec_{0}_shape[{1}] = {{{2}}};\n  int64_t tilec_{0}_strides[{1}] = {{{3}}};\n",
+                       p->name, r, join(extents, ", "), join(ones, ", "));
+    checks.push_back(fmt::format("!tilec_row_major({1}, tilec_{0}_shape, tilec_{0}_strides)", p->name, r));
+    call.push_back(fmt::format("tilec_{0}_shape, tilec_{0}_strides", p->name));
+  }
+  for (const AbiParam* s : k.scalars) call.push_back(s->name);
+  if (!checks.empty()) out += "  if (" + join(checks, " || ") + ") return CUDA_ERROR_INVALID_VALUE;\n";
+  out += fmt::format("  return {}_strided({});\n}}\n\n", k.sym, join(call, ", "));
+  return out;
+}
+
+std::string define_load_unload(const Kernel& k, const Module& m) {
+  return fmt::format(
+      "TILEC_ABI1_WEAK CUresult {0}_load(void);\n"
+      "CUresult {0}_load(void) {{\n"
+      "  CUresult tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
+      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+      "  return tilec_load_into_current(&{0}_tilec_state, {2}, {3});\n"
+      "}}\n\n"
+      "TILEC_ABI1_WEAK CUresult {0}_unload(void);\n"
+      "CUresult {0}_unload(void) {{ return tilec_unload(&{0}_tilec_state, &{0}_tilec_lock); }}\n\n",
+      k.sym, m.base, k.abi.variants.size(), k.abi.dynamic_shared_bytes);
+}
+
+std::string define_module(const Module& m) {
+  std::string out;
+  if (!m.in.constants.empty()) {
+    std::vector<std::string> cs;
+    for (const HeaderConstant& c : m.in.constants)
+      cs.push_back("{" + c_string_literal(c.name) + ", " + c_string_literal(c.value) + "}");
+    out += fmt::format("static const tilec_constant_info {}_tilec_constants[{}] = {{\n    {}}};\n", m.base,
+                       cs.size(), join(cs, ",\n    "));
+  }
+  if (!m.in.archs.empty()) {
+    std::vector<std::string> as;
+    for (const std::string& a : m.in.archs) as.push_back(c_string_literal(a));
+    out += fmt::format("static const char* const {}_tilec_archs[{}] = {{{}}};\n", m.base, as.size(), join(as, ", "));
+  }
+  size_t words = image_word_count(m.in.image.size());
+  out += fmt::format(
+      "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
+      "TILEC_ABI1_WEAK extern const uint64_t {}_tilec_image[{}];\n"
+      "const uint64_t {}_tilec_image[{}] = {{\n",
+      m.in.image.size(), m.base, words, m.base, words);
+  out += image_words(m.in.image);
+  out += "};\n\n";
+  return out;
+}
+
+}  // namespace
+
+std::string generate_header(const HeaderInput& in) {
+  TILEC_ASSERT(!in.kernels.empty(), "a header needs at least one kernel");
+  std::vector<std::string> names, errors;
+  for (const KernelAbi& k : in.kernels) names.push_back(k.name);
+  for (const KernelAbi& k : in.kernels) {
+    std::string error;
+    if (!check_kernel_name(in.prefix, k.name, names, error)) errors.push_back(error);
+    check_kernel_abi(k, errors);
+  }
+  TILEC_ASSERT(errors.empty(), "header input not checked: " + join(errors, "; "));
+
+  Module m{in, in.prefix + in.kernels[0].name, "", forward_compatible_ptx_arch(in.archs)};
+  m.guard = upper_identifier(m.base) + "_TILEC";
+  std::vector<Kernel> kernels;
+  for (const KernelAbi& k : in.kernels) kernels.push_back(make_kernel(m, k));
+  std::vector<std::string> kernel_names;
+  for (const Kernel& k : kernels) kernel_names.push_back(k.sym);
+
+  std::string out;
+  std::string sass = in.archs.empty() ? "none" : join(in.archs, " ");
+  std::string ptx = m.ptx_arch.empty() ? "no PTX" : "PTX for " + m.ptx_arch;
+  out += "/* " + comment_text("Generated by tilec " + in.tilec_version + " from " + in.source_name + ". Do not edit.") + "\n";
+  out += wrap(comment_text("Image: SASS for " + sass + ", " + ptx + " (ptxas " + in.cuda_version + ")."), "   ") + "\n";
+  out += wrap("Kernels: " + join(kernel_names, ", ") + ".", "   ") + "\n";
+  out += wrap(fmt::format("Needs cuda.h from CUDA 12.0 or newer and GCC or Clang; link with -lcuda. Every "
+                          "translation unit may include this header (its definitions are weak: one copy is "
+                          "kept and each kernel loads once per process); define {}_DECLARATIONS_ONLY before "
+                          "including it to leave the image out of that unit. Usage and rules: tilec's "
+                          "docs/header.md. */",
+                          m.guard),
+              "   ") + "\n";
+  out += fmt::format("#ifndef {0}_H\n#define {0}_H\n\n", m.guard);
+  // cuda.h itself uses anonymous unions, which -std=c99 -Wpedantic rejects; keep that out of
+  // the user's build when cuda.h is found through -I instead of -isystem.
+  out += "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wpedantic\"\n#endif\n"
+         "#include <cuda.h>\n"
+         "#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n";
+  out += "#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n";
+  out += "#if !defined(CUDA_VERSION) || CUDA_VERSION < 12000\n"
+         "#error \"this tilec header needs cuda.h from CUDA 12.0 or newer (cuLibraryLoadData)\"\n#endif\n"
+         "#if !defined(__GNUC__)\n"
+         "#error \"this tilec header needs GCC or Clang (weak symbols, __atomic builtins)\"\n#endif\n"
+         "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
+         "#error \"the embedded image is stored as little-endian words\"\n#endif\n\n";
+  out += fmt::format("#define {}_ABI_VERSION {}\n\n", m.guard, kHeaderAbiVersion);
+  out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  out += header_runtime_section();
+  out += "\n";
+  for (const Kernel& k : kernels) out += declare_kernel(m, k);
+
+  out += fmt::format("#ifndef {}_DECLARATIONS_ONLY\n\n", m.guard);
+  out += define_module(m);
+  for (const Kernel& k : kernels) {
+    out += "/* ---- " + k.sym + ": definitions ---- */\n";
+    out += define_state(k);
+    out += define_metadata(m, k);
+    out += define_grid_expr(k);
+    out += define_grid_function(k);
+    out += define_strided(m, k);
+    out += define_dense(k);
+    out += define_load_unload(k, m);
+  }
+  out += fmt::format("#endif /* {}_DECLARATIONS_ONLY */\n\n", m.guard);
+  out += "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n";
+  out += fmt::format("#endif /* {}_H */\n", m.guard);
+  return out;
+}
+
+}  // namespace tilec

@@ -1,0 +1,172 @@
+// Makes the headers the backend tests compile, through the library as the driver will call it:
+//   make_test_header vector_add PTX_TEMPLATE OUT.h ARCH...   real PTX -> ptxas -> fatbinary -> header
+//   make_test_header mock OUT.h                             synthetic kernels with a made-up image,
+//                                                           for the mock-driver run test
+// Exit code 0 on success; messages on stderr.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "codegen/header/header.h"
+#include "codegen/subprocess.h"
+#include "codegen/toolchain.h"
+
+using namespace tilec;
+
+namespace {
+
+AbiParam array(const std::string& name, DType t, std::vector<ArrayDim> dims, bool written) {
+  AbiParam p;
+  p.kind = AbiParam::Kind::Array;
+  p.name = name;
+  p.dtype = t;
+  p.dims = std::move(dims);
+  p.may_write = written;
+  return p;
+}
+
+AbiParam scalar(const std::string& name, DType t) {
+  AbiParam p;
+  p.kind = AbiParam::Kind::Scalar;
+  p.name = name;
+  p.dtype = t;
+  return p;
+}
+
+ArrayDim sym(const std::string& s) { return ArrayDim{s, 0}; }
+ArrayDim cst(int64_t c) { return ArrayDim{"", c}; }
+
+// vector_add.ptx.in's kernel: c[i] = a[i] + b[i].
+KernelAbi vector_add_abi() {
+  KernelAbi k;
+  k.name = "vector_add";
+  k.doc = "c[i] = a[i] + b[i] for 0 <= i < n.";
+  k.params = {array("a", DType::F32, {sym("n")}, false), array("b", DType::F32, {sym("n")}, false),
+              array("c", DType::F32, {sym("n")}, true)};
+  k.dim_symbols = {"n"};
+  k.grid.dims_c = {"tilec_cdiv(n, 1024)"};
+  k.variants = {{"vector_add_vec", true}, {"vector_add_general", false}};
+  k.threads_per_cta = 128;
+  k.num_warps = 4;
+  return k;
+}
+
+// Kernels that exercise every path of the launch stub; the mock driver records what they pass.
+std::vector<KernelAbi> mock_abis() {
+  KernelAbi scale;  // 2-D, constant dimension, every scalar conversion, grid from a scalar
+  scale.name = "scale_rows";
+  scale.doc = "y[i, j] = x[i, j] * alpha (+ bias when use_bias) for a block of rows.\nSecond line.";
+  scale.params = {array("x", DType::F16, {sym("m"), cst(64)}, false),
+                  array("y", DType::F16, {sym("m"), cst(64)}, true),
+                  array("flags", DType::Bool, {sym("m")}, false),
+                  scalar("alpha", DType::F16), scalar("beta", DType::BF16), scalar("use_bias", DType::Bool),
+                  scalar("rows_per_cta", DType::I32), scalar("eps", DType::F64), scalar("tag", DType::U8)};
+  scale.dim_symbols = {"m"};
+  scale.grid.dims_c = {"tilec_cdiv(m, rows_per_cta)", "1", "2"};
+  scale.variants = {{"scale_rows_vec", true}, {"scale_rows_general", false}};
+  scale.threads_per_cta = 256;
+  scale.num_warps = 8;
+
+  KernelAbi persistent;  // num_sms, big dynamic shared memory, clusters, a prefix-written helper
+  persistent.name = "persistent_mm";
+  persistent.params = {array("a", DType::BF16, {sym("m"), sym("k")}, false),
+                       array("b", DType::BF16, {sym("k"), sym("n")}, false),
+                       array("c", DType::F32, {sym("m"), sym("n")}, true)};
+  persistent.dim_symbols = {"m", "k", "n"};
+  persistent.grid.dims_c = {"tilec_min(num_sms, tilec_cdiv(m, 128) * tilec_cdiv(n, 128)) * 2"};
+  persistent.grid.uses_num_sms = true;
+  persistent.variants = {{"persistent_mm_general", false}};
+  persistent.threads_per_cta = 384;
+  persistent.num_warps = 12;
+  persistent.num_stages = 4;
+  persistent.dynamic_shared_bytes = 200 * 1024;
+  persistent.cluster_dims[0] = 2;
+
+  KernelAbi fill;  // rank-0 array, no dimension symbols, a floor-division grid
+  fill.name = "fill_one";
+  fill.params = {array("out", DType::I64, {}, true), scalar("value", DType::I64)};
+  fill.grid.dims_c = {"tilec_floordiv(value, 4)"};
+  fill.variants = {{"fill_one", false}};
+  fill.threads_per_cta = 32;
+  fill.num_warps = 1;
+  return {scale, persistent, fill};
+}
+
+int write_header(const HeaderInput& in, const std::string& out) {
+  std::vector<std::string> names, errors;
+  for (const KernelAbi& k : in.kernels) names.push_back(k.name);
+  for (const KernelAbi& k : in.kernels) {
+    std::string error;
+    if (!check_kernel_name(in.prefix, k.name, names, error)) errors.push_back(error);
+    check_kernel_abi(k, errors);
+  }
+  for (const std::string& e : errors) std::fprintf(stderr, "make_test_header: %s\n", e.c_str());
+  if (!errors.empty()) return 1;
+  std::string error;
+  if (!write_whole_file(out, generate_header(in), error)) {
+    std::fprintf(stderr, "make_test_header: %s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int make_vector_add(const std::string& ptx_template, const std::string& out, const std::vector<std::string>& archs) {
+  std::string error, templ, version;
+  CudaToolkit tk;
+  if (!find_cuda_toolkit(ToolkitSearch::from_environment(), tk, error) || !ptxas_version(tk, version, error) ||
+      !read_whole_file(ptx_template, templ, error)) {
+    std::fprintf(stderr, "make_test_header: %s\n", error.c_str());
+    return 1;
+  }
+  std::vector<ArchPtx> inputs;
+  for (const std::string& arch : archs) {
+    std::string ptx = templ;
+    for (size_t at = ptx.find("@TARGET@"); at != std::string::npos; at = ptx.find("@TARGET@"))
+      ptx.replace(at, 8, arch);
+    inputs.push_back({arch, ptx});
+  }
+  AssembleOptions opts;
+  opts.failed_ptx_prefix = out;
+  Fatbin fatbin;
+  if (!make_fatbin(tk, inputs, opts, fatbin, error)) {
+    std::fprintf(stderr, "make_test_header: %s\n", error.c_str());
+    return 1;
+  }
+  for (const Cubin& c : fatbin.cubins) {
+    for (const std::string& w : c.warnings) std::fprintf(stderr, "make_test_header: %s: %s\n", c.arch.c_str(), w.c_str());
+    if (!c.warnings.empty()) return 1;  // the backend checks want zero warnings
+  }
+  HeaderInput in;
+  in.source_name = "vector_add.tile";
+  in.archs = archs;
+  in.tilec_version = TILEC_VERSION;
+  in.cuda_version = version;
+  in.image = fatbin.bytes;
+  in.kernels = {vector_add_abi()};
+  return write_header(in, out);
+}
+
+int make_mock(const std::string& out) {
+  HeaderInput in;
+  in.source_name = "mock kernels \"odd\" name.tile";
+  in.archs = {"sm_80", "sm_90a"};
+  in.prefix = "mock_";
+  in.tilec_version = TILEC_VERSION;
+  in.cuda_version = "0.0.0";
+  // 13 bytes: not a multiple of 8, so the padding of the last word is exercised.
+  in.image = std::string("\x50\xed\x55\xba\x01\x00\x10\x00" "tilec", 13);
+  in.kernels = mock_abis();
+  in.constants = {{"BLOCK", "128"}, {"SCALE", "0.5"}};
+  return write_header(in, out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() >= 4 && args[0] == "vector_add")
+    return make_vector_add(args[1], args[2], std::vector<std::string>(args.begin() + 3, args.end()));
+  if (args.size() == 2 && args[0] == "mock") return make_mock(args[1]);
+  std::fprintf(stderr, "usage: make_test_header vector_add PTX_TEMPLATE OUT.h ARCH... | mock OUT.h\n");
+  return 2;
+}
