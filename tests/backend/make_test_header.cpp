@@ -2,7 +2,9 @@
 //   make_test_header vector_add PTX_TEMPLATE OUT.h ARCH...   real PTX -> ptxas -> fatbinary -> header
 //   make_test_header mock OUT.h                             synthetic kernels with a made-up image,
 //                                                           for the mock-driver run test
+//   make_test_header big OUT.h MIB                          vector_add with a MIB MiB made-up image
 // Exit code 0 on success; messages on stderr.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -123,6 +125,7 @@ int make_vector_add(const std::string& ptx_template, const std::string& out, con
     std::string ptx = templ;
     for (size_t at = ptx.find("@TARGET@"); at != std::string::npos; at = ptx.find("@TARGET@"))
       ptx.replace(at, 8, arch);
+    if (arch.back() == 'a') ptx.replace(ptx.find(".version 7.8"), 12, ".version 8.0");  // sm_90a: PTX ISA 8.0
     inputs.push_back({arch, ptx});
   }
   AssembleOptions opts;
@@ -160,6 +163,24 @@ int make_mock(const std::string& out) {
   return write_header(in, out);
 }
 
+// vector_add with a made-up image of `mib` MiB (pseudo-random bytes, which do not compress
+// into short literals), to time how long compilers take over a multi-megabyte header.
+int make_big(const std::string& out, int mib) {
+  HeaderInput in;
+  in.source_name = "big.tile";
+  in.archs = {"sm_90"};
+  in.tilec_version = TILEC_VERSION;
+  in.cuda_version = "0.0.0";
+  in.image.resize(size_t(mib) << 20);
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  for (char& c : in.image) {
+    x = x * 6364136223846793005u + 1442695040888963407u;  // Knuth's MMIX LCG
+    c = char(x >> 56);
+  }
+  in.kernels = {vector_add_abi()};
+  return write_header(in, out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -167,6 +188,7 @@ int main(int argc, char** argv) {
   if (args.size() >= 4 && args[0] == "vector_add")
     return make_vector_add(args[1], args[2], std::vector<std::string>(args.begin() + 3, args.end()));
   if (args.size() == 2 && args[0] == "mock") return make_mock(args[1]);
-  std::fprintf(stderr, "usage: make_test_header vector_add PTX_TEMPLATE OUT.h ARCH... | mock OUT.h\n");
+  if (args.size() == 3 && args[0] == "big") return make_big(args[1], std::stoi(args[2]));
+  std::fprintf(stderr, "usage: make_test_header vector_add PTX_TEMPLATE OUT.h ARCH... | mock OUT.h | big OUT.h MIB\n");
   return 2;
 }

@@ -1,0 +1,168 @@
+/* The fake CUDA driver of mock_cuda.h. Linked into the run test instead of libcuda; cuda.h's
+   macros give each function the exported name the real library has (cuCtxPushCurrent_v2 ...). */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include "mock_cuda.h"
+
+#include <string.h>
+#include <time.h>
+
+mock_state mock;
+
+static size_t param_sizes[MOCK_MAX_PARAMS];
+static int num_params;
+static int current_device;   /* -1: none */
+static int ctx_stack[8];
+static int ctx_depth;
+
+/* Contexts and streams are fake pointers that encode their device. */
+#define CTX_OF(dev) ((CUcontext)(uintptr_t)(0x1000 + 16 * (dev)))
+#define DEV_OF_CTX(ctx) ((int)(((uintptr_t)(ctx) - 0x1000) / 16))
+
+struct CUkern_st { char entry[64]; };
+struct CUlib_st { int id; };
+static struct CUkern_st kernels[64];
+static int num_kernels;
+static struct CUlib_st libraries[64];
+static int num_libraries;
+
+void mock_reset(void) {
+  memset(&mock, 0, sizeof mock);
+  mock.init_result = CUDA_SUCCESS;
+  current_device = 0;
+  ctx_depth = 0;
+}
+
+void mock_param_sizes(const size_t* sizes, int n) {
+  int i;
+  num_params = n;
+  for (i = 0; i < n; ++i) param_sizes[i] = sizes[i];
+}
+
+CUstream mock_stream(int device) { return (CUstream)(uintptr_t)(0x2000 + 16 * device); }
+void mock_set_current(int device) { current_device = device; }
+
+CUresult CUDAAPI cuInit(unsigned int flags) {
+  (void)flags;
+  __atomic_fetch_add(&mock.init_calls, 1, __ATOMIC_SEQ_CST);
+  return mock.init_result;
+}
+
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
+                                   void** jit_values, unsigned int num_jit, CUlibraryOption* options,
+                                   void** option_values, unsigned int num_options) {
+  (void)jit_options; (void)jit_values; (void)num_jit; (void)options; (void)option_values; (void)num_options;
+  if (mock.load_delay_ms) {
+    struct timespec ts;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)mock.load_delay_ms * 1000000L;
+    nanosleep(&ts, NULL);
+  }
+  __atomic_fetch_add(&mock.load_calls, 1, __ATOMIC_SEQ_CST);
+  mock.last_image = code;
+  *library = &libraries[num_libraries++ % 64];
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
+  (void)library;
+  mock.unload_calls++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+  struct CUkern_st* k = &kernels[num_kernels++ % 64];
+  (void)library;
+  strncpy(k->entry, name, sizeof k->entry - 1);
+  *kernel = k;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+  mock.get_function_calls++;
+  *function = (CUfunction)(void*)kernel;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int value, CUkernel kernel, CUdevice dev) {
+  (void)kernel;
+  if (attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return CUDA_ERROR_INVALID_VALUE;
+  mock.set_attribute_calls++;
+  mock.last_attribute_value = value;
+  mock.last_attribute_device = dev;
+  return CUDA_SUCCESS;
+}
+
+static int top_device(void) { return ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : current_device; }
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext* ctx) {
+  *ctx = top_device() < 0 ? NULL : CTX_OF(top_device());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice* dev) {
+  if (top_device() < 0) return CUDA_ERROR_INVALID_CONTEXT;
+  *dev = top_device();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) {
+  mock.push_calls++;
+  ctx_stack[ctx_depth++] = DEV_OF_CTX(ctx);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext* ctx) {
+  mock.pop_calls++;
+  if (ctx_depth == 0) return CUDA_ERROR_INVALID_CONTEXT;
+  *ctx = CTX_OF(ctx_stack[--ctx_depth]);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
+  if (stream == NULL) return cuCtxGetCurrent(ctx);
+  *ctx = CTX_OF(((uintptr_t)stream - 0x2000) / 16);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUdevice dev) {
+  if (attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
+  *value = 132 / (dev + 1);  /* device 0: 132 SMs, device 1: 66 */
+  return CUDA_SUCCESS;
+}
+
+static void record(const char* entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned shared, CUstream stream, void** params) {
+  int i;
+  memset(&mock.last, 0, sizeof mock.last);
+  strncpy(mock.last.entry, entry, sizeof mock.last.entry - 1);
+  mock.last.grid[0] = gx; mock.last.grid[1] = gy; mock.last.grid[2] = gz;
+  mock.last.block[0] = bx; mock.last.block[1] = by; mock.last.block[2] = bz;
+  mock.last.shared_bytes = shared;
+  mock.last.stream = stream;
+  for (i = 0; i < num_params; ++i) memcpy(mock.last.params[i], params[i], param_sizes[i]);
+  mock.launches++;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                unsigned by, unsigned bz, unsigned shared, CUstream stream,
+                                void** params, void** extra) {
+  if (extra != NULL) return CUDA_ERROR_INVALID_VALUE;
+  record(((struct CUkern_st*)(void*)f)->entry, gx, gy, gz, bx, by, bz, shared, stream, params);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  unsigned i;
+  if (extra != NULL) return CUDA_ERROR_INVALID_VALUE;
+  record(((struct CUkern_st*)(void*)f)->entry, config->gridDimX, config->gridDimY, config->gridDimZ,
+         config->blockDimX, config->blockDimY, config->blockDimZ, config->sharedMemBytes, config->hStream,
+         params);
+  mock.last.via_ex = 1;
+  for (i = 0; i < config->numAttrs; ++i) {
+    if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) continue;
+    mock.last.cluster[0] = config->attrs[i].value.clusterDim.x;
+    mock.last.cluster[1] = config->attrs[i].value.clusterDim.y;
+    mock.last.cluster[2] = config->attrs[i].value.clusterDim.z;
+  }
+  return CUDA_SUCCESS;
+}

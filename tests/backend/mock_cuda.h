@@ -1,0 +1,50 @@
+/* A fake CUDA driver for running generated headers on a machine without a GPU: the functions
+   the launch stubs call, recording what they were given. Devices are 0..3, each with one
+   context; fake streams name their device (mock_stream(dev)); the current context is device 0's
+   unless mock_set_current() says otherwise. */
+#ifndef TILEC_MOCK_CUDA_H
+#define TILEC_MOCK_CUDA_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOCK_MAX_PARAMS 32
+
+typedef struct mock_launch {
+  char entry[64];             /* the CUkernel's entry name */
+  unsigned grid[3], block[3];
+  unsigned shared_bytes;
+  CUstream stream;
+  int via_ex;                 /* launched with cuLaunchKernelEx */
+  unsigned cluster[3];        /* from CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, else 0 */
+  unsigned char params[MOCK_MAX_PARAMS][8];  /* first bytes of each parameter, per mock_param_sizes */
+} mock_launch;
+
+typedef struct mock_state {
+  int init_calls, load_calls, unload_calls, launches, set_attribute_calls, get_function_calls;
+  int push_calls, pop_calls;
+  CUresult init_result;       /* what cuInit returns */
+  int load_delay_ms;          /* cuLibraryLoadData sleeps this long (races) */
+  const void* last_image;
+  mock_launch last;
+  int last_attribute_value, last_attribute_device;
+} mock_state;
+
+extern mock_state mock;
+
+/* Resets the counters and results (the loaded libraries stay as the header keeps them). */
+void mock_reset(void);
+/* Sizes in bytes of the PTX parameters of the next launches, for copying them. */
+void mock_param_sizes(const size_t* sizes, int n);
+CUstream mock_stream(int device);
+void mock_set_current(int device); /* -1: no current context */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+// Names the generated header can and cannot use (check_kernel_name, check_kernel_abi).
+#include <catch2/catch.hpp>
+
+#include "codegen/header/header.h"
+#include "sample_abi.h"
+
+using namespace tilec;
+using namespace tilec::test;
+
+namespace {
+
+std::string name_error(const std::string& prefix, const std::string& name, std::vector<std::string> all) {
+  std::string error;
+  if (check_kernel_name(prefix, name, all, error)) return "";
+  return error;
+}
+
+std::vector<std::string> abi_errors(const KernelAbi& k) {
+  std::vector<std::string> errors;
+  check_kernel_abi(k, errors);
+  return errors;
+}
+
+}  // namespace
+
+TEST_CASE("kernel names that are keywords, reserved or another kernel's suffix are rejected", "[header]") {
+  CHECK(name_error("", "vector_add", {"vector_add"}).empty());
+  CHECK(name_error("my_", "int", {"int"}).empty());  // the symbol is my_int
+  CHECK(name_error("", "int", {"int"}) == "kernel name 'int' cannot be used in the C header: 'int' is a C or C++ keyword");
+  CHECK(name_error("", "class", {"class"}).find("keyword") != std::string::npos);
+  CHECK(name_error("", "foo_grid", {"foo", "foo_grid"}) ==
+        "kernel name 'foo_grid' cannot be used in the C header: 'foo_grid' is the '_grid' function of kernel 'foo'");
+  CHECK(name_error("p_", "foo_metadata", {"foo", "foo_metadata"}).find("'_metadata' function of kernel 'foo'") !=
+        std::string::npos);
+  CHECK(name_error("", "foo", {"foo", "foo"}).find("two kernels") != std::string::npos);
+  CHECK(name_error("", "a__b", {"a__b"}).find("reserved") != std::string::npos);
+  CHECK(name_error("", "x_tilec_state", {"x_tilec_state"}).find("'tilec_'") != std::string::npos);
+  CHECK(name_error("", "main", {"main"}).find("entry point") != std::string::npos);
+  CHECK(name_error("", "cuInit", {"cuInit"}).find("CUDA driver API") != std::string::npos);
+  CHECK(name_error("9", "k", {"k"}).find("prefix") != std::string::npos);
+  CHECK(header_symbol_suffixes() ==
+        std::vector<std::string>{"", "_strided", "_grid", "_load", "_unload", "_metadata"});
+}
+
+TEST_CASE("a well-formed kernel passes check_kernel_abi", "[header]") {
+  CHECK(abi_errors(vector_add_abi()).empty());
+}
+
+TEST_CASE("parameter names must be usable in C and not collide", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("stream", DType::F32));
+  k.params.push_back(scalar_param("new", DType::I32));
+  k.params.push_back(scalar_param("a_shape", DType::I32));
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': scalar 'stream' is reserved by the generated header "
+                             "('stream', 'grid', 'num_sms', '...tilec_...')",
+                             "kernel 'vector_add': scalar 'new' is a C or C++ keyword",
+                             "kernel 'vector_add': scalar 'a_shape' collides with another name "
+                             "in the launch functions"});
+}
+
+TEST_CASE("restricted scalar dtypes cannot cross the C ABI", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("s", DType::TF32));
+  REQUIRE(abi_errors(k).size() == 1);
+  CHECK(abi_errors(k)[0].find("dtype tf32 cannot be passed") != std::string::npos);
+}
+
+TEST_CASE("grid expressions may name only symbols, integer scalars, num_sms and helpers", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("alpha", DType::F32));
+  k.params.push_back(scalar_param("block", DType::I32));
+  k.grid.dims_c = {"tilec_cdiv(n, block)", "mylib_tilec_max(1, block)"};
+  CHECK(abi_errors(k).empty());
+  k.grid.dims_c = {"tilec_cdiv(n, alpha)"};
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': grid expression 'tilec_cdiv(n, alpha)' names 'alpha', which is "
+                             "neither a dimension symbol, an integer scalar, num_sms nor a helper"});
+  k.grid.dims_c = {"num_sms"};
+  CHECK(abi_errors(k) == std::vector<std::string>{"kernel 'vector_add': the grid uses num_sms but uses_num_sms is false"});
+  k.grid.uses_num_sms = true;
+  CHECK(abi_errors(k).empty());
+  k.grid.dims_c = {};
+  CHECK(abi_errors(k) == std::vector<std::string>{"kernel 'vector_add': the grid needs 1 to 3 expressions"});
+}
+
+TEST_CASE("symbols, variants, threads and clusters are checked", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.dim_symbols = {"n", "m"};
+  k.variants = {{"only", true}};
+  k.threads_per_cta = 2048;
+  k.cluster_dims[1] = 0;
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': dimension symbol 'm' is not used by any array",
+                             "kernel 'vector_add': only the first of two or more variants may be the vectorized one",
+                             "kernel 'vector_add': threads per CTA must be 1 to 1024",
+                             "kernel 'vector_add': cluster dimensions must be at least 1"});
+}
