@@ -14,6 +14,8 @@
 #include "frontend/check.h"
 #include "frontend/diagnostics.h"
 #include "frontend/parse.h"
+#include "ir/build.h"
+#include "ir/passes/passes.h"
 
 namespace tilec {
 namespace {
@@ -53,6 +55,24 @@ std::string default_output(const std::string& input, EmitKind k) {
   return base + ext;
 }
 
+std::string print_all(const std::vector<std::unique_ptr<ir::Function>>& kernels) {
+  std::string out;
+  for (const auto& f : kernels) out += ir::print(*f);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    size_t comma = list.find(',', pos);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > pos) out.push_back(list.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 int compile(const Options& opts) {
@@ -62,6 +82,10 @@ int compile(const Options& opts) {
   spdlog::set_level(opts.verbose ? spdlog::level::trace : spdlog::level::warn);
   install_cleanup_handlers();
 
+  if (opts.list_passes) {
+    for (const ir::PassInfo& p : ir::all_passes()) std::printf("%-13s %s\n", p.name, p.summary);
+    return 0;
+  }
   EmitKind emit = opts.emit_given ? opts.emit
                   : opts.output.empty() ? EmitKind::Header
                                         : kind_from_output(opts.output);
@@ -112,6 +136,27 @@ int compile(const Options& opts) {
   check_program(sm, diag, check_opts, std::move(module), program);
   if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
+
+  // Tile IR, one function per kernel, then the optimizer.
+  std::vector<std::unique_ptr<ir::Function>> kernels;
+  for (const KernelInfo& k : program.kernels) {
+    kernels.push_back(ir::build_kernel(k, diag));
+    if (diag.has_errors()) return finish(1);
+    std::string problem = ir::verify(*kernels.back());
+    TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
+  }
+  if (emit == EmitKind::Tir) return write(print_all(kernels));
+  std::vector<std::string> passes = opts.passes.empty() ? ir::default_pipeline(opts.opt_level) : split(opts.passes);
+  std::string trace;
+  for (auto& f : kernels) {
+    std::string problem = ir::run_passes(*f, passes, opts.print_after_all, trace);
+    if (!problem.empty()) {
+      diag.error(SourceRange{}, problem);
+      return finish(1);
+    }
+  }
+  if (opts.print_after_all) std::fwrite(trace.data(), 1, trace.size(), stderr);
+  if (emit == EmitKind::TirOpt) return write(print_all(kernels));
 
   diag.error(SourceRange{}, std::string("--emit=") + emit_kind_name(emit) + " is not yet supported");
   return finish(1);

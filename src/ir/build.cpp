@@ -1,0 +1,660 @@
+// Tile IR construction from the checked AST. The checker has already decided every type, so
+// this walk only materializes values: constants in the dtype their use needs, explicit
+// broadcasts, structured control flow with loop-carried values.
+#include "ir/build.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "frontend/builtins.h"
+#include "frontend/consteval.h"
+
+namespace tilec::ir {
+namespace {
+
+/// A built value: an IR value, a tuple of built values, or nothing (dtypes, strings, ...).
+struct BVal {
+  Value* v = nullptr;
+  std::vector<BVal> elems;
+  bool tuple = false;
+};
+
+class IrBuilder {
+ public:
+  IrBuilder(const KernelInfo& k, DiagnosticEngine& diag, Function& f)
+      : k_(k), diag_(diag), f_(f), b_(f, &f.body), env_(size_t(k.num_vars) + 1) {}
+
+  void build();
+
+ private:
+  // statements
+  void block(const StmtList& body);
+  void stmt(const Stmt& s);
+  void assign(const Expr& target, const BVal& v);
+  void build_if(const Stmt& s);
+  void build_for(const Stmt& s);
+
+  // expressions
+  BVal expr(const Expr& e);
+  /// `e` as a value of dtype `d` broadcast to `shape`.
+  Value* expr_as(const Expr& e, DType d, const std::vector<int64_t>& shape);
+  /// `e` converted to dtype `d`, keeping its own shape.
+  Value* expr_dtype(const Expr& e, DType d);
+  Value* to_bool(Value* v, SourceRange loc);
+  Value* binary(tilec::Op op, const Expr& a, const Expr& b, DType operand, const std::vector<int64_t>& shape, SourceRange loc);
+  BVal call(const Expr& e);
+  BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
+  BVal inline_helper(const Expr& e);
+  BVal attribute(const Expr& e);
+  BVal subscript(const Expr& e);
+
+  bool unsupported(SourceRange r, const std::string& what) {
+    diag_.error(r, what + " is not yet supported by the code generator");
+    failed_ = true;
+    return false;
+  }
+
+  const KernelInfo& k_;
+  DiagnosticEngine& diag_;
+  Function& f_;
+  Builder b_;
+  std::vector<BVal> env_;          ///< by variable id
+  std::map<const ArrayParam*, Value*> arrays_;
+  std::map<std::string, Value*> dims_;
+  std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here
+  bool failed_ = false;
+};
+
+void IrBuilder::build() {
+  f_.name = k_.name;
+  f_.kernel = &k_;
+  // Arguments in the kernel ABI order: arrays, dimension extents, scalars.
+  for (const KernelParam& p : k_.params)
+    if (p.is_array) {
+      Value* v = b_.block_arg(&f_.body, Type{true, {}, p.array});
+      v->name = p.name;
+      arrays_[p.array] = v;
+      env_[size_t(p.var)].v = v;
+    }
+  for (const DimSymbol& d : k_.dims) {
+    Value* v = b_.block_arg(&f_.body, Type::scalar(DType::I64));
+    v->name = d.name;
+    dims_[d.name] = v;
+    if (d.var >= 0) env_[size_t(d.var)].v = v;
+  }
+  for (const KernelParam& p : k_.params)
+    if (!p.is_array) {
+      Value* v = b_.block_arg(&f_.body, Type::scalar(p.dtype));
+      v->name = p.name;
+      env_[size_t(p.var)].v = v;
+    }
+  block(k_.def->body);
+}
+
+void IrBuilder::block(const StmtList& body) {
+  for (const StmtPtr& s : body) {
+    if (failed_) return;
+    stmt(*s);
+  }
+}
+
+void IrBuilder::stmt(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Expr: expr(*s.value); break;
+    case StmtKind::Assign: assign(*s.target, expr(*s.value)); break;
+    case StmtKind::AugAssign: {
+      const tilec::Value& t = s.target->value;  // the checker stored the result type on the target
+      Value* v = binary(s.op, *s.target, *s.value, t.tile.dtype, t.tile.shape, s.range);
+      if (v) assign(*s.target, BVal{v, {}, false});
+      break;
+    }
+    case StmtKind::If: build_if(s); break;
+    case StmtKind::For: build_for(s); break;
+    case StmtKind::Pass: break;
+    case StmtKind::Return:
+      if (returns_) {
+        returns_->push_back(s.value ? expr(*s.value) : BVal{});
+        break;
+      }
+      unsupported(s.range, "return in a kernel");
+      break;
+    case StmtKind::While: unsupported(s.range, "a 'while' loop"); break;
+    case StmtKind::Break: unsupported(s.range, "'break'"); break;
+    case StmtKind::Continue: unsupported(s.range, "'continue'"); break;
+    case StmtKind::Assert: unsupported(s.range, "a device assert"); break;
+    case StmtKind::Import:
+    case StmtKind::Def: break;
+  }
+}
+
+void IrBuilder::assign(const Expr& target, const BVal& v) {
+  if (target.kind == ExprKind::Name) {
+    if (target.var >= 0) env_[size_t(target.var)] = v;
+    return;
+  }
+  if (target.kind == ExprKind::Tuple)
+    for (size_t i = 0; i < target.args.size() && i < v.elems.size(); ++i) assign(*target.args[i], v.elems[i]);
+}
+
+// Paths that end in return/break/continue need control flow the IR does not model yet.
+bool ends_early(const StmtList& body) {
+  for (const StmtPtr& s : body) {
+    if (s->kind == StmtKind::Return || s->kind == StmtKind::Break || s->kind == StmtKind::Continue) return true;
+    if ((s->kind == StmtKind::If) && (ends_early(s->body) || ends_early(s->orelse))) return true;
+  }
+  return false;
+}
+
+void IrBuilder::build_if(const Stmt& s) {
+  const tilec::Value& c = s.value->value;
+  if (c.is_const()) {
+    block(scalar_truth(*c.constant, c.tile.dtype) ? s.body : s.orelse);
+    return;
+  }
+  if (ends_early(s.body) || ends_early(s.orelse)) {
+    unsupported(s.range, "an 'if' with return, break or continue inside");
+    return;
+  }
+  Value* cond = to_bool(expr(*s.value).v, s.value->range);
+  Op* op = b_.create(OpKind::If, s.range, {cond}, {});
+  Block* blocks[2] = {b_.new_block(op), b_.new_block(op)};
+  const StmtList* bodies[2] = {&s.body, &s.orelse};
+  std::vector<BVal> before = env_;
+  std::vector<std::vector<Value*>> yields(2);
+  Block* outer = b_.block();
+  for (int i = 0; i < 2; ++i) {
+    env_ = before;
+    b_.set_end(blocks[i]);
+    block(*bodies[i]);
+    for (int var : s.carried) yields[size_t(i)].push_back(env_[size_t(var)].v);
+  }
+  env_ = before;
+  if (failed_) return;
+  for (int i = 0; i < 2; ++i) {
+    b_.set_end(blocks[i]);
+    for (size_t j = 0; j < s.carried.size(); ++j)
+      if (!yields[size_t(i)][j]) return (void)unsupported(s.range, "a tuple or array assigned inside an 'if'");
+    b_.create(OpKind::Yield, s.range, yields[size_t(i)], {});
+  }
+  b_.set_end(outer);
+  for (size_t j = 0; j < s.carried.size(); ++j) {
+    Value* r = f_.new_value(yields[0][j]->type);
+    r->def = op;
+    r->index = int(j);
+    op->results.push_back(r);
+    env_[size_t(s.carried[j])].v = r;
+  }
+}
+
+void IrBuilder::build_for(const Stmt& s) {
+  const Expr& range = *s.value;  // a call of range(...)
+  DType idx = range.value.tile.dtype;
+  std::vector<const Expr*> args;
+  for (size_t i = 1; i < range.args.size(); ++i) args.push_back(range.args[i].get());
+  for (const Keyword& kw : range.kwargs) args.push_back(kw.value.get());
+  if (range.kind != ExprKind::Call || args.empty() || !range.kwargs.empty()) {
+    unsupported(range.range, "this form of range()");
+    return;
+  }
+  Value* lower = args.size() >= 2 ? expr_dtype(*args[0], idx) : b_.constant(idx, Scalar{0, 0}, range.range);
+  Value* upper = expr_dtype(*args[args.size() >= 2 ? 1 : 0], idx);
+  Value* step = args.size() == 3 ? expr_dtype(*args[2], idx) : b_.constant(idx, Scalar{1, 0}, range.range);
+  if (!lower || !upper || !step) return;
+  std::vector<Value*> operands{lower, upper, step};
+  for (int var : s.carried) {
+    if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
+    operands.push_back(env_[size_t(var)].v);
+  }
+  std::vector<Type> result_types;
+  for (size_t i = 3; i < operands.size(); ++i) result_types.push_back(operands[i]->type);
+  Op* op = b_.create(OpKind::For, s.range, operands, result_types);
+  Block* body = b_.new_block(op);
+  Value* iv = b_.block_arg(body, Type::scalar(idx));
+  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(body, result_types[i]);
+  if (s.target->var >= 0) env_[size_t(s.target->var)].v = iv;
+  Block* outer = b_.block();
+  b_.set_end(body);
+  block(s.body);
+  if (failed_) return;
+  std::vector<Value*> yields;
+  for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
+  b_.create(OpKind::Yield, s.range, yields, {});
+  b_.set_end(outer);
+  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = op->results[i];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+Value* IrBuilder::expr_dtype(const Expr& e, DType d) {
+  const tilec::Value& cv = e.value;
+  if (cv.is_const()) {
+    Scalar s = cv.weak && is_float(cv.tile.dtype) && is_float(d) ? Scalar{0, round_float(cv.constant->f, d)}
+                                                                  : convert_scalar(*cv.constant, cv.tile.dtype, d);
+    return b_.constant(d, s, e.range);
+  }
+  BVal v = expr(e);
+  if (!v.v) return nullptr;
+  return b_.cast(v.v, d, e.range);
+}
+
+Value* IrBuilder::expr_as(const Expr& e, DType d, const std::vector<int64_t>& shape) {
+  Value* v = expr_dtype(e, d);
+  return v ? b_.broadcast_to(v, shape, e.range) : nullptr;
+}
+
+Value* IrBuilder::to_bool(Value* v, SourceRange loc) {
+  if (!v || v->type.tile.dtype == DType::Bool) return v;
+  Value* zero = b_.broadcast_to(b_.constant(v->type.tile.dtype, Scalar{0, 0}, loc), v->type.tile.shape, loc);
+  return b_.cmp(tilec::Op::Ne, v, zero, loc);
+}
+
+Value* IrBuilder::binary(tilec::Op op, const Expr& a, const Expr& b, DType operand,
+                         const std::vector<int64_t>& shape, SourceRange loc) {
+  if (op == tilec::Op::MatMul) {
+    unsupported(loc, "the @ operator");
+    return nullptr;
+  }
+  Value* x = expr_as(a, operand, shape);
+  Value* y = expr_as(b, operand, shape);
+  if (!x || !y) return nullptr;
+  switch (op) {
+    case tilec::Op::Add: return b_.binary(OpKind::Add, x, y, loc);
+    case tilec::Op::Sub: return b_.binary(OpKind::Sub, x, y, loc);
+    case tilec::Op::Mul: return b_.binary(OpKind::Mul, x, y, loc);
+    case tilec::Op::Div: return b_.binary(OpKind::Div, x, y, loc);
+    case tilec::Op::FloorDiv: return b_.binary(OpKind::FloorDiv, x, y, loc);
+    case tilec::Op::Mod: return b_.binary(OpKind::Mod, x, y, loc);
+    case tilec::Op::Pow: return b_.binary(OpKind::Pow, x, y, loc);
+    case tilec::Op::BitAnd: return b_.binary(OpKind::And, x, y, loc);
+    case tilec::Op::BitOr: return b_.binary(OpKind::Or, x, y, loc);
+    case tilec::Op::BitXor: return b_.binary(OpKind::Xor, x, y, loc);
+    case tilec::Op::Shl: return b_.binary(OpKind::Shl, x, y, loc);
+    case tilec::Op::Shr: return b_.binary(OpKind::Shr, x, y, loc);
+    default: return b_.cmp(op, x, y, loc);
+  }
+}
+
+BVal IrBuilder::expr(const Expr& e) {
+  const tilec::Value& cv = e.value;
+  if (cv.is_const()) return BVal{b_.constant(cv.tile.dtype, convert_scalar(*cv.constant, cv.tile.dtype, cv.tile.dtype), e.range), {}, false};
+  if (cv.kind == ValueKind::Tuple && e.kind != ExprKind::Call && e.kind != ExprKind::Name &&
+      e.kind != ExprKind::Tuple && e.kind != ExprKind::Attribute && e.kind != ExprKind::Subscript) {
+    // a constant tuple (shapes): never a runtime value
+    return BVal{};
+  }
+  switch (e.kind) {
+    case ExprKind::Name:
+      if (e.var >= 0) return env_[size_t(e.var)];
+      if (cv.kind == ValueKind::Array) return BVal{arrays_[cv.array], {}, false};
+      if (cv.kind == ValueKind::Tuple) {
+        // a tuple constant from the module
+        BVal t;
+        t.tuple = true;
+        for (const tilec::Value& el : cv.elems)
+          t.elems.push_back(el.is_const() ? BVal{b_.constant(el.tile.dtype, *el.constant, e.range), {}, false} : BVal{});
+        return t;
+      }
+      return BVal{};
+    case ExprKind::Tuple: {
+      BVal t;
+      t.tuple = true;
+      for (const ExprPtr& a : e.args) t.elems.push_back(expr(*a));
+      return t;
+    }
+    case ExprKind::Binary: {
+      DType operand = cv.tile.dtype;
+      return BVal{binary(e.op, *e.args[0], *e.args[1], operand, cv.tile.shape, e.range), {}, false};
+    }
+    case ExprKind::Compare: {
+      Value* acc = nullptr;
+      for (size_t i = 0; i < e.cmp_ops.size(); ++i) {
+        Value* c = binary(e.cmp_ops[i], *e.args[i], *e.args[i + 1], e.cmp_dtypes[i], cv.tile.shape, e.range);
+        if (!c) return BVal{};
+        acc = acc ? b_.binary(OpKind::And, acc, c, e.range) : c;
+      }
+      return BVal{acc, {}, false};
+    }
+    case ExprKind::Unary: {
+      Value* a = expr_as(*e.args[0], cv.tile.dtype, cv.tile.shape);
+      if (!a) return BVal{};
+      if (e.op == tilec::Op::Pos) return BVal{a, {}, false};
+      return BVal{b_.unary(e.op == tilec::Op::Neg ? OpKind::Neg : OpKind::Not, a, e.range), {}, false};
+    }
+    case ExprKind::Not: {
+      Value* a = to_bool(expr(*e.args[0]).v, e.range);
+      return BVal{a ? b_.unary(OpKind::Not, a, e.range) : nullptr, {}, false};
+    }
+    case ExprKind::BoolOp: {
+      Value* a = to_bool(expr(*e.args[0]).v, e.range);
+      Value* b = to_bool(expr(*e.args[1]).v, e.range);
+      if (!a || !b) return BVal{};
+      return BVal{b_.binary(e.op == tilec::Op::And ? OpKind::And : OpKind::Or, a, b, e.range), {}, false};
+    }
+    case ExprKind::IfExp: {
+      const tilec::Value& c = e.args[0]->value;
+      if (c.is_const()) return expr(scalar_truth(*c.constant, c.tile.dtype) ? *e.args[1] : *e.args[2]);
+      Value* cond = to_bool(expr(*e.args[0]).v, e.range);
+      Value* x = expr_as(*e.args[1], cv.tile.dtype, cv.tile.shape);
+      Value* y = expr_as(*e.args[2], cv.tile.dtype, cv.tile.shape);
+      if (!cond || !x || !y) return BVal{};
+      cond = b_.broadcast_to(cond, cv.tile.shape, e.range);
+      return BVal{b_.create(OpKind::Select, e.range, {cond, x, y}, {x->type})->result(), {}, false};
+    }
+    case ExprKind::Call: return call(e);
+    case ExprKind::Attribute: return attribute(e);
+    case ExprKind::Subscript: return subscript(e);
+    default: return BVal{};
+  }
+}
+
+BVal IrBuilder::attribute(const Expr& e) {
+  const tilec::Value& base = e.args[0]->value;
+  if (base.kind == ValueKind::Array && e.name == "shape") {
+    BVal t;
+    t.tuple = true;
+    for (const ArrayDim& d : base.array->dims)
+      t.elems.push_back(d.symbol.empty() ? BVal{b_.constant(DType::I64, Scalar{d.constant, 0}, e.range), {}, false}
+                                         : BVal{dims_[d.symbol], {}, false});
+    return t;
+  }
+  return BVal{};  // module attributes and tile metadata are constants, handled above
+}
+
+BVal IrBuilder::subscript(const Expr& e) {
+  const tilec::Value& base = e.args[0]->value;
+  if (base.kind == ValueKind::Tuple) {
+    BVal t = expr(*e.args[0]);
+    int64_t i = e.args[1]->value.constant->i;
+    int64_t n = int64_t(t.elems.size());
+    return i < 0 ? t.elems[size_t(i + n)] : t.elems[size_t(i)];
+  }
+  BVal v = expr(*e.args[0]);
+  if (!v.v) return BVal{};
+  if (v.v->type.tile.shape == e.value.tile.shape) return v;
+  Op* op = b_.create(OpKind::Reshape, e.range, {v.v}, {Type::tile_of(v.v->type.tile.dtype, e.value.tile.shape)});
+  op->shape = e.value.tile.shape;
+  return BVal{op->result(), {}, false};
+}
+
+BVal IrBuilder::call(const Expr& e) {
+  if (e.inlined) return inline_helper(e);
+  const tilec::Value& callee = e.args[0]->value;
+  if (callee.kind == ValueKind::DTypeVal) {
+    return BVal{expr_dtype(*e.args[1], callee.dtype), {}, false};
+  }
+  if (callee.kind != ValueKind::Builtin) return BVal{};
+  const BuiltinSig& sig = builtin_sig(Builtin(callee.builtin));
+  // Bind arguments to parameter slots the same way the checker did.
+  std::vector<const Expr*> slots(sig.params.size(), nullptr);
+  size_t p = 0;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    while (p < sig.params.size() && sig.params[p].keyword_only && !sig.params[p].rest) ++p;
+    if (p < sig.params.size() && !sig.params[p].rest) slots[p++] = e.args[i].get();
+  }
+  for (const Keyword& kw : e.kwargs)
+    for (size_t i = 0; i < sig.params.size(); ++i)
+      if (sig.params[i].name == kw.name) slots[i] = kw.value.get();
+  return builtin(sig.id, e, slots);
+}
+
+BVal IrBuilder::inline_helper(const Expr& e) {
+  const Stmt& def = *e.inlined;
+  // Bind parameters: positional, keywords, then the checked defaults of the copy.
+  std::vector<BVal> values(def.params.size());
+  std::vector<bool> given(def.params.size(), false);
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    values[i - 1] = expr(*e.args[i]);
+    given[i - 1] = true;
+  }
+  for (const Keyword& kw : e.kwargs)
+    for (size_t i = 0; i < def.params.size(); ++i)
+      if (def.params[i].name == kw.name) {
+        values[i] = expr(*kw.value);
+        given[i] = true;
+      }
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    if (!given[i] && def.params[i].default_value) values[i] = expr(*def.params[i].default_value);
+    if (def.params[i].var >= 0) env_[size_t(def.params[i].var)] = values[i];
+  }
+  // Only a helper whose single `return` is its last statement inlines as straight-line code.
+  for (size_t i = 0; i < def.body.size(); ++i)
+    if ((i + 1 < def.body.size() && def.body[i]->kind == StmtKind::Return) || ends_early(def.body[i]->body) ||
+        ends_early(def.body[i]->orelse)) {
+      unsupported(def.body[i]->range, "a return before the end of a helper function");
+      return BVal{};
+    }
+  std::vector<BVal> returns;
+  std::vector<BVal>* saved = returns_;
+  returns_ = &returns;
+  block(def.body);
+  returns_ = saved;
+  if (returns.empty()) return BVal{};
+  // Constant results were already folded by the checker; otherwise take the value built.
+  if (e.value.is_const()) return expr(e);
+  BVal r = returns.back();
+  if (r.v && e.value.kind == ValueKind::Tile && r.v->type.tile.dtype != e.value.tile.dtype)
+    r.v = b_.cast(r.v, e.value.tile.dtype, e.range);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Built-in functions
+
+BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& a) {
+  const tilec::Value& rv = e.value;
+  auto one = [](Value* v) { return BVal{v, {}, false}; };
+  auto unary_math = [&](OpKind k) -> BVal {
+    Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+    if (!x) return BVal{};
+    Op* op = b_.create(k, e.range, {x}, {Type::tile_of(k == OpKind::IsNan ? DType::Bool : rv.tile.dtype, rv.tile.shape)});
+    if (a.size() > 1 && a[1] && a[1]->value.is_const()) op->approx = a[1]->value.constant->i != 0;
+    return one(op->result());
+  };
+  switch (id) {
+    case Builtin::Bid:
+    case Builtin::NumBlocks: {
+      Op* op = b_.create(id == Builtin::Bid ? OpKind::BlockId : OpKind::NumBlocks, e.range, {}, {Type::scalar(DType::I32)});
+      op->axis = int(a[0]->value.constant->i);
+      return one(op->result());
+    }
+    case Builtin::NumSms: return one(b_.create(OpKind::NumSms, e.range, {}, {Type::scalar(DType::I32)})->result());
+    case Builtin::Cdiv: {
+      // cdiv(a, b) = -((-a) // b): Python floor semantics also for negative operands.
+      DType t = rv.tile.dtype;
+      Value* x = expr_as(*a[0], t, {});
+      Value* y = expr_as(*a[1], t, {});
+      Value* q = b_.binary(OpKind::FloorDiv, b_.unary(OpKind::Neg, x, e.range), y, e.range);
+      return one(b_.unary(OpKind::Neg, q, e.range));
+    }
+    case Builtin::Max:
+    case Builtin::Min:
+      if (a[1]) {
+        Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+        Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+        return one(b_.binary(id == Builtin::Max ? OpKind::Max : OpKind::Min, x, y, e.range));
+      }
+      unsupported(e.range, "reductions");
+      return BVal{};
+    case Builtin::Minimum:
+    case Builtin::Maximum: {
+      Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+      Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      if (!x || !y) return BVal{};
+      return one(b_.binary(id == Builtin::Maximum ? OpKind::Max : OpKind::Min, x, y, e.range));
+    }
+    case Builtin::Swizzle2d: {
+      // Grouped tile order (Triton's matmul tutorial): GROUP rows of tiles are walked
+      // column by column so that consecutive CTAs share A and B tiles in L2.
+      DType t = rv.elems[0].tile.dtype;
+      Value* i = expr_as(*a[0], t, {});
+      Value* nm = expr_as(*a[1], t, {});
+      Value* nn = expr_as(*a[2], t, {});
+      Value* g = expr_as(*a[3], t, {});
+      SourceRange l = e.range;
+      Value* width = b_.binary(OpKind::Mul, g, nn, l);
+      Value* group_id = b_.binary(OpKind::FloorDiv, i, width, l);
+      Value* first_m = b_.binary(OpKind::Mul, group_id, g, l);
+      Value* group_size = b_.binary(OpKind::Min, b_.binary(OpKind::Sub, nm, first_m, l), g, l);
+      Value* im = b_.binary(OpKind::Add, first_m, b_.binary(OpKind::Mod, i, group_size, l), l);
+      Value* in = b_.binary(OpKind::FloorDiv, b_.binary(OpKind::Mod, i, width, l), group_size, l);
+      BVal r;
+      r.tuple = true;
+      r.elems = {one(im), one(in)};
+      return r;
+    }
+    case Builtin::Load: {
+      const ArrayParam* arr = a[0]->value.array;
+      std::vector<Value*> ops{arrays_[arr]};
+      std::vector<const Expr*> idx;
+      if (a[1]->kind == ExprKind::Tuple) for (const ExprPtr& x : a[1]->args) idx.push_back(x.get());
+      else if (a[1]->value.kind == ValueKind::Tuple) {
+        BVal t = expr(*a[1]);
+        for (BVal& el : t.elems) ops.push_back(el.v);
+      } else idx.push_back(a[1]);
+      for (const Expr* x : idx) {
+        BVal v = expr(*x);
+        if (!v.v) v.v = expr_dtype(*x, x->value.tile.dtype);
+        ops.push_back(v.v);
+      }
+      Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, rv.tile.shape)});
+      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) op->order.push_back(o.constant->i);
+      if (a[4]) op->value = convert_scalar(*a[4]->value.constant, a[4]->value.tile.dtype, arr->dtype);
+      return one(op->result());
+    }
+    case Builtin::Store: {
+      const ArrayParam* arr = a[0]->value.array;
+      const tilec::Value& tv = a[2]->value;
+      std::vector<int64_t> shape = tv.tile.shape;
+      if (shape.empty()) shape.assign(arr->dims.size(), 1);
+      Value* t = expr_dtype(*a[2], arr->dtype);
+      if (!t) return BVal{};
+      if (t->type.tile.shape != shape) {
+        Op* r = b_.create(OpKind::Reshape, e.range, {t}, {Type::tile_of(arr->dtype, shape)});
+        r->shape = shape;
+        t = r->result();
+      }
+      std::vector<Value*> ops{arrays_[arr], t};
+      if (a[1]->kind == ExprKind::Tuple) {
+        for (const ExprPtr& x : a[1]->args) ops.push_back(expr(*x).v);
+      } else if (a[1]->value.kind == ValueKind::Tuple) {
+        BVal tt = expr(*a[1]);
+        for (BVal& el : tt.elems) ops.push_back(el.v);
+      } else {
+        ops.push_back(expr(*a[1]).v);
+      }
+      for (Value* v : ops)
+        if (!v) return BVal{};
+      Op* op = b_.create(OpKind::Store, e.range, ops, {});
+      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) op->order.push_back(o.constant->i);
+      return BVal{};
+    }
+    case Builtin::Arange: {
+      Op* op = b_.create(OpKind::Iota, e.range, {}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
+      op->shape = rv.tile.shape;
+      op->dtype = rv.tile.dtype;
+      return one(op->result());
+    }
+    case Builtin::Full: {
+      Value* v = expr_dtype(*a[1], rv.tile.dtype);
+      return one(v ? b_.broadcast_to(v, rv.tile.shape, e.range) : nullptr);
+    }
+    case Builtin::Zeros:
+    case Builtin::Ones: {
+      Value* v = b_.constant(rv.tile.dtype, convert_scalar(Scalar{id == Builtin::Ones, 0}, DType::I32, rv.tile.dtype), e.range);
+      return one(b_.broadcast_to(v, rv.tile.shape, e.range));
+    }
+    case Builtin::Astype: return one(expr_dtype(*a[0], rv.tile.dtype));
+    case Builtin::Bitcast: {
+      BVal x = expr(*a[0]);
+      if (!x.v) return BVal{};
+      Op* op = b_.create(OpKind::Bitcast, e.range, {x.v}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
+      op->dtype = rv.tile.dtype;
+      return one(op->result());
+    }
+    case Builtin::Reshape:
+    case Builtin::ExpandDims: {
+      BVal x = expr(*a[0]);
+      if (!x.v) return BVal{};
+      Op* op = b_.create(OpKind::Reshape, e.range, {x.v}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
+      op->shape = rv.tile.shape;
+      return one(op->result());
+    }
+    case Builtin::BroadcastTo: {
+      BVal x = expr(*a[0]);
+      return one(x.v ? b_.broadcast_to(x.v, rv.tile.shape, e.range) : nullptr);
+    }
+    case Builtin::Where: {
+      Value* c = b_.broadcast_to(expr(*a[0]).v, rv.tile.shape, e.range);
+      Value* x = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      Value* y = expr_as(*a[2], rv.tile.dtype, rv.tile.shape);
+      if (!c || !x || !y) return BVal{};
+      return one(b_.create(OpKind::Select, e.range, {c, x, y}, {x->type})->result());
+    }
+    case Builtin::Fma: {
+      Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+      Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      Value* z = expr_as(*a[2], rv.tile.dtype, rv.tile.shape);
+      if (!x || !y || !z) return BVal{};
+      return one(b_.create(OpKind::Fma, e.range, {x, y, z}, {x->type})->result());
+    }
+    case Builtin::Pow: {
+      Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+      Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      if (!x || !y) return BVal{};
+      Op* op = b_.create(OpKind::Pow, e.range, {x, y}, {x->type});
+      if (a[2]) op->approx = a[2]->value.constant->i != 0;
+      return one(op->result());
+    }
+    case Builtin::Abs: return unary_math(OpKind::Abs);
+    case Builtin::Exp: return unary_math(OpKind::Exp);
+    case Builtin::Exp2: return unary_math(OpKind::Exp2);
+    case Builtin::Log: return unary_math(OpKind::Log);
+    case Builtin::Log2: return unary_math(OpKind::Log2);
+    case Builtin::Sqrt: return unary_math(OpKind::Sqrt);
+    case Builtin::Rsqrt: return unary_math(OpKind::Rsqrt);
+    case Builtin::Sin: return unary_math(OpKind::Sin);
+    case Builtin::Cos: return unary_math(OpKind::Cos);
+    case Builtin::Tanh: return unary_math(OpKind::Tanh);
+    case Builtin::Sigmoid: return unary_math(OpKind::Sigmoid);
+    case Builtin::Floor: return unary_math(OpKind::Floor);
+    case Builtin::Ceil: return unary_math(OpKind::Ceil);
+    case Builtin::Isnan: {
+      Value* x = expr_as(*a[0], a[0]->value.tile.dtype, rv.tile.shape);
+      return one(x ? b_.unary(OpKind::IsNan, x, e.range) : nullptr);
+    }
+    case Builtin::StaticAssert: return BVal{};
+    case Builtin::NumTiles: {
+      // cdiv(extent of the (permuted) axis, tile size), computed in i64.
+      const ArrayParam* arr = a[0]->value.array;
+      int rank = int(arr->dims.size());
+      int64_t axis = a[1]->value.constant->i;
+      if (axis < 0) axis += rank;
+      std::vector<int64_t> perm;
+      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) perm.push_back(o.constant->i);
+      int64_t src = perm.empty() ? axis : perm[size_t(axis)];
+      const std::vector<tilec::Value>& sh = a[2]->value.kind == ValueKind::Tuple ? a[2]->value.elems
+                                                                                : std::vector<tilec::Value>{a[2]->value};
+      int64_t t = sh[size_t(axis)].constant->i;
+      Value* n = dims_[arr->dims[size_t(src)].symbol];
+      Value* tv = b_.constant(DType::I64, Scalar{t, 0}, e.range);
+      Value* q = b_.binary(OpKind::FloorDiv, b_.unary(OpKind::Neg, n, e.range), tv, e.range);
+      return one(b_.unary(OpKind::Neg, q, e.range));
+    }
+    default: break;
+  }
+  unsupported(e.range, std::string("'") + std::string(builtin_sig(id).name) + "'");
+  return BVal{};
+}
+
+}  // namespace
+
+std::unique_ptr<Function> build_kernel(const KernelInfo& k, DiagnosticEngine& diag) {
+  auto f = std::make_unique<Function>();
+  IrBuilder b(k, diag, *f);
+  b.build();
+  return f;
+}
+
+}  // namespace tilec::ir

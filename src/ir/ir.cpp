@@ -1,0 +1,358 @@
+// Tile IR: the op table, the builder, the printer and the verifier.
+#include "ir/ir.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "frontend/check.h"
+#include "frontend/consteval.h"
+
+namespace tilec::ir {
+namespace {
+
+struct OpInfo {
+  const char* name;
+  int arity;
+};
+
+constexpr OpInfo kOps[] = {
+#define X(e, name, n) {name, n},
+    TILEC_IR_OPS(X)
+#undef X
+};
+
+}  // namespace
+
+const char* op_name(OpKind k) { return kOps[int(k)].name; }
+int op_arity(OpKind k) { return kOps[int(k)].arity; }
+
+bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::IsNan; }
+bool is_binary_elementwise(OpKind k) { return k >= OpKind::Add && k <= OpKind::Cmp; }
+bool is_elementwise(OpKind k) {
+  return is_unary_elementwise(k) || is_binary_elementwise(k) || k == OpKind::Select || k == OpKind::Fma ||
+         k == OpKind::Cast || k == OpKind::Bitcast;
+}
+
+std::string Type::str() const {
+  if (!is_array) return tile.str();
+  std::string s = "array<" + std::string(dtype_name(array->dtype)) + "[";
+  for (size_t i = 0; i < array->dims.size(); ++i) {
+    const ArrayDim& d = array->dims[i];
+    s += (i ? ", " : "") + (d.symbol.empty() ? std::to_string(d.constant) : d.symbol);
+  }
+  return s + "]>";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builder
+
+Op* Builder::create(OpKind k, SourceRange loc, std::vector<Value*> operands, std::vector<Type> results) {
+  auto op = std::make_unique<Op>(k, loc);
+  op->operands = std::move(operands);
+  op->parent = block_;
+  for (size_t i = 0; i < results.size(); ++i) {
+    Value* v = f_.new_value(results[i]);
+    v->def = op.get();
+    v->index = int(i);
+    op->results.push_back(v);
+  }
+  Op* raw = op.get();
+  block_->ops.insert(before_, std::move(op));
+  return raw;
+}
+
+Value* Builder::constant(DType d, Scalar v, SourceRange loc) {
+  Op* op = create(OpKind::Constant, loc, {}, {Type::scalar(d)});
+  op->dtype = d;
+  op->value = v;
+  return op->result();
+}
+
+Value* Builder::unary(OpKind k, Value* a, SourceRange loc) {
+  Type t = a->type;
+  if (k == OpKind::IsNan) t.tile.dtype = DType::Bool;
+  return create(k, loc, {a}, {t})->result();
+}
+
+Value* Builder::binary(OpKind k, Value* a, Value* b, SourceRange loc) {
+  return create(k, loc, {a, b}, {a->type})->result();
+}
+
+Value* Builder::cmp(tilec::Op pred, Value* a, Value* b, SourceRange loc) {
+  Type t = a->type;
+  t.tile.dtype = DType::Bool;
+  Op* op = create(OpKind::Cmp, loc, {a, b}, {t});
+  op->pred = pred;
+  return op->result();
+}
+
+Value* Builder::cast(Value* a, DType d, SourceRange loc) {
+  if (a->type.tile.dtype == d) return a;
+  // Casting a constant makes a new constant (the folder would do it anyway).
+  if (a->def && a->def->kind == OpKind::Constant)
+    return constant(d, convert_scalar(a->def->value, a->type.tile.dtype, d), loc);
+  Type t = a->type;
+  t.tile.dtype = d;
+  Op* op = create(OpKind::Cast, loc, {a}, {t});
+  op->dtype = d;
+  return op->result();
+}
+
+Value* Builder::broadcast_to(Value* a, const std::vector<int64_t>& shape, SourceRange loc) {
+  const std::vector<int64_t>& in = a->type.tile.shape;
+  if (in == shape) return a;
+  if (in.empty()) {
+    Op* op = create(OpKind::Splat, loc, {a}, {Type::tile_of(a->type.tile.dtype, shape)});
+    op->shape = shape;
+    return op->result();
+  }
+  Value* v = a;
+  if (in.size() < shape.size()) {
+    std::vector<int64_t> padded(shape.size() - in.size(), 1);
+    padded.insert(padded.end(), in.begin(), in.end());
+    Op* r = create(OpKind::Reshape, loc, {v}, {Type::tile_of(a->type.tile.dtype, padded)});
+    r->shape = padded;
+    v = r->result();
+    if (padded == shape) return v;
+  }
+  Op* op = create(OpKind::Broadcast, loc, {v}, {Type::tile_of(a->type.tile.dtype, shape)});
+  op->shape = shape;
+  return op->result();
+}
+
+Block* Builder::new_block(Op* parent) {
+  parent->regions.push_back(std::make_unique<Block>());
+  parent->regions.back()->parent = parent;
+  return parent->regions.back().get();
+}
+
+Value* Builder::block_arg(Block* b, Type t) {
+  Value* v = f_.new_value(std::move(t));
+  v->owner = b;
+  v->index = int(b->args.size());
+  b->args.push_back(v);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printer
+
+namespace {
+
+std::string scalar_text(DType d, Scalar s) {
+  if (is_float(d) || is_restricted(d)) {
+    if (std::isnan(s.f)) return "nan";
+    if (std::isinf(s.f)) return s.f < 0 ? "-inf" : "inf";
+    for (int prec = 1; prec <= 17; ++prec) {
+      std::string t = fmt::format("{:.{}g}", s.f, prec);
+      if (std::strtod(t.c_str(), nullptr) == s.f) return t.find_first_of(".e") == std::string::npos ? t + ".0" : t;
+    }
+  }
+  if (d == DType::Bool) return s.i ? "true" : "false";
+  if (is_unsigned_int(d)) return std::to_string(uint64_t(s.i));
+  return std::to_string(s.i);
+}
+
+std::string ints_text(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+class Printer {
+ public:
+  std::string out;
+
+  std::string name(const Value* v) {
+    auto it = names_.find(v);
+    if (it != names_.end()) return it->second;
+    std::string n = v->name.empty() ? "%" + std::to_string(next_++) : "%" + v->name;
+    names_[v] = n;
+    return n;
+  }
+
+  void block(const Block& b, int depth) {
+    for (const auto& op : b.ops) this->op(*op, depth);
+  }
+
+  void op(const Op& op, int depth) {
+    std::string ind(size_t(depth) * 2, ' ');
+    out += ind;
+    if (!op.results.empty()) {
+      for (size_t i = 0; i < op.results.size(); ++i) out += (i ? ", " : "") + name(op.results[i]);
+      out += " = ";
+    }
+    out += op_name(op.kind);
+    auto operands = [&](size_t from) {
+      for (size_t i = from; i < op.operands.size(); ++i) out += (i > from ? ", " : " ") + name(op.operands[i]);
+    };
+    switch (op.kind) {
+      case OpKind::Constant: out += " " + scalar_text(op.dtype, op.value); break;
+      case OpKind::Iota: break;
+      case OpKind::BlockId:
+      case OpKind::NumBlocks: out += " " + std::to_string(op.axis); break;
+      case OpKind::Cmp: out += std::string(" ") + op_spelling(op.pred); operands(0); break;
+      case OpKind::Load: {
+        out += " " + name(op.operands[0]) + "[";
+        for (size_t i = 1; i < op.operands.size(); ++i) out += (i > 1 ? ", " : "") + name(op.operands[i]);
+        out += "]";
+        if (!op.order.empty()) out += " order " + ints_text(op.order);
+        out += " padding " + scalar_text(op.results[0]->type.tile.dtype, op.value);
+        break;
+      }
+      case OpKind::Store: {
+        out += " " + name(op.operands[1]) + ", " + name(op.operands[0]) + "[";
+        for (size_t i = 2; i < op.operands.size(); ++i) out += (i > 2 ? ", " : "") + name(op.operands[i]);
+        out += "]";
+        if (!op.order.empty()) out += " order " + ints_text(op.order);
+        break;
+      }
+      case OpKind::For: {
+        const Block& body = *op.regions[0];
+        out += " " + name(body.args[0]) + " = " + name(op.operands[0]) + " to " + name(op.operands[1]) + " step " +
+               name(op.operands[2]);
+        if (op.operands.size() > 3) {
+          out += " iter(";
+          for (size_t i = 3; i < op.operands.size(); ++i)
+            out += (i > 3 ? ", " : "") + name(body.args[i - 2]) + " = " + name(op.operands[i]);
+          out += ")";
+        }
+        out += " {\n";
+        block(body, depth + 1);
+        out += ind + "}";
+        break;
+      }
+      case OpKind::If: {
+        operands(0);
+        out += " {\n";
+        block(*op.regions[0], depth + 1);
+        out += ind + "} else {\n";
+        block(*op.regions[1], depth + 1);
+        out += ind + "}";
+        break;
+      }
+      default: operands(0); break;
+    }
+    if (op.approx) out += " approx";
+    if (!op.results.empty()) {
+      out += " : ";
+      for (size_t i = 0; i < op.results.size(); ++i) out += (i ? ", " : "") + op.results[i]->type.str();
+    }
+    out += "\n";
+  }
+
+ private:
+  std::map<const Value*, std::string> names_;
+  int next_ = 0;
+};
+
+}  // namespace
+
+std::string print(const Function& f) {
+  Printer p;
+  p.out = "kernel @" + f.name + "(";
+  for (size_t i = 0; i < f.body.args.size(); ++i)
+    p.out += (i ? ", " : "") + p.name(f.body.args[i]) + ": " + f.body.args[i]->type.str();
+  p.out += ") {\n";
+  p.block(f.body, 1);
+  p.out += "}\n";
+  return p.out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verifier
+
+namespace {
+
+class Verifier {
+ public:
+  std::string error;
+
+  void fail(const Op& op, const std::string& msg) {
+    if (error.empty()) error = std::string(op_name(op.kind)) + ": " + msg;
+  }
+
+  void block(const Block& b, std::set<const Value*> visible, bool needs_yield, size_t yields) {
+    for (const Value* a : b.args) visible.insert(a);
+    for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
+      const Op& op = **it;
+      if (op.parent != &b) fail(op, "parent pointer does not match its block");
+      int arity = op_arity(op.kind);
+      if (arity >= 0 && int(op.operands.size()) != arity)
+        fail(op, fmt::format("expects {} operands, has {}", arity, op.operands.size()));
+      for (const Value* v : op.operands)
+        if (!visible.count(v)) fail(op, "uses a value that does not dominate it");
+      if (op.kind == OpKind::Yield && std::next(it) != b.ops.end()) fail(op, "yield must be the last op of its block");
+      check(op);
+      if (op.kind == OpKind::For) {
+        const Block& body = *op.regions[0];
+        if (body.args.size() != op.operands.size() - 2) fail(op, "body arguments do not match the iteration values");
+        block(body, visible, true, op.results.size());
+      }
+      if (op.kind == OpKind::If) {
+        if (op.regions.size() != 2) fail(op, "needs a then and an else region");
+        for (auto& r : op.regions) block(*r, visible, !op.results.empty(), op.results.size());
+      }
+      for (const Value* r : op.results) visible.insert(r);
+    }
+    if (needs_yield) {
+      if (b.ops.empty() || b.ops.back()->kind != OpKind::Yield) {
+        if (error.empty()) error = "region does not end with yield";
+      } else if (b.ops.back()->operands.size() != yields) {
+        fail(*b.ops.back(), fmt::format("yields {} values, the parent has {} results", b.ops.back()->operands.size(), yields));
+      } else if (b.parent) {
+        for (size_t i = 0; i < yields; ++i)
+          if (!(b.ops.back()->operands[i]->type == b.parent->results[i]->type))
+            fail(*b.ops.back(), "yielded type differs from the parent's result type");
+      }
+    }
+  }
+
+  void check(const Op& op) {
+    auto same = [&](const Value* a, const Value* b) {
+      if (!(a->type == b->type)) fail(op, "operand types differ: " + a->type.str() + " and " + b->type.str());
+    };
+    if (is_binary_elementwise(op.kind)) {
+      same(op.operands[0], op.operands[1]);
+      if (op.kind != OpKind::Cmp) same(op.operands[0], op.results[0]);
+    }
+    if (is_unary_elementwise(op.kind) && op.kind != OpKind::IsNan) same(op.operands[0], op.results[0]);
+    if (op.kind == OpKind::Select) {
+      same(op.operands[1], op.operands[2]);
+      if (op.operands[0]->type.tile.dtype != DType::Bool) fail(op, "condition is not bool");
+      if (op.operands[0]->type.tile.shape != op.results[0]->type.tile.shape) fail(op, "condition shape differs");
+    }
+    if (op.kind == OpKind::Broadcast) {
+      const auto &in = op.operands[0]->type.tile.shape, &outs = op.results[0]->type.tile.shape;
+      if (in.size() != outs.size()) fail(op, "rank changes");
+      for (size_t i = 0; i < in.size() && i < outs.size(); ++i)
+        if (in[i] != outs[i] && in[i] != 1) fail(op, "stretches a dimension that is not 1");
+    }
+    if (op.kind == OpKind::Reshape &&
+        op.operands[0]->type.tile.numel() != op.results[0]->type.tile.numel())
+      fail(op, "changes the element count");
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
+      if (op.operands.empty() || !op.operands[0]->type.is_array) fail(op, "first operand is not an array");
+    }
+  }
+};
+
+}  // namespace
+
+std::string verify(const Function& f) {
+  Verifier v;
+  v.block(f.body, {}, false, 0);
+  return v.error;
+}
+
+void replace_uses(Block& b, Value* from, Value* to) {
+  walk(b, [&](Op& op) {
+    for (Value*& v : op.operands)
+      if (v == from) v = to;
+  });
+}
+
+}  // namespace tilec::ir

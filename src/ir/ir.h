@@ -1,0 +1,213 @@
+// The tile IR: SSA values with static tile types, array handles, structured `for`/`if`
+// regions. One X-macro list defines the op kinds (enum, printer names, operand counts).
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/types.h"
+
+namespace tilec {
+struct KernelInfo;
+}
+
+namespace tilec::ir {
+
+// X(Enum, "name", operands): operands = fixed operand count, or -1 for variadic.
+#define TILEC_IR_OPS(X)                                                              \
+  /* values */                                                                       \
+  X(Constant, "constant", 0)    /* scalar constant: dtype, value */                  \
+  X(Iota, "iota", 0)            /* arange: tile<n x dtype> = 0 .. n-1 */             \
+  X(Splat, "splat", 1)          /* scalar -> tile of `shape` */                      \
+  X(Broadcast, "broadcast", 1)  /* same rank, size-1 dims stretched to `shape` */    \
+  X(Reshape, "reshape", 1)      /* same elements, new `shape` (unit dims only) */     \
+  X(Cast, "cast", 1)            /* astype to `dtype` */                              \
+  X(Bitcast, "bitcast", 1)      /* reinterpret bits as `dtype` */                    \
+  /* elementwise */                                                                  \
+  X(Neg, "neg", 1)                                                                   \
+  X(Not, "not", 1)              /* bitwise ~ (logical not on bool) */                \
+  X(Abs, "abs", 1)                                                                   \
+  X(Exp, "exp", 1)                                                                   \
+  X(Exp2, "exp2", 1)                                                                 \
+  X(Log, "log", 1)                                                                   \
+  X(Log2, "log2", 1)                                                                 \
+  X(Sqrt, "sqrt", 1)                                                                 \
+  X(Rsqrt, "rsqrt", 1)                                                               \
+  X(Sin, "sin", 1)                                                                   \
+  X(Cos, "cos", 1)                                                                   \
+  X(Tanh, "tanh", 1)                                                                 \
+  X(Sigmoid, "sigmoid", 1)                                                           \
+  X(Floor, "floor", 1)                                                               \
+  X(Ceil, "ceil", 1)                                                                 \
+  X(IsNan, "isnan", 1)                                                               \
+  X(Add, "add", 2)                                                                   \
+  X(Sub, "sub", 2)                                                                   \
+  X(Mul, "mul", 2)                                                                   \
+  X(Div, "div", 2)              /* true division (float operands) */                 \
+  X(FloorDiv, "floordiv", 2)    /* Python // */                                      \
+  X(Mod, "mod", 2)              /* Python % */                                       \
+  X(Pow, "pow", 2)                                                                   \
+  X(And, "and", 2)                                                                   \
+  X(Or, "or", 2)                                                                     \
+  X(Xor, "xor", 2)                                                                   \
+  X(Shl, "shl", 2)                                                                   \
+  X(Shr, "shr", 2)                                                                   \
+  X(Min, "min", 2)              /* NaN-propagating */                                \
+  X(Max, "max", 2)              /* NaN-propagating */                                \
+  X(Cmp, "cmp", 2)              /* `pred` compares; result bool */                   \
+  X(Select, "select", 3)        /* where(cond, a, b) */                              \
+  X(Fma, "fma", 3)                                                                   \
+  /* grid */                                                                         \
+  X(BlockId, "bid", 0)          /* axis */                                           \
+  X(NumBlocks, "num_blocks", 0) /* axis */                                           \
+  X(NumSms, "num_sms", 0)                                                            \
+  /* memory */                                                                       \
+  X(Load, "load", -1)           /* array, index...: shape, order, padding */         \
+  X(Store, "store", -1)         /* array, tile, index...: order */                   \
+  /* control flow */                                                                 \
+  X(For, "for", -1)             /* lower, upper, step, init...; body(iv, iter...) */ \
+  X(If, "if", 1)                /* cond; then, else regions yield the results */     \
+  X(Yield, "yield", -1)         /* terminates a region */
+
+enum class OpKind : uint8_t {
+#define X(e, name, n) e,
+  TILEC_IR_OPS(X)
+#undef X
+};
+
+/// The printed name of an op kind ("add").
+const char* op_name(OpKind k);
+/// The fixed operand count, or -1 for variadic ops.
+int op_arity(OpKind k);
+bool is_elementwise(OpKind k);
+bool is_unary_elementwise(OpKind k);
+bool is_binary_elementwise(OpKind k);
+
+/// An IR type: a tile (rank 0 = scalar) or an array handle.
+struct Type {
+  bool is_array = false;
+  TileType tile;                     ///< tiles
+  const ArrayParam* array = nullptr; ///< arrays: the kernel parameter it names
+
+  static Type tile_of(DType d, std::vector<int64_t> shape) { return Type{false, TileType{d, std::move(shape)}, nullptr}; }
+  static Type scalar(DType d) { return tile_of(d, {}); }
+  bool is_scalar() const { return !is_array && tile.is_scalar(); }
+  DType dtype() const { return is_array ? array->dtype : tile.dtype; }
+  std::string str() const;
+  bool operator==(const Type& o) const { return is_array == o.is_array && tile == o.tile && array == o.array; }
+};
+
+struct Op;
+struct Block;
+
+/// An SSA value: the result of an op or an argument of a block.
+struct Value {
+  Type type;
+  Op* def = nullptr;        ///< defining op (null for block arguments)
+  Block* owner = nullptr;   ///< block arguments: their block
+  int index = 0;            ///< result number, or argument number
+  std::string name;         ///< optional readable name for printing (kernel parameters)
+};
+
+/// A single-block region body: arguments and a list of ops ending with `yield` when the
+/// region produces values.
+struct Block {
+  std::vector<Value*> args;
+  std::list<std::unique_ptr<Op>> ops;
+  Op* parent = nullptr;
+};
+
+/// One operation. Attribute fields are used by the kinds noted beside them.
+struct Op {
+  OpKind kind;
+  SourceRange loc;
+  std::vector<Value*> operands;
+  std::vector<Value*> results;
+  std::vector<std::unique_ptr<Block>> regions;  ///< For: body; If: then, else
+  Block* parent = nullptr;
+
+  DType dtype = DType::I32;       ///< Constant, Cast, Bitcast, Iota
+  Scalar value;                   ///< Constant value; Load padding
+  std::vector<int64_t> shape;     ///< Splat, Broadcast, Reshape, Iota, Load
+  std::vector<int64_t> order;     ///< Load/Store: axis permutation (empty: identity)
+  int axis = 0;                   ///< BlockId, NumBlocks
+  tilec::Op pred = tilec::Op::Eq; ///< Cmp: Lt Le Gt Ge Eq Ne
+  bool approx = false;            ///< math ops: use the hardware approximation
+
+  Op(OpKind k, SourceRange l) : kind(k), loc(l) {}
+  Value* result(int i = 0) const { return results[size_t(i)]; }
+};
+
+/// A kernel in tile IR. Owns every value; arguments are: arrays, then dimension extents,
+/// then scalars (the order of kernel_abi.h).
+struct Function {
+  std::string name;
+  const tilec::KernelInfo* kernel = nullptr;
+  Block body;
+  std::vector<std::unique_ptr<Value>> values;  ///< arena
+
+  Value* new_value(Type t) {
+    values.push_back(std::make_unique<Value>());
+    values.back()->type = std::move(t);
+    return values.back().get();
+  }
+};
+
+/// Builds ops at an insertion point (the end of a block, or before an op).
+class Builder {
+ public:
+  Builder(Function& f, Block* block) : f_(f), block_(block), before_(block->ops.end()) {}
+  void set_end(Block* b) {
+    block_ = b;
+    before_ = b->ops.end();
+  }
+  void set_before(Block* b, std::list<std::unique_ptr<Op>>::iterator it) {
+    block_ = b;
+    before_ = it;
+  }
+  Block* block() const { return block_; }
+
+  /// Creates an op with the given operands and result types, inserted at the builder's point.
+  Op* create(OpKind k, SourceRange loc, std::vector<Value*> operands, std::vector<Type> results);
+  Value* constant(DType d, Scalar v, SourceRange loc);
+  Value* unary(OpKind k, Value* a, SourceRange loc);
+  Value* binary(OpKind k, Value* a, Value* b, SourceRange loc);
+  Value* cmp(tilec::Op pred, Value* a, Value* b, SourceRange loc);
+  Value* cast(Value* a, DType d, SourceRange loc);
+  /// Expands `a` to `shape` (NumPy rules): reshape to add leading unit dims, then broadcast.
+  Value* broadcast_to(Value* a, const std::vector<int64_t>& shape, SourceRange loc);
+  Block* new_block(Op* parent);
+  Value* block_arg(Block* b, Type t);
+  Function& function() { return f_; }
+
+ private:
+  Function& f_;
+  Block* block_;
+  std::list<std::unique_ptr<Op>>::iterator before_;
+};
+
+/// Prints a function in the stable text form of `--emit=tir`: values numbered in program order,
+/// no pointers.
+std::string print(const Function& f);
+
+/// Checks the IR's invariants (operand counts, types, terminators, dominance of uses within
+/// regions); returns the first problem, or "" when valid.
+std::string verify(const Function& f);
+
+/// Calls `fn` on every op, nested ops after their parent (pre-order).
+template <typename Fn>
+void walk(Block& b, Fn&& fn) {
+  for (auto& op : b.ops) {
+    fn(*op);
+    for (auto& r : op->regions) walk(*r, fn);
+  }
+}
+
+/// Replaces every use of `from` by `to` inside `b` (and nested regions).
+void replace_uses(Block& b, Value* from, Value* to);
+
+}  // namespace tilec::ir

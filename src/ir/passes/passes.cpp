@@ -1,0 +1,58 @@
+// The pass table and the pass runner.
+#include "ir/passes/passes.h"
+
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
+namespace tilec::ir {
+
+const std::vector<PassInfo>& all_passes() {
+  static const std::vector<PassInfo> kPasses = {
+      {"fold", "fold operations whose operands are constants (same semantics as the checker)", fold_constants},
+      {"canonicalize", "simplify shape ops and algebraic identities (x+0, reshape of reshape, ...)", canonicalize},
+      {"cse", "merge identical pure operations", eliminate_common_subexpressions},
+      {"licm", "hoist loop-invariant pure operations out of for loops", hoist_loop_invariants},
+      {"dce", "remove pure operations whose results are unused", eliminate_dead_code},
+  };
+  return kPasses;
+}
+
+std::vector<std::string> default_pipeline(int opt_level) {
+  if (opt_level == 0) return {};
+  return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
+}
+
+bool is_pure(const Op& op) {
+  switch (op.kind) {
+    case OpKind::Store:
+    case OpKind::Yield: return false;
+    case OpKind::For:
+    case OpKind::If: {
+      bool pure = true;
+      for (const auto& r : op.regions)
+        walk(*r, [&](Op& inner) { pure = pure && (inner.kind == OpKind::Yield || is_pure(inner)); });
+      return pure;
+    }
+    default: return true;
+  }
+}
+
+std::string run_passes(Function& f, const std::vector<std::string>& names, bool print_after, std::string& trace) {
+  for (const std::string& name : names) {
+    const PassInfo* pass = nullptr;
+    for (const PassInfo& p : all_passes())
+      if (name == p.name) pass = &p;
+    if (!pass) return "unknown pass '" + name + "' (see --list-passes)";
+    auto start = std::chrono::steady_clock::now();
+    pass->run(f);
+    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    spdlog::trace("pass {:<13} {:>8.1f} us  ({})", name, us, f.name);
+    std::string problem = verify(f);
+    if (!problem.empty()) return "internal compiler error: the IR is invalid after pass '" + name + "': " + problem;
+    if (print_after) trace += "// -----// IR after " + name + " //----- //\n" + print(f);
+  }
+  return "";
+}
+
+}  // namespace tilec::ir

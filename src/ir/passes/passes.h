@@ -1,0 +1,40 @@
+// The optimizer's pass registry: one table drives --passes, --list-passes,
+// --print-after-all and the -v timings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace tilec::ir {
+
+/// One optimizer pass: a free function over a kernel.
+struct PassInfo {
+  const char* name;
+  const char* summary;
+  void (*run)(Function&);
+};
+
+/// Every pass, in the order of the default pipeline.
+const std::vector<PassInfo>& all_passes();
+
+/// The pass names run at optimization level `opt_level` (-O0 runs none).
+std::vector<std::string> default_pipeline(int opt_level);
+
+/// Runs `names` in order, verifying the IR after each pass. With `print_after`, each pass's
+/// result is appended to `trace`. Returns "" or the problem (an unknown pass name, or an
+/// internal verifier failure naming the pass).
+std::string run_passes(Function& f, const std::vector<std::string>& names, bool print_after, std::string& trace);
+
+// The passes (one file each).
+void fold_constants(Function& f);   // fold.cpp
+void canonicalize(Function& f);     // canonicalize.cpp
+void eliminate_common_subexpressions(Function& f);  // cse.cpp
+void hoist_loop_invariants(Function& f);  // licm.cpp
+void eliminate_dead_code(Function& f);    // dce.cpp
+
+/// True when `op` has no effect besides its results (may be removed, moved or merged).
+bool is_pure(const Op& op);
+
+}  // namespace tilec::ir
