@@ -155,6 +155,16 @@ bool ptxas_version(const CudaToolkit& tk, std::string& version, std::string& err
   return true;
 }
 
+std::string describe_resources(const EntryResources& r) {
+  std::string s = r.entry + " on " + r.arch + ": " + std::to_string(r.registers) + " registers, " +
+                  std::to_string(r.barriers) + " barriers, " + std::to_string(r.stack_bytes) +
+                  " bytes stack, " + std::to_string(r.shared_bytes) + " bytes shared";
+  if (r.spills())
+    s += "; spills: " + std::to_string(r.spill_store_bytes) + " bytes stored, " +
+         std::to_string(r.spill_load_bytes) + " bytes loaded";
+  return s;
+}
+
 std::vector<EntryResources> parse_ptxas_resources(std::string_view log) {
   static const std::regex entry_re(R"(Compiling entry function '([^']+)' for '([^']+)')");
   static const std::regex props_re(R"(Function properties for (\S+))");

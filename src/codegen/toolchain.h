@@ -52,6 +52,11 @@ struct EntryResources {
   bool spills() const { return spill_store_bytes > 0 || spill_load_bytes > 0; }
 };
 
+/// One line for -v logs: "vector_add_vec on sm_90: 15 registers, 0 barriers, 0 bytes stack,
+/// 0 bytes shared; spills: 8 bytes stored, 4 bytes loaded" (the spill part only when it spills,
+/// which the driver reports as a warning).
+std::string describe_resources(const EntryResources& r);
+
 /// Parses the info lines of `ptxas -v` output (`Compiling entry function 'k' for 'sm_90'`,
 /// `N bytes stack frame, N bytes spill stores, N bytes spill loads`,
 /// `Used N registers, used N barriers, N bytes smem, ...`) into one record per entry, in order.
