@@ -58,7 +58,7 @@ Token Lexer::scan() {
       dec | hex | bin | oct { return make(TokKind::INT, start, cursor_); }
       ["] dqchar* ["] | ['] sqchar* ['] { return make(TokKind::STRING, start, cursor_); }
       ["] dqchar* | ['] sqchar* {
-        diag_.error(make(TokKind::ERROR, start, cursor_).range, "unterminated string literal");
+        error(make(TokKind::ERROR, start, cursor_).range, "unterminated string literal");
         continue;
       }
 
@@ -107,8 +107,8 @@ Token Lexer::scan() {
       ">>=" { return make(TokKind::SHREQ, start, cursor_); }
 
       [\x80-\xff]+ {
-        diag_.error(make(TokKind::ERROR, start, cursor_).range,
-                    "non-ASCII characters are only allowed in comments and strings");
+        error(make(TokKind::ERROR, start, cursor_).range,
+              "non-ASCII characters are only allowed in comments and strings");
         continue;
       }
       * {
@@ -116,7 +116,7 @@ Token Lexer::scan() {
         char buf[64];
         if (c >= 0x21 && c < 0x7f) std::snprintf(buf, sizeof buf, "invalid character '%c'", char(c));
         else std::snprintf(buf, sizeof buf, "invalid character '\\x%02x'", c);
-        diag_.error(make(TokKind::ERROR, start, cursor_).range, buf);
+        error(make(TokKind::ERROR, start, cursor_).range, buf);
         continue;
       }
     */

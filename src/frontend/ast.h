@@ -66,6 +66,7 @@ struct Expr {
   std::vector<ExprPtr> args;     ///< children, see ExprKind
   std::vector<Op> cmp_ops;       ///< Compare
   std::vector<Keyword> kwargs;   ///< Call
+  uint16_t depth = 1;            ///< parser: 1 + the deepest child (bounded by kMaxExprDepth)
 
   // Filled by the checker.
   Value value;                   ///< what the expression denotes

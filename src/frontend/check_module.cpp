@@ -19,10 +19,15 @@ void check_program(SourceManager& sm, DiagnosticEngine& diag, const CheckOptions
 
 namespace {
 
-// The kind of a constant for -D compatibility: int, float, bool, dtype or tuple.
+// The kind of a constant for -D compatibility: int, float, bool, dtype, or a tuple of these
+// ("tuple (int, int)": a -D value must have as many elements, each of the same kind).
 std::string const_kind(const Value& v) {
   if (v.kind == ValueKind::DTypeVal) return "dtype";
-  if (v.kind == ValueKind::Tuple) return "tuple";
+  if (v.kind == ValueKind::Tuple) {
+    std::string s = "tuple (";
+    for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + const_kind(v.elems[i]);
+    return s + (v.elems.size() == 1 ? ",)" : ")");
+  }
   if (v.kind == ValueKind::String) return "string";
   if (v.is_const()) {
     if (v.tile.dtype == DType::Bool) return "bool";
@@ -119,10 +124,52 @@ ModuleScope* Checker::check_module(Module* m) {
         diag_.error(s->range, "only constants, imports, functions and kernels may appear at module level");
     }
   }
+  for (StmtPtr& s : m->body)
+    if (s->kind == StmtKind::Def && ms->globals[s->name].def == s.get() &&
+        ms->globals[s->name].kind == Global::Kind::Function)
+      check_helper_defaults(*s);
   ms->checking = false;
   ms->checked = true;
   module_ = saved;
   return ms;
+}
+
+void Checker::check_helper_defaults(const Stmt& def) {
+  // Defaults are evaluated once, among module names (as Python does at `def` time), so they
+  // must be constants; `None` is allowed as a "not given" marker.
+  std::set<std::string> seen;
+  for (const Param& p : def.params) {
+    if (!seen.insert(p.name).second) {
+      diag_.error(p.range, "duplicate parameter '" + p.name + "' in the definition of '" + def.name + "'");
+      bad_helpers_.insert(&def);
+    }
+    if (p.annotation) {
+      diag_.error(p.annotation->range, "helper parameters take no annotation (reserved); the type comes from each call");
+      bad_helpers_.insert(&def);
+    }
+    if (!p.default_value) continue;
+    Value v = check_expr(*p.default_value);
+    if (v.is_error()) {
+      bad_helpers_.insert(&def);
+      continue;
+    }
+    bool constant = v.is_const() || v.kind == ValueKind::DTypeVal || v.kind == ValueKind::None ||
+                    v.kind == ValueKind::String;
+    if (v.kind == ValueKind::Tuple) {
+      constant = true;
+      for (const Value& e : v.elems) constant = constant && (e.is_const() || e.kind == ValueKind::DTypeVal);
+    }
+    if (!constant) {
+      diag_.error(p.default_value->range, "the default value of '" + p.name +
+                                              "' must be a compile-time constant (int, float, bool, dtype, "
+                                              "None or a tuple of these), not " + describe(v));
+      bad_helpers_.insert(&def);
+    }
+  }
+  if (def.target) {
+    diag_.error(def.target->range, "return annotations are reserved; remove the '->' annotation");
+    bad_helpers_.insert(&def);
+  }
 }
 
 ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
@@ -194,11 +241,17 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
   if (auto d = defines_.find(name); d != defines_.end()) {
     d->second.used = true;
     Value nv = d->second.value;
-    // An int may stand for a float constant; every other kind must match.
-    if (const_kind(v) == "float" && const_kind(nv) == "int")
-      nv = Value::make_const(v.tile.dtype, Scalar{0, double(nv.constant->i)}, v.weak);
+    // An int may stand for a float constant (also inside a tuple); every other kind must match.
+    auto widen = [](const Value& want, Value given, auto& self) -> Value {
+      if (const_kind(want) == "float" && const_kind(given) == "int")
+        return Value::make_const(want.tile.dtype, Scalar{0, double(given.constant->i)}, want.weak);
+      if (want.kind == ValueKind::Tuple && given.kind == ValueKind::Tuple && want.elems.size() == given.elems.size())
+        for (size_t i = 0; i < want.elems.size(); ++i) given.elems[i] = self(want.elems[i], given.elems[i], self);
+      return given;
+    };
+    nv = widen(v, nv, widen);
     if (const_kind(nv) != const_kind(v)) {
-      auto article = [](const std::string& k) { return (k == "int" ? "an " : "a ") + k; };
+      auto article = [](const std::string& k) { return (k == "int" ? "an " : k.rfind("tuple", 0) == 0 ? "a " : "a ") + k; };
       Diagnostic& e = diag_.error(d->second.range, "-D " + name + ": '" + name + "' is " + article(const_kind(v)) +
                                                         " constant, but the value given is " + article(const_kind(nv)));
       DiagnosticEngine::note(e, s.target->range, "'" + name + "' defined here");

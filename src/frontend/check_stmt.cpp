@@ -99,8 +99,10 @@ bool Checker::check_stmt(Stmt& s) {
     case StmtKind::While: check_while(s); return false;
     case StmtKind::Break:
     case StmtKind::Continue:
-      if (fn_->loop_depth == 0)
+      if (fn_->loop_depth == 0) {
         diag_.error(s.range, std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") + "' outside a loop");
+        return false;  // already an error: do not also call what follows unreachable
+      }
       return true;
     case StmtKind::Pass: return false;
     case StmtKind::Return: check_return(s); return true;
@@ -289,13 +291,16 @@ void Checker::check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, co
   // After the loop: carried names keep their entry type; names first assigned inside it may
   // be unassigned (the loop can run zero times).
   std::map<std::string, LocalVar> after = entry;
+  const std::string* index_name =
+      index_target && index_target->kind == ExprKind::Name ? &index_target->name : nullptr;
   for (auto& [n, v] : fn_->vars) {
-    if (after.count(n)) continue;
+    bool is_index = index_name && n == *index_name;
+    // The index is not carried, so a value it had before the loop is gone too.
+    if (after.count(n) && !is_index) continue;
     LocalVar lv = v;
     lv.state = LocalVar::State::MaybeUnassigned;
-    lv.why = index_target && index_target->kind == ExprKind::Name && n == index_target->name
-                 ? "the loop index '" + n + "' is not available after the loop"
-                 : "'" + n + "' is assigned only inside the loop, which may run zero times";
+    lv.why = is_index ? "the loop index '" + n + "' is not available after the loop"
+                      : "'" + n + "' is assigned only inside the loop, which may run zero times";
     lv.why_at = loop.range;
     after[n] = lv;
   }
@@ -367,6 +372,7 @@ void Checker::check_assert(Stmt& s) {
 }
 
 Value Checker::inline_helper(const Stmt& def, Expr& call) {
+  if (bad_helpers_.count(&def)) return Value::error();  // its signature was reported already
   if (std::find(call_stack_.begin(), call_stack_.end(), &def) != call_stack_.end()) {
     Diagnostic& d = diag_.error(call.range, "recursive call of '" + def.name + "': helper functions are inlined, so recursion is not allowed");
     DiagnosticEngine::note(d, def.range, "'" + def.name + "' defined here");
@@ -438,12 +444,18 @@ Value Checker::inline_helper(const Stmt& def, Expr& call) {
     bind_name(name, values[i]);
     copy->params[i].var = name.var;
   }
-  check_block(copy->body);
+  bool returns_always = check_block(copy->body);
   in_grid_ = saved_grid;
   module_ = saved_module;
   call_stack_.pop_back();
   fn_ = saved_fn;
   call.inlined = copy;
+  // Falling off the end returns nothing, which cannot agree with a `return value`.
+  if (!returns_always && !fn.returns.empty() && fn.returns[0].kind != ValueKind::None) {
+    Diagnostic& d = diag_.error(def.range, "'" + def.name + "' returns a value on some paths but not at the end of its body");
+    DiagnosticEngine::note(d, fn.first_return, "a value is returned here");
+    return Value::error();
+  }
   if (fn.returns.empty()) {
     Value none;
     none.kind = ValueKind::None;

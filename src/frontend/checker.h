@@ -84,6 +84,7 @@ class Checker {
   void check_kernel_decorator(Expr& dec, KernelInfo& k);
   void check_grid(Expr& grid, KernelInfo& k);
   std::string doc_comment(const Stmt& def) const;
+  void check_helper_defaults(const Stmt& def);
 
   // ---- statements (check_stmt.cpp)
   /// Checks a block; returns true when it always ends in return/break/continue.
@@ -170,6 +171,7 @@ class Checker {
   KernelInfo* kernel_ = nullptr;      ///< kernel being checked
   bool in_grid_ = false;              ///< checking a grid= expression
   std::vector<const Stmt*> call_stack_;  ///< helpers being inlined, for recursion errors
+  std::set<const Stmt*> bad_helpers_;    ///< helpers whose signature had errors (calls are skipped)
 
   /// A -D NAME=VALUE override, checked once up front.
   struct Define {

@@ -37,6 +37,10 @@ std::string printable(std::string_view s) {
 }  // namespace
 
 Diagnostic& DiagnosticEngine::add(Severity s, const SourceRange& r, std::string msg) {
+  if (r.valid() && !seen_.insert({int(s), r.file, r.begin.offset, r.end.offset, msg}).second) {
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
   if (s == Severity::Error) {
     if (too_many()) {
       if (!limit_reported_) {
@@ -120,7 +124,7 @@ namespace {
 
 struct Expected {
   Severity severity;
-  uint32_t file;
+  uint32_t file;  // 0: any file and line (`@*`)
   uint32_t line;
   uint32_t col;  // 0: any column
   std::string text;
@@ -130,7 +134,7 @@ struct Expected {
 // Parses `# expected-error@+1:5 {{message}}` comments. The line spec is `@+N`, `@-N` or `@N`
 // (absolute); the optional `:COL` pins the column; several `{{...}}` may follow.
 std::vector<Expected> parse_expectations(const SourceManager& sm) {
-  static const std::regex head(R"(expected-(error|warning|note)(@([+-]?)(\d+))?(:(\d+))?\s*)");
+  static const std::regex head(R"(expected-(error|warning|note)(@([+-]?)(\d+)|@\*)?(:(\d+))?\s*)");
   std::vector<Expected> out;
   for (uint32_t id = 1; id <= sm.size(); ++id) {
     const SourceFile& f = sm.file(id);
@@ -144,8 +148,11 @@ std::vector<Expected> parse_expectations(const SourceManager& sm) {
         Severity sev = m[1] == "error" ? Severity::Error
                        : m[1] == "warning" ? Severity::Warning
                                            : Severity::Note;
-        uint32_t target = ln;
-        if (m[2].matched) {
+        uint32_t target = ln, file = id;
+        if (m[2].matched && !m[4].matched) {
+          target = 0;
+          file = 0;
+        } else if (m[2].matched) {
           long n = std::stol(m[4]);
           target = m[3] == "+" ? ln + n : m[3] == "-" ? ln - n : uint32_t(n);
         }
@@ -155,7 +162,7 @@ std::vector<Expected> parse_expectations(const SourceManager& sm) {
         while (tail.compare(pos, 2, "{{") == 0) {
           size_t close = tail.find("}}", pos + 2);
           if (close == std::string::npos) break;
-          out.push_back({sev, id, target, col, tail.substr(pos + 2, close - pos - 2)});
+          out.push_back({sev, file, target, col, tail.substr(pos + 2, close - pos - 2)});
           pos = close + 2;
           while (pos < tail.size() && tail[pos] == ' ') ++pos;
         }
@@ -178,13 +185,16 @@ bool DiagnosticEngine::verify(FILE* out) const {
   std::vector<const Diagnostic*> unexpected;
   for (const Diagnostic* d : all) {
     bool matched = false;
-    for (Expected& e : expected) {
-      if (e.seen || e.severity != d->severity || e.file != d->range.file ||
-          e.line != d->range.begin.line || (e.col && e.col != d->range.begin.col))
-        continue;
-      if (d->message.find(e.text) == std::string::npos) continue;
-      e.seen = matched = true;
-      break;
+    // Expectations with a line first, so that an `@*` one never takes their diagnostic.
+    for (bool anywhere : {false, true}) {
+      for (Expected& e : expected) {
+        if (matched || e.seen || (e.file == 0) != anywhere || e.severity != d->severity ||
+            (!anywhere && (e.file != d->range.file || e.line != d->range.begin.line)) ||
+            (e.col && e.col != d->range.begin.col))
+          continue;
+        if (d->message.find(e.text) == std::string::npos) continue;
+        e.seen = matched = true;
+      }
     }
     if (!matched) unexpected.push_back(d);
   }
@@ -194,8 +204,10 @@ bool DiagnosticEngine::verify(FILE* out) const {
     std::string missing, extra;
     for (const Expected& e : expected)
       if (!e.seen && e.severity == s)
-        missing += "  File " + sm_.file(e.file).path + " Line " + std::to_string(e.line) +
-                   (e.col ? ":" + std::to_string(e.col) : "") + ": " + e.text + "\n";
+        missing += (e.file ? "  File " + sm_.file(e.file).path + " Line " + std::to_string(e.line) +
+                                 (e.col ? ":" + std::to_string(e.col) : "")
+                           : std::string("  Anywhere")) +
+                   ": " + e.text + "\n";
     for (const Diagnostic* d : unexpected)
       if (d->severity == s)
         extra += "  File " + (d->range.valid() ? sm_.file(d->range.file).path : "<none>") +

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frontend/source.h"
@@ -35,7 +37,9 @@ struct InternalError : std::runtime_error {
   } while (0)
 
 /// Collects diagnostics for one compilation. Errors past `max_errors` are dropped and one
-/// "too many errors" line is printed instead; `werror` turns warnings into errors.
+/// "too many errors" line is printed instead; `werror` turns warnings into errors. A
+/// diagnostic identical to an earlier one (same place, same text: a helper inlined twice) is
+/// dropped.
 class DiagnosticEngine {
  public:
   explicit DiagnosticEngine(const SourceManager& sm) : sm_(sm) {}
@@ -61,7 +65,10 @@ class DiagnosticEngine {
   std::string format(const Diagnostic& d) const;
 
   /// Compares the recorded diagnostics with the `# expected-error {{...}}` comments of every
-  /// loaded file. Prints mismatches to `out`; returns true when both sets agree.
+  /// loaded file. Prints mismatches to `out`; returns true when both sets agree. Forms:
+  /// `expected-error {{text}}` (this line), `@+N`, `@-N`, `@N` (another line), `:COL` after the
+  /// line pins the column, `@*` matches a diagnostic anywhere (in a `-D` value, or with no
+  /// location); the text is a substring of the message. Also expected-warning, expected-note.
   bool verify(FILE* out) const;
 
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
@@ -72,7 +79,8 @@ class DiagnosticEngine {
 
   const SourceManager& sm_;
   std::vector<Diagnostic> diags_;
-  Diagnostic dropped_;  // sink for diagnostics past the error limit
+  Diagnostic dropped_;  // sink for diagnostics past the error limit and duplicates
+  std::set<std::tuple<int, uint32_t, uint32_t, uint32_t, std::string>> seen_;
   size_t printed_ = 0;
   int error_count_ = 0;
   int max_errors_ = 20;

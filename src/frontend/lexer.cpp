@@ -34,6 +34,11 @@ Token Lexer::make(TokKind k, const char* begin, const char* end) const {
   return t;
 }
 
+Diagnostic& Lexer::error(const SourceRange& r, std::string msg) {
+  error_line_ = r.begin.line;
+  return diag_.error(r, std::move(msg));
+}
+
 void Lexer::newline_at(const char* after) {
   ++line_;
   line_begin_ = after;
@@ -45,21 +50,22 @@ void Lexer::line_start() {
   const char* tab = nullptr;
   for (; p < limit_ && (*p == ' ' || *p == '\t' || *p == '\f'); ++p) {
     if (*p == '\t' && !tab) tab = p;
-    width += *p == ' ' ? 1 : 0;
+    // After the error below, a tab counts to the next multiple of 4 so that a file indented
+    // with tabs still parses into blocks (one error, not one per line).
+    width = *p == ' ' ? width + 1 : *p == '\t' ? (width / 4 + 1) * 4 : width;
   }
   // Blank and comment-only lines do not change the indentation.
   if (p >= limit_ || *p == '\n' || *p == '\r' || *p == '#') return;
-  if (tab) {
-    Diagnostic& d = diag_.error(make(TokKind::ERROR, tab, tab + 1).range,
-                                "tab character in indentation");
+  if (tab && !tab_reported_) {
+    tab_reported_ = true;
+    Diagnostic& d = error(make(TokKind::ERROR, tab, tab + 1).range, "tab character in indentation");
     DiagnosticEngine::note(d, make(TokKind::ERROR, tab, tab + 1).range,
                            "indent with spaces only (for example 4 per level)");
   }
   Token at = make(TokKind::INDENT, p, p);
   if (width > indents_.back()) {
     if (int(indents_.size()) > kMaxIndentDepth) {
-      diag_.error(at.range, "too many levels of indentation (limit " +
-                                std::to_string(kMaxIndentDepth) + ")");
+      error(at.range, "too many levels of indentation (limit " + std::to_string(kMaxIndentDepth) + ")");
       return;
     }
     indents_.push_back(width);
@@ -73,7 +79,7 @@ void Lexer::line_start() {
     pending_.push_back(d);
   }
   if (width != indents_.back())
-    diag_.error(at.range, "unindent does not match any outer indentation level");
+    error(at.range, "unindent does not match any outer indentation level");
 }
 
 // Inside brackets newlines are ignored, so one missing ')' would swallow the rest of the file.
@@ -110,16 +116,23 @@ Token Lexer::next() {
       if (!pending_.empty()) continue;
     }
     Token t = scan();
+    if (t.kind != TokKind::NEWLINE && t.kind != TokKind::END && ++line_tokens_ > kMaxLineTokens) {
+      error(t.range, "line has more than " + std::to_string(kMaxLineTokens) + " tokens; the rest is skipped");
+      skip_rest_of_line();
+      t.kind = TokKind::ERROR;
+      return t;  // the parser recovers at the NEWLINE that skip_rest_of_line queued
+    }
     switch (t.kind) {
       case TokKind::NEWLINE:
         if (bracket_depth_ > 0 && unclosed_bracket_ends_here()) {
-          diag_.error(first_open_.range, "'" + std::string(first_open_.text) + "' was never closed");
+          error(first_open_.range, "'" + std::string(first_open_.text) + "' was never closed");
           bracket_depth_ = 0;
         }
         if (bracket_depth_ > 0) continue;  // implicit line joining inside () and []
         at_line_start_ = true;
         if (!line_has_tokens_) continue;   // blank or comment-only line
         line_has_tokens_ = false;
+        line_tokens_ = 0;
         return t;
       case TokKind::END: {
         done_ = true;
@@ -144,8 +157,7 @@ Token Lexer::next() {
           first_open_indent_ = indents_.back();
         }
         if (++bracket_depth_ == kMaxBracketDepth + 1)
-          diag_.error(t.range, "brackets nested too deeply (limit " +
-                                   std::to_string(kMaxBracketDepth) + ")");
+          error(t.range, "brackets nested too deeply (limit " + std::to_string(kMaxBracketDepth) + ")");
         break;
       case TokKind::RPAREN:
       case TokKind::RBRACKET:
@@ -157,6 +169,24 @@ Token Lexer::next() {
     line_has_tokens_ = true;
     return t;
   }
+}
+
+void Lexer::skip_rest_of_line() {
+  for (;;) {
+    Token t = scan();
+    if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET) ++bracket_depth_;
+    if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET) && bracket_depth_ > 0) --bracket_depth_;
+    bool line_ends = t.kind == TokKind::NEWLINE && (bracket_depth_ == 0 || unclosed_bracket_ends_here());
+    if (t.kind == TokKind::END || line_ends) {
+      t.kind = TokKind::NEWLINE;  // scan() returns END again on the next call
+      pending_.push_back(t);
+      break;
+    }
+  }
+  bracket_depth_ = 0;
+  line_tokens_ = 0;
+  line_has_tokens_ = false;
+  at_line_start_ = true;
 }
 
 }  // namespace tilec

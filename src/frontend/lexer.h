@@ -24,9 +24,17 @@ class Lexer {
   static constexpr int kMaxBracketDepth = 200;
   /// Maximum indentation depth, for the same reason.
   static constexpr int kMaxIndentDepth = 100;
+  /// Maximum tokens in one logical line; the rest of a longer line is skipped. Bounds the
+  /// parser's stack (a million `-` or `not` in a row) and the size of one statement's tree.
+  static constexpr int kMaxLineTokens = 100000;
+
+  /// The line of the most recent lexer error (0: none yet).
+  uint32_t error_line() const { return error_line_; }
 
  private:
   Token scan();  // generated from grammar/tile.re: one raw token, NEWLINE for '\n'
+  Diagnostic& error(const SourceRange& r, std::string msg);
+  void skip_rest_of_line();  // after too many tokens: up to the NEWLINE ending the logical line
   Token make(TokKind k, const char* begin, const char* end) const;
   void newline_at(const char* after);  // a '\n' was consumed; `after` is the next line's start
   void line_start();  // measures indentation of the line at `cursor_`, queues INDENT/DEDENT
@@ -49,6 +57,9 @@ class Lexer {
   bool at_line_start_ = true;
   bool line_has_tokens_ = false;
   bool done_ = false;
+  bool tab_reported_ = false;  // a tab in indentation is reported once per file
+  int line_tokens_ = 0;
+  uint32_t error_line_ = 0;
 };
 
 }  // namespace tilec

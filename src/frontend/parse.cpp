@@ -1,6 +1,7 @@
 // The parser's helpers: token hand-off, literal decoding, syntax error messages, depth limit.
 #include "frontend/parse.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -51,25 +52,41 @@ parser::symbol_type yylex(tilec::ParseContext& ctx) {
 
 namespace tilec {
 
+ExprPtr ParseContext::limit(ExprPtr e, size_t first_new) {
+  int depth = first_new > 0 ? e->depth - 1 : 0;
+  for (size_t i = first_new; i < e->args.size(); ++i)
+    if (e->args[i]) depth = std::max<int>(depth, e->args[i]->depth);
+  for (const Keyword& k : e->kwargs)
+    if (k.value) depth = std::max<int>(depth, k.value->depth);
+  if (depth + 1 <= kMaxExprDepth) {
+    e->depth = uint16_t(depth + 1);
+    return e;
+  }
+  if (!depth_reported)
+    diag.error(e->range, fmt::format("expression nested too deeply (limit {})", kMaxExprDepth));
+  depth_reported = true;
+  return make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
+}
+
 ExprPtr ParseContext::binary(ExprKind k, Op op, ExprPtr a, ExprPtr b, const SourceRange& r) {
   ExprPtr e = make_expr(k, r);
   e->op = op;
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
-  return e;
+  return limit(std::move(e));
 }
 
 ExprPtr ParseContext::unary(Op op, ExprPtr a, const SourceRange& r) {
   ExprPtr e = make_expr(ExprKind::Unary, r);
   e->op = op;
   e->args.push_back(std::move(a));
-  return e;
+  return limit(std::move(e));
 }
 
 ExprPtr ParseContext::tuple(std::vector<ExprPtr> elems, const SourceRange& r) {
   ExprPtr e = make_expr(ExprKind::Tuple, r);
   e->args = std::move(elems);
-  return e;
+  return limit(std::move(e));
 }
 
 ExprPtr ParseContext::tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r) {
@@ -82,7 +99,7 @@ ExprPtr ParseContext::slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRa
   e->args.push_back(std::move(lo));
   e->args.push_back(std::move(hi));
   e->args.push_back(std::move(step));
-  return e;
+  return limit(std::move(e));
 }
 
 ExprPtr ParseContext::int_literal(std::string_view text, const SourceRange& r) {
@@ -120,7 +137,8 @@ ExprPtr ParseContext::float_literal(std::string_view text, const SourceRange& r)
   errno = 0;
   e->float_value = std::strtod(digits.c_str(), nullptr);
   if (std::isinf(e->float_value))
-    diag.error(r, "float literal " + digits + " is out of range (larger than f64 can hold)");
+    diag.error(r, "float literal " + (digits.size() > 40 ? digits.substr(0, 40) + "..." : digits) +
+                      " is out of range (larger than f64 can hold)");
   return e;
 }
 
@@ -165,6 +183,7 @@ ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r
 }
 
 void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
+  if (lexer.error_line() != 0 && lexer.error_line() == yyctx.location().begin.line) return;
   std::string msg;
   parser::symbol_kind_type got = yyctx.token();
   if (got == parser::symbol_kind::S_INDENT) msg = "unexpected indent";
@@ -189,37 +208,6 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
 
 namespace {
 
-// Reports expressions nested deeper than kMaxExprDepth, walking with an explicit stack.
-void check_depth(const Module& m, DiagnosticEngine& diag) {
-  std::vector<std::pair<const Expr*, int>> work;
-  std::vector<const Stmt*> stmts;
-  for (const StmtPtr& s : m.body) stmts.push_back(s.get());
-  while (!stmts.empty()) {
-    const Stmt* s = stmts.back();
-    stmts.pop_back();
-    for (const StmtPtr& c : s->body) stmts.push_back(c.get());
-    for (const StmtPtr& c : s->orelse) stmts.push_back(c.get());
-    for (const ExprPtr* e : {&s->target, &s->value, &s->message})
-      if (*e) work.push_back({e->get(), 1});
-    for (const ExprPtr& d : s->decorators) work.push_back({d.get(), 1});
-    for (const Param& p : s->params) {
-      if (p.annotation) work.push_back({p.annotation.get(), 1});
-      if (p.default_value) work.push_back({p.default_value.get(), 1});
-    }
-    while (!work.empty()) {
-      auto [e, depth] = work.back();
-      work.pop_back();
-      if (depth > kMaxExprDepth) {
-        diag.error(e->range, fmt::format("expression nested too deeply (limit {})", kMaxExprDepth));
-        return;
-      }
-      for (const ExprPtr& a : e->args)
-        if (a) work.push_back({a.get(), depth + 1});
-      for (const Keyword& k : e->kwargs) work.push_back({k.value.get(), depth + 1});
-    }
-  }
-}
-
 std::string module_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -235,7 +223,6 @@ void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, 
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
-  check_depth(out, diag);
 }
 
 std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {

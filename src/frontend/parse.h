@@ -23,14 +23,22 @@ struct ParseContext {
   /// One expression stays itself; several make a tuple.
   ExprPtr tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r);
   ExprPtr slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRange& r);
+  /// Sets `e->depth` from its children (from `args[first_new]` on when the earlier ones are
+  /// already counted, as when a comparison chain grows). Past kMaxExprDepth it reports once
+  /// and returns a childless node instead, so a million-deep `-(-(...))` or `1+1+...` keeps
+  /// the tree (and every later recursion over it) small.
+  ExprPtr limit(ExprPtr e, size_t first_new = 0);
   /// Decimal, hex (0x), binary (0b) or octal (0o) with `_` separators; values past 2^64-1
   /// are reported here ("integer literal ... does not fit in 64 bits").
   ExprPtr int_literal(std::string_view text, const SourceRange& r);
   ExprPtr float_literal(std::string_view text, const SourceRange& r);
   /// Decodes escapes (\n \t \\ \' \" \xHH) of a quoted literal.
   ExprPtr string_literal(std::string_view text, const SourceRange& r);
-  /// "unexpected ')', expecting identifier or '('" at the lookahead token.
+  /// "unexpected ')', expecting identifier or '('" at the lookahead token; nothing when the
+  /// lexer already reported an error on that line (the syntax error would only echo it).
   void report_syntax_error(const yy::parser::context& yyctx);
+
+  bool depth_reported = false;
 };
 
 /// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;

@@ -53,3 +53,24 @@ TEST_CASE("verify matches expected-error comments by line", "[diagnostics]") {
   diag.warning(SourceRange{id, {3, 1, 0}, {3, 2, 0}}, "result unused");
   CHECK(diag.verify(stderr));
 }
+
+TEST_CASE("an identical diagnostic at the same place is reported once", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k.tile", "x = y\n");
+  SourceRange r{id, {1, 5, 4}, {1, 6, 5}};
+  diag.error(r, "use of undefined name 'y'");
+  diag.error(r, "use of undefined name 'y'");  // the same helper body, inlined twice
+  diag.error(r, "another message");
+  CHECK(diag.error_count() == 2);
+}
+
+TEST_CASE("verify: @* matches a diagnostic in any file, with a line first", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k.tile", "# expected-error@* {{bad value}}\nx = 1  # expected-error {{bad value}}\n");
+  uint32_t dash_d = sm.add("<-D X>", "f16\n");
+  diag.error(SourceRange{id, {2, 1, 0}, {2, 2, 0}}, "bad value here");
+  diag.error(SourceRange{dash_d, {1, 1, 0}, {1, 4, 0}}, "bad value there");
+  CHECK(diag.verify(stderr));
+}

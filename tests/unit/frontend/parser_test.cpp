@@ -86,3 +86,32 @@ TEST_CASE("huge literals are diagnosed", "[parser]") {
   CHECK(p.errors.find("t.tile:1:5: error: integer literal 99999999999999999999999 does not fit in 64 bits") == 0);
   CHECK(p.errors.find("t.tile:2:5: error: float literal 1e999 is out of range") != std::string::npos);
 }
+
+TEST_CASE("a broken block header and its block give one error", "[parser]") {
+  Parsed p = parse("def f(x)\n    return x\nif x\n    pass\ny = 1\n");
+  CHECK(p.errors.find("t.tile:1:9: error: unexpected end of line, expecting ':' or '->'") == 0);
+  CHECK(p.errors.find("t.tile:3:5: error: unexpected end of line, expecting ':'") != std::string::npos);
+  CHECK(p.errors.find("indent") == std::string::npos);  // no "unexpected indent/unindent" echo
+}
+
+TEST_CASE("a lexer error is not echoed by a syntax error on the same line", "[parser]") {
+  Parsed p = parse("s = \"abc\nt = 1 ? 2\n");
+  CHECK(p.errors.find("t.tile:1:5: error: unterminated string literal") == 0);
+  CHECK(p.errors.find("t.tile:2:7: error: invalid character '?'") != std::string::npos);
+  CHECK(p.errors.find("unexpected") == std::string::npos);
+}
+
+TEST_CASE("deep and long input stays small: one error, bounded tree and stack", "[parser]") {
+  // A million unary minus signs: the line is cut after kMaxLineTokens tokens.
+  Parsed p = parse("x = " + std::string(1000000, '-') + "1\ny = 2 +\n");
+  CHECK(p.errors.find("t.tile:1:100003: error: line has more than 100000 tokens; the rest is skipped") == 0);
+  CHECK(p.errors.find("t.tile:2:8: error: unexpected end of line") != std::string::npos);  // parsing goes on
+  std::string chain = "z = 1";
+  for (int i = 0; i < 20000; ++i) chain += " < 1";
+  CHECK(parse(chain + "\n").errors.find("expression nested too deeply") == std::string::npos);
+  std::string calls = "w = f";
+  for (int i = 0; i < 20000; ++i) calls += "(1)";
+  Parsed q = parse(calls + "\n");
+  CHECK(q.errors == "t.tile:1:5: error: expression nested too deeply (limit 400)\n" + calls.substr(0, 200) +
+                        "...\n    ^" + std::string(195, '~') + "\n");
+}
