@@ -14,6 +14,12 @@
 #include "frontend/check.h"
 #include "frontend/diagnostics.h"
 #include "frontend/parse.h"
+#include "codegen/abi.h"
+#include "codegen/header/header.h"
+#include "codegen/lower.h"
+#include "codegen/ptx/module.h"
+#include "codegen/target.h"
+#include "codegen/toolchain.h"
 #include "ir/build.h"
 #include "ir/passes/passes.h"
 
@@ -53,6 +59,13 @@ std::string default_output(const std::string& input, EmitKind k) {
   std::string base = input.substr(input.find_last_of('/') + 1);
   if (base.size() > 5 && base.compare(base.size() - 5, 5, ".tile") == 0) base.resize(base.size() - 5);
   return base + ext;
+}
+
+// The source range of the kernel that a PTX entry name belongs to (for ptxas reports).
+SourceRange kernel_range(const Program& p, const std::string& entry) {
+  for (const KernelInfo& k : p.kernels)
+    if (entry == codegen::general_entry(k.name) || entry == codegen::vectorized_entry(k.name)) return k.def->range;
+  return SourceRange{};
 }
 
 std::string print_all(const std::vector<std::unique_ptr<ir::Function>>& kernels) {
@@ -158,8 +171,106 @@ int compile(const Options& opts) {
   if (opts.print_after_all) std::fwrite(trace.data(), 1, trace.size(), stderr);
   if (emit == EmitKind::TirOpt) return write(print_all(kernels));
 
-  diag.error(SourceRange{}, std::string("--emit=") + emit_kind_name(emit) + " is not yet supported");
-  return finish(1);
+  // Lowering: warps and layouts.
+  std::vector<codegen::LoweredKernel> lowered;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps));
+  if (emit == EmitKind::TirLowered) {
+    std::string text;
+    for (const auto& k : lowered) text += codegen::print_lowered(k);
+    return write(text);
+  }
+
+  // PTX for every -arch.
+  std::vector<std::string> archs = opts.archs.empty() ? std::vector<std::string>{kDefaultArch} : opts.archs;
+  std::vector<ArchPtx> ptx;
+  for (const std::string& arch : archs) {
+    std::optional<codegen::Target> target = codegen::parse_target(arch);
+    if (!target) {
+      diag.error(SourceRange{}, "unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
+      return finish(1);
+    }
+    codegen::EmitOptions eo;
+    eo.target = *target;
+    eo.fast_math = opts.fast_math;
+    eo.fmad = opts.fmad;
+    eo.lineinfo = opts.lineinfo;
+    eo.device_asserts = opts.device_asserts;
+    std::string text = codegen::emit_module(lowered, eo, sm, diag);
+    if (diag.has_errors()) return finish(1);
+    ptx.push_back({arch, text});
+    spdlog::trace("emitted {} bytes of PTX for {}", text.size(), arch);
+  }
+  if (emit == EmitKind::Ptx) return write(ptx[0].ptx);
+
+  // Assemble with the CUDA toolkit.
+  CudaToolkit tk;
+  std::string tool_error;
+  if (!find_cuda_toolkit(ToolkitSearch::from_environment(), tk, tool_error)) {
+    diag.error(SourceRange{}, tool_error);
+    return finish(1);
+  }
+  AssembleOptions ao;
+  ao.failed_ptx_prefix = output == "-" ? std::string("tilec") : output;
+  if (opts.lineinfo) ao.ptxas_flags.push_back("-lineinfo");
+  if (!opts.fmad) ao.ptxas_flags.push_back("--fmad=false");
+  auto report_resources = [&](const std::vector<Cubin>& cubins) {
+    for (const Cubin& c : cubins) {
+      for (const std::string& w : c.warnings) diag.warning(SourceRange{}, "ptxas: " + w);
+      for (const EntryResources& r : c.resources) {
+        spdlog::trace("{}", describe_resources(r));
+        if (r.spills()) diag.warning(kernel_range(program, r.entry), describe_resources(r));
+      }
+    }
+  };
+  if (emit == EmitKind::Cubin) {
+    if (archs.size() != 1) {
+      diag.error(SourceRange{}, "a cubin holds one architecture; give exactly one -arch (or write a .fatbin)");
+      return finish(1);
+    }
+    Cubin cubin;
+    if (!assemble_cubin(tk, ptx[0].ptx, archs[0], ao, cubin, tool_error)) {
+      diag.error(SourceRange{}, tool_error);
+      return finish(1);
+    }
+    report_resources({cubin});
+    if (diag.has_errors()) return finish(1);
+    return write(cubin.bytes);
+  }
+  Fatbin fatbin;
+  if (!make_fatbin(tk, ptx, ao, fatbin, tool_error)) {
+    diag.error(SourceRange{}, tool_error);
+    return finish(1);
+  }
+  report_resources(fatbin.cubins);
+  if (diag.has_errors()) return finish(1);
+  if (emit == EmitKind::Fatbin) return write(fatbin.bytes);
+
+  // The header.
+  HeaderInput hi;
+  hi.source_name = opts.input == "-" ? "<stdin>" : opts.input;
+  hi.archs = archs;
+  hi.prefix = opts.prefix;
+  hi.tilec_version = TILEC_VERSION;
+  if (!ptxas_version(tk, hi.cuda_version, tool_error)) hi.cuda_version = "unknown";
+  hi.image = fatbin.bytes;
+  std::vector<std::string> names;
+  for (const KernelInfo& k : program.kernels) names.push_back(k.name);
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    const KernelInfo& k = program.kernels[i];
+    std::string name_error;
+    if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.def->range, name_error);
+    KernelAbi abi = codegen::make_kernel_abi(k, lowered[i]);
+    std::vector<std::string> abi_errors;
+    if (!check_kernel_abi(abi, abi_errors))
+      for (const std::string& e : abi_errors) diag.error(k.def->range, e);
+    hi.kernels.push_back(abi);
+  }
+  if (program.kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
+  if (diag.has_errors()) return finish(1);
+  for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
+  return write(generate_header(hi));
+
 }
 
 }  // namespace tilec

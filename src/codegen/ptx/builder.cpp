@@ -1,0 +1,65 @@
+// PTX text assembly.
+#include "codegen/ptx/builder.h"
+
+#include <fmt/format.h>
+
+namespace tilec::codegen {
+namespace {
+
+constexpr const char* kPrefix[] = {"%p", "%h", "%r", "%rd"};
+constexpr const char* kType[] = {".pred", ".b16", ".b32", ".b64"};
+
+}  // namespace
+
+RegClass reg_class_for_bits(int bits) {
+  if (bits == 1) return RegClass::Pred;
+  if (bits <= 16) return RegClass::B16;
+  if (bits <= 32) return RegClass::B32;
+  return RegClass::B64;
+}
+
+std::string PtxBuilder::reg(RegClass c) {
+  return kPrefix[int(c)] + std::to_string(counts_[int(c)]++);
+}
+
+std::string PtxBuilder::label_name(const char* hint) {
+  return fmt::format("$L_{}_{}", hint, labels_++);
+}
+
+void PtxBuilder::ins(const std::string& opcode, const std::vector<std::string>& operands) {
+  text_ += "\t" + opcode;
+  for (size_t i = 0; i < operands.size(); ++i) text_ += (i ? ", " : " ") + operands[i];
+  text_ += ";\n";
+}
+
+void PtxBuilder::ins(const std::string& opcode, std::initializer_list<std::string> operands) {
+  ins(opcode, std::vector<std::string>(operands));
+}
+
+void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string> operands) {
+  text_ += "\t@" + pred + " " + opcode;
+  size_t i = 0;
+  for (const std::string& o : operands) text_ += (i++ ? ", " : " ") + o;
+  text_ += ";\n";
+}
+
+void PtxBuilder::label(const std::string& name) { text_ += name + ":\n"; }
+
+void PtxBuilder::loc(const SourceRange& r) {
+  if (!lineinfo_ || !r.valid()) return;
+  if (r.begin.line == last_line_ && r.file == last_file_) return;
+  last_line_ = r.begin.line;
+  last_file_ = r.file;
+  text_ += fmt::format("\t.loc {} {} {}\n", r.file, r.begin.line, r.begin.col);
+}
+
+void PtxBuilder::comment(const std::string& text) { text_ += "\t// " + text + "\n"; }
+
+std::string PtxBuilder::body() const {
+  std::string decl;
+  for (int c = 0; c < 4; ++c)
+    if (counts_[c]) decl += fmt::format("\t.reg {} {}<{}>;\n", kType[c], kPrefix[c], counts_[c]);
+  return decl + text_;
+}
+
+}  // namespace tilec::codegen

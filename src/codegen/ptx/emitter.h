@@ -1,0 +1,127 @@
+// The PTX emitter: one lowered kernel variant → one `.entry`. Each tile value lives in the
+// registers of the threads that hold its elements (codegen/layout.h); every op is emitted
+// per register, unrolled. The op families live in their own files: kernel.cpp (entry,
+// parameters, control flow, grid), elementwise.cpp (arithmetic, compare, casts, shape
+// changes), math.cpp (transcendental functions), memory.cpp (load and store).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/lower.h"
+#include "codegen/ptx/builder.h"
+#include "codegen/target.h"
+#include "frontend/diagnostics.h"
+
+namespace tilec::codegen {
+
+struct EmitOptions {
+  Target target;
+  /// The vectorized variant: every array base is 16-byte aligned, the innermost stride is 1
+  /// and the other strides are multiples of 16 bytes (the launch stub checks this).
+  bool vectorized = false;
+  bool fast_math = false;   ///< hardware approximations for f32 math
+  bool fmad = true;         ///< allow a*b+c to contract into fma
+  bool lineinfo = false;    ///< .loc lines
+  bool device_asserts = true;
+};
+
+/// The register class a dtype lives in: bool → predicate, f16/bf16 → 16 bits, 64-bit dtypes →
+/// 64 bits, every other dtype (narrow integers sign/zero-extended) → 32 bits.
+RegClass reg_class(DType d);
+
+class Emitter {
+ public:
+  Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : k_(k), o_(o), diag_(diag) {}
+
+  /// The `.entry` named `name`, or "" after reporting an error.
+  std::string entry(const std::string& name);
+  /// The lowest PTX ISA version the emitted code needs (at least the target's).
+  int ptx_version() const { return ptx_version_; }
+
+  /// Address computation of one load or store (memory.cpp).
+  struct Access;
+
+ private:
+  // ---- kernel.cpp
+  void params();
+  void prologue();
+  void block(const ir::Block& b);
+  void op(const ir::Op& op);
+  void emit_for(const ir::Op& op);
+  void emit_if(const ir::Op& op);
+  void grid_op(const ir::Op& op);
+
+  // ---- elementwise.cpp
+  void constant(const ir::Op& op);
+  void unary(const ir::Op& op);
+  void binary(const ir::Op& op);
+  void compare(const ir::Op& op);
+  void select(const ir::Op& op);
+  void fma(const ir::Op& op);
+  void cast(const ir::Op& op);
+  void bitcast(const ir::Op& op);
+  void iota(const ir::Op& op);
+  void convert_layout(const ir::Op& op);  // Splat, Broadcast, Reshape
+  /// Converts one register `r` of dtype `from` to dtype `to` (§6.8 semantics).
+  std::string cast_reg(const std::string& r, DType from, DType to);
+  std::string to_f32(const std::string& r, DType d);
+  std::string from_f32(const std::string& r, DType d);
+  /// Re-wraps a narrow integer held in 32 bits after arithmetic (i8/i16/u8/u16).
+  void wrap_narrow(const std::string& r, DType d);
+  std::string binary_reg(ir::OpKind k, DType d, const std::string& a, const std::string& b);
+  std::string float_binary_f32(ir::OpKind k, const std::string& a, const std::string& b, bool f64);
+
+  // ---- math.cpp
+  /// `k` (exp, log, tanh, ...) of f32 register `x`; accurate unless approximations are allowed.
+  std::string math_f32(ir::OpKind k, const std::string& x, bool approx, const SourceRange& loc);
+  std::string exp2_f32(const std::string& x, bool approx);
+  std::string exp_f32(const std::string& x, bool approx);
+  std::string log2_f32(const std::string& x, bool approx);
+  std::string tanh_f32(const std::string& x, bool approx);
+  std::string sincos_f32(const std::string& x, bool cosine, bool approx);
+  std::string pow_f32(const std::string& x, const std::string& y, bool approx);
+  std::string poly(const std::string& x, const std::vector<double>& coeffs);
+
+  // ---- memory.cpp
+  void load(const ir::Op& op);
+  void store(const ir::Op& op);
+  Access plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index);
+
+  // ---- helpers
+  const std::vector<std::string>& regs(const ir::Value* v) const { return regs_.at(v); }
+  std::vector<std::string>& define(const ir::Value* v);
+  std::string imm(DType d, Scalar s) const;
+  std::string f32_imm(float f) const;
+  std::string u32(int64_t v) const { return std::to_string(v); }
+  /// Thread coordinates of layout `l` (computed in the prologue).
+  struct ThreadCoords {
+    std::vector<std::string> base;  ///< per dim: (thread coord * size_per_thread) mod shape, u32
+    std::string primary;            ///< predicate: this thread holds the first copy ("" = always)
+  };
+  const ThreadCoords& coords(const Layout& l);
+  void error(const SourceRange& r, const std::string& msg);
+  void need_ptx(int version) { ptx_version_ = std::max(ptx_version_, version); }
+
+  const LoweredKernel& k_;
+  EmitOptions o_;
+  DiagnosticEngine& diag_;
+  PtxBuilder b_;
+  int ptx_version_ = 70;
+  bool failed_ = false;
+
+  std::map<const ir::Value*, std::vector<std::string>> regs_;
+  struct ArrayRegs {
+    std::string base;                  ///< u64 address
+    std::vector<std::string> strides;  ///< s64, in elements
+    std::vector<std::string> extents;  ///< s64
+  };
+  std::map<const ArrayParam*, ArrayRegs> arrays_;
+  std::vector<std::pair<Layout, ThreadCoords>> coords_;
+  std::string tid_;        ///< u32 %tid.x
+  std::string param_text_;  ///< the entry's parameter list
+  std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
+};
+
+}  // namespace tilec::codegen

@@ -1,0 +1,377 @@
+// The kernel entry: parameters in the kernel_abi.h order, the thread-coordinate prologue,
+// structured control flow (for, if) and the grid special registers.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "codegen/kernel_abi.h"
+#include "codegen/ptx/emitter.h"
+#include "frontend/check.h"
+#include "frontend/consteval.h"
+
+namespace tilec::codegen {
+
+RegClass reg_class(DType d) {
+  if (d == DType::Bool) return RegClass::Pred;
+  if (d == DType::F16 || d == DType::BF16) return RegClass::B16;
+  if (dtype_bits(d) == 64) return RegClass::B64;
+  return RegClass::B32;
+}
+
+void Emitter::error(const SourceRange& r, const std::string& msg) {
+  if (!failed_) diag_.error(r, msg);
+  failed_ = true;
+}
+
+std::vector<std::string>& Emitter::define(const ir::Value* v) {
+  std::vector<std::string>& out = regs_[v];
+  out.clear();
+  int64_t n = v->type.is_scalar() ? 1 : k_.layout(v).regs_per_thread();
+  RegClass c = reg_class(v->type.tile.dtype);
+  for (int64_t i = 0; i < n; ++i) out.push_back(b_.reg(c));
+  return out;
+}
+
+std::string Emitter::f32_imm(float f) const {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return fmt::format("0f{:08X}", bits);
+}
+
+std::string Emitter::imm(DType d, Scalar s) const {
+  switch (d) {
+    case DType::F32:
+    case DType::TF32: return f32_imm(float(s.f));
+    case DType::F64: {
+      uint64_t bits;
+      std::memcpy(&bits, &s.f, 8);
+      return fmt::format("0d{:016X}", bits);
+    }
+    case DType::F16: return fmt::format("0x{:04X}", f32_to_f16_bits(float(s.f)));
+    case DType::BF16: return fmt::format("0x{:04X}", f32_to_bf16_bits(float(s.f)));
+    case DType::U64: return std::to_string(uint64_t(s.i));
+    case DType::U32:
+    case DType::U16:
+    case DType::U8: return std::to_string(uint64_t(s.i) & 0xffffffffu);
+    default: return std::to_string(s.i);
+  }
+}
+
+const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
+  for (auto& [layout, tc] : coords_)
+    if (layout == l) return tc;
+  // Lane and warp ids decompose with the last dimension fastest (layout.h).
+  ThreadCoords tc;
+  std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
+  b_.ins("and.b32", {lane, tid_, "31"});
+  b_.ins("shr.u32", {warp, tid_, "5"});
+  int64_t lane_stride = 1, warp_stride = 1;
+  std::vector<std::string> conds;
+  for (int d = l.rank() - 1; d >= 0; --d) {
+    int tpw = l.threads_per_warp[size_t(d)], wpc = l.warps_per_cta[size_t(d)];
+    std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
+    b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
+    b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
+    b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
+    b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});              // thread coordinate along d
+    b_.ins("mul.lo.u32", {t, t, u32(l.size_per_thread[size_t(d)])});
+    if (l.cta_tile(d) > l.shape[size_t(d)]) {
+      // The tile is smaller than the CTA tile along d: threads past it hold copies.
+      std::string p = b_.reg(RegClass::Pred);
+      b_.ins("setp.lt.u32", {p, t, u32(l.shape[size_t(d)])});
+      conds.push_back(p);
+      b_.ins("and.b32", {t, t, u32(l.shape[size_t(d)] - 1)});
+    }
+    tc.base.insert(tc.base.begin(), t);
+    lane_stride *= tpw;
+    warp_stride *= wpc;
+  }
+  // Warps beyond the layout's warps (possible when a small tile uses fewer) also hold copies.
+  for (size_t i = 0; i < conds.size(); ++i) {
+    if (i == 0) {
+      tc.primary = conds[0];
+    } else {
+      std::string p = b_.reg(RegClass::Pred);
+      b_.ins("and.pred", {p, tc.primary, conds[i]});
+      tc.primary = p;
+    }
+  }
+  coords_.push_back({l, tc});
+  return coords_.back().second;
+}
+
+void Emitter::params() {
+  // kernel_abi.h: arrays (base, strides), dimension extents, scalars.
+  const KernelInfo& k = *k_.fn->kernel;
+  std::vector<std::string> decls;
+  auto param = [&](const std::string& ty) {
+    std::string name = fmt::format("{}_param_{}", k.name, decls.size());
+    decls.push_back(".param ." + ty + " " + name);
+    return name;
+  };
+  std::map<std::string, std::string> extent_of;
+  std::vector<std::pair<const ArrayParam*, std::vector<std::string>>> stride_params;
+  std::vector<std::pair<const ArrayParam*, std::string>> base_params;
+  for (const KernelParam& p : k.params) {
+    if (!p.is_array) continue;
+    std::string base = param("u64");
+    std::vector<std::string> strides;
+    for (size_t d = 0; d < p.array->dims.size(); ++d) strides.push_back(param("s64"));
+    base_params.push_back({p.array, base});
+    stride_params.push_back({p.array, strides});
+  }
+  for (const DimSymbol& d : k.dims) extent_of[d.name] = param("s64");
+  std::vector<std::pair<const ir::Value*, std::string>> scalar_params;
+  size_t arg = 0;
+  for (const ir::Value* a : k_.fn->body.args) {
+    if (!a->type.is_array) break;
+    ++arg;
+  }
+  arg += k.dims.size();
+  for (const KernelParam& p : k.params) {
+    if (p.is_array) continue;
+    int bits = dtype_bits(p.dtype);
+    std::string ty = bits == 8 ? "u8" : bits == 16 ? "b16" : bits == 32 ? "b32" : "b64";
+    scalar_params.push_back({k_.fn->body.args[arg++], param(ty)});
+  }
+  param_text_ = "";
+  for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
+
+  // Load the parameters.
+  for (size_t i = 0; i < base_params.size(); ++i) {
+    ArrayRegs ar;
+    ar.base = b_.reg(RegClass::B64);
+    b_.ins("ld.param.u64", {ar.base, "[" + base_params[i].second + "]"});
+    b_.ins("cvta.to.global.u64", {ar.base, ar.base});
+    const ArrayParam* arr = base_params[i].first;
+    for (size_t d = 0; d < arr->dims.size(); ++d) {
+      std::string s = b_.reg(RegClass::B64);
+      bool unit = o_.vectorized && d + 1 == arr->dims.size();
+      if (unit) b_.ins("mov.b64", {s, "1"});  // the vectorized variant's innermost stride is 1
+      else b_.ins("ld.param.s64", {s, "[" + stride_params[i].second[d] + "]"});
+      ar.strides.push_back(s);
+    }
+    arrays_[arr] = ar;
+  }
+  std::map<std::string, std::string> extent_regs;
+  for (const DimSymbol& d : k.dims) {
+    std::string r = b_.reg(RegClass::B64);
+    b_.ins("ld.param.s64", {r, "[" + extent_of[d.name] + "]"});
+    extent_regs[d.name] = r;
+  }
+  for (auto& [arr, ar] : arrays_)
+    for (const ArrayDim& d : arr->dims) {
+      if (!d.symbol.empty()) {
+        ar.extents.push_back(extent_regs[d.symbol]);
+      } else {
+        std::string r = b_.reg(RegClass::B64);
+        b_.ins("mov.b64", {r, std::to_string(d.constant)});
+        ar.extents.push_back(r);
+      }
+    }
+  // Block arguments of the kernel: arrays (no registers), extents, scalars.
+  size_t i = 0;
+  for (const ir::Value* a : k_.fn->body.args) {
+    if (a->type.is_array) {
+      ++i;
+      continue;
+    }
+    if (i < base_params.size() + k.dims.size()) {
+      regs_[a] = {extent_regs[k.dims[i - base_params.size()].name]};
+      ++i;
+    }
+  }
+  for (auto& [v, name] : scalar_params) {
+    DType d = v->type.tile.dtype;
+    std::string r;
+    switch (dtype_bits(d)) {
+      case 8: {
+        r = b_.reg(RegClass::B32);
+        b_.ins(is_signed_int(d) ? "ld.param.s8" : "ld.param.u8", {r, "[" + name + "]"});
+        if (d == DType::Bool) {
+          std::string p = b_.reg(RegClass::Pred);
+          b_.ins("setp.ne.u32", {p, r, "0"});
+          r = p;
+        }
+        break;
+      }
+      case 16:
+        if (d == DType::F16 || d == DType::BF16) {
+          r = b_.reg(RegClass::B16);
+          b_.ins("ld.param.b16", {r, "[" + name + "]"});
+        } else {
+          r = b_.reg(RegClass::B32);
+          b_.ins(is_signed_int(d) ? "ld.param.s16" : "ld.param.u16", {r, "[" + name + "]"});
+        }
+        break;
+      case 32:
+        r = b_.reg(RegClass::B32);
+        b_.ins("ld.param.b32", {r, "[" + name + "]"});
+        break;
+      default:
+        r = b_.reg(RegClass::B64);
+        b_.ins("ld.param.b64", {r, "[" + name + "]"});
+        break;
+    }
+    regs_[v] = {r};
+  }
+}
+
+void Emitter::prologue() {
+  tid_ = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {tid_, "%tid.x"});
+  // Thread coordinates of every layout, once, where they dominate every use.
+  for (const auto& [v, l] : k_.layouts)
+    if (!l.shape.empty()) coords(l);
+}
+
+std::string Emitter::entry(const std::string& name) {
+  b_.set_lineinfo(o_.lineinfo);
+  need_ptx(o_.target.ptx_version);
+  params();
+  prologue();
+  block(k_.fn->body);
+  if (failed_) return "";
+  b_.ins("ret", {});
+  const KernelInfo& k = *k_.fn->kernel;
+  std::string text = ".visible .entry " + name + "(" + param_text_ + "\n)\n";
+  text += fmt::format(".maxntid {}, 1, 1\n", k_.threads());
+  if (k.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.min_ctas_per_sm);
+  if (k.max_registers) text += fmt::format(".maxnreg {}\n", k.max_registers);
+  text += "{\n";
+  if (k_.conversion_smem)
+    text += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", smem_, k_.conversion_smem);
+  text += b_.body() + "}\n";
+  return text;
+}
+
+void Emitter::block(const ir::Block& b) {
+  for (const auto& o : b.ops) {
+    if (failed_) return;
+    op(*o);
+  }
+}
+
+void Emitter::op(const ir::Op& op) {
+  using ir::OpKind;
+  b_.loc(op.loc);
+  switch (op.kind) {
+    case OpKind::Constant: constant(op); break;
+    case OpKind::Iota: iota(op); break;
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::Reshape: convert_layout(op); break;
+    case OpKind::Cast: cast(op); break;
+    case OpKind::Bitcast: bitcast(op); break;
+    case OpKind::Cmp: compare(op); break;
+    case OpKind::Select: select(op); break;
+    case OpKind::Fma: fma(op); break;
+    case OpKind::BlockId:
+    case OpKind::NumBlocks:
+    case OpKind::NumSms: grid_op(op); break;
+    case OpKind::Load: load(op); break;
+    case OpKind::Store: store(op); break;
+    case OpKind::For: emit_for(op); break;
+    case OpKind::If: emit_if(op); break;
+    case OpKind::Yield: break;  // handled by the parent
+    default:
+      if (ir::is_unary_elementwise(op.kind)) unary(op);
+      else if (ir::is_binary_elementwise(op.kind)) binary(op);
+      else error(op.loc, std::string("internal compiler error: no PTX lowering for '") + ir::op_name(op.kind) + "'");
+      break;
+  }
+}
+
+void Emitter::grid_op(const ir::Op& op) {
+  static const char* kAxis[] = {"x", "y", "z"};
+  std::string r = define(op.results[0])[0];
+  if (op.kind == ir::OpKind::NumSms) b_.ins("mov.u32", {r, "%nsmid"});
+  else b_.ins("mov.u32", {r, std::string(op.kind == ir::OpKind::BlockId ? "%ctaid." : "%nctaid.") + kAxis[op.axis]});
+}
+
+namespace {
+
+// Copies the yielded registers of a region into `dst` (moves of the right width).
+void move_all(PtxBuilder& b, const std::vector<std::string>& dst, const std::vector<std::string>& src, DType d) {
+  for (size_t i = 0; i < dst.size(); ++i) {
+    if (dst[i] == src[i]) continue;
+    RegClass c = reg_class(d);
+    const char* mov = c == RegClass::Pred ? "mov.pred" : c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64";
+    b.ins(mov, {dst[i], src[i]});
+  }
+}
+
+const char* int_type(DType d) {
+  if (dtype_bits(d) == 64) return is_unsigned_int(d) ? "u64" : "s64";
+  return is_unsigned_int(d) ? "u32" : "s32";
+}
+
+}  // namespace
+
+void Emitter::emit_for(const ir::Op& op) {
+  const ir::Block& body = *op.regions[0];
+  DType idx = op.operands[0]->type.tile.dtype;
+  const char* ty = int_type(idx);
+  // The induction variable and the carried values live in the body's argument registers;
+  // results alias them after the loop.
+  std::string iv = define(body.args[0])[0];
+  b_.ins(dtype_bits(idx) == 64 ? "mov.b64" : "mov.b32", {iv, regs(op.operands[0])[0]});
+  for (size_t i = 1; i < body.args.size(); ++i) {
+    std::vector<std::string>& r = define(body.args[i]);
+    move_all(b_, r, regs(op.operands[i + 2]), body.args[i]->type.tile.dtype);
+  }
+  std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
+  const std::string& upper = regs(op.operands[1])[0];
+  const std::string& step = regs(op.operands[2])[0];
+  const ir::Op* step_def = op.operands[2]->def;
+  std::string p = b_.reg(RegClass::Pred);
+  b_.label(top);
+  if (step_def && step_def->kind == ir::OpKind::Constant) {
+    bool up = is_unsigned_int(idx) || step_def->value.i > 0;
+    b_.ins(fmt::format("setp.{}.{}", up ? "ge" : "le", ty), {p, iv, upper});
+  } else {
+    // A runtime step: continue while (step > 0 ? iv < upper : iv > upper).
+    std::string pos = b_.reg(RegClass::Pred), npos = b_.reg(RegClass::Pred);
+    std::string lt = b_.reg(RegClass::Pred), gt = b_.reg(RegClass::Pred), cont = b_.reg(RegClass::Pred);
+    b_.ins(fmt::format("setp.gt.{}", ty), {pos, step, "0"});
+    b_.ins("not.pred", {npos, pos});
+    b_.ins(fmt::format("setp.lt.{}", ty), {lt, iv, upper});
+    b_.ins(fmt::format("setp.gt.{}", ty), {gt, iv, upper});
+    b_.ins("and.pred", {lt, lt, pos});
+    b_.ins("and.pred", {gt, gt, npos});
+    b_.ins("or.pred", {cont, lt, gt});
+    b_.ins("not.pred", {p, cont});
+  }
+  b_.ins_if(p, "bra.uni", {done});
+  block(body);
+  const ir::Op& y = *body.ops.back();
+  for (size_t i = 1; i < body.args.size(); ++i)
+    move_all(b_, regs(body.args[i]), regs(y.operands[i - 1]), body.args[i]->type.tile.dtype);
+  b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
+  b_.ins("bra.uni", {top});
+  b_.label(done);
+  for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
+}
+
+void Emitter::emit_if(const ir::Op& op) {
+  // Conditions are scalars, so every thread of the CTA takes the same branch (bra.uni).
+  for (const ir::Value* r : op.results) define(r);
+  std::string else_label = b_.label_name("else"), end = b_.label_name("endif");
+  b_.ins_if("!" + regs(op.operands[0])[0], "bra.uni", {else_label});
+  for (int side = 0; side < 2; ++side) {
+    const ir::Block& blk = *op.regions[size_t(side)];
+    block(blk);
+    if (!blk.ops.empty() && blk.ops.back()->kind == ir::OpKind::Yield)
+      for (size_t i = 0; i < op.results.size(); ++i)
+        move_all(b_, regs(op.results[i]), regs(blk.ops.back()->operands[i]), op.results[i]->type.tile.dtype);
+    if (side == 0) {
+      b_.ins("bra.uni", {end});
+      b_.label(else_label);
+    }
+  }
+  b_.label(end);
+}
+
+}  // namespace tilec::codegen

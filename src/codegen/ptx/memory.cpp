@@ -1,0 +1,332 @@
+// load and store of tiles (language.md §6.1-6.2). One 64-bit base address per tile and thread;
+// element offsets inside the tile are immediates along the contiguous axis (vectorized
+// variant) or precomputed per row. A CTA-uniform branch picks the unmasked path for tiles
+// wholly inside the array and the masked path (padding on load, dropped stores) for edge tiles.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+
+struct Emitter::Access {
+  int rank = 0;
+  int esz = 4;                              ///< element bytes in memory
+  std::vector<std::string> stride_bytes;    ///< per tile dim, s64
+  std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit)
+  std::string interior;                     ///< predicate: the whole tile is inside the array
+  std::string thread_base;                  ///< u64 address of this thread's first element
+  bool contiguous = false;                  ///< last tile dim is the array's innermost, stride 1
+  std::map<std::pair<int, int64_t>, std::string> row_off;   ///< (dim, offset) → s64 byte offset
+  std::map<std::pair<int, int64_t>, std::string> valid;     ///< (dim, offset) → predicate
+};
+
+namespace {
+
+int mem_bytes(DType d) { return d == DType::Bool ? 1 : dtype_bytes(d); }
+
+// The ld/st type suffix for one element, and whether it widens into a 32-bit register.
+std::string elem_suffix(DType d, bool store) {
+  switch (d) {
+    case DType::Bool:
+    case DType::U8: return "u8";
+    case DType::I8: return store ? "u8" : "s8";
+    case DType::I16: return store ? "u16" : "s16";
+    case DType::U16: return "u16";
+    case DType::F16:
+    case DType::BF16: return "b16";
+    default: return dtype_bits(d) == 64 ? "b64" : "b32";
+  }
+}
+
+}  // namespace
+
+Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index) {
+  Access a;
+  const ArrayParam* arr = array->type.array;
+  const ArrayRegs& ar = arrays_.at(arr);
+  a.rank = int(arr->dims.size());
+  a.esz = mem_bytes(arr->dtype);
+  const ThreadCoords& tc = coords(l);
+  std::string tile_base = b_.reg(RegClass::B64);
+  b_.ins("mov.b64", {tile_base, ar.base});
+  std::vector<std::string> conds;
+  for (int j = 0; j < a.rank; ++j) {
+    int ad = op.order.empty() ? j : int(op.order[size_t(j)]);
+    const ir::Value* iv = op.operands[first_index + size_t(j)];
+    std::string idx = regs(iv)[0];
+    if (dtype_bits(iv->type.tile.dtype) < 64) {
+      std::string w = b_.reg(RegClass::B64);
+      b_.ins(is_unsigned_int(iv->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
+      idx = w;
+    }
+    int64_t shape = l.shape[size_t(j)];
+    std::string origin = b_.reg(RegClass::B64), sb = b_.reg(RegClass::B64);
+    b_.ins("mul.lo.s64", {origin, idx, std::to_string(shape)});
+    b_.ins("mul.lo.s64", {sb, ar.strides[size_t(ad)], std::to_string(a.esz)});
+    b_.ins("mad.lo.s64", {tile_base, origin, sb, tile_base});
+    a.stride_bytes.push_back(sb);
+    // Valid coordinates inside the tile: [max(-origin, 0), min(extent - origin, shape)), clamped to [0, shape].
+    std::string rem = b_.reg(RegClass::B64), lim = b_.reg(RegClass::B64), lo = b_.reg(RegClass::B64);
+    b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
+    b_.ins("max.s64", {lim, rem, "0"});
+    b_.ins("min.s64", {lim, lim, std::to_string(shape)});
+    b_.ins("neg.s64", {lo, origin});
+    b_.ins("max.s64", {lo, lo, "0"});
+    b_.ins("min.s64", {lo, lo, std::to_string(shape)});
+    std::string lim32 = b_.reg(RegClass::B32), lo32 = b_.reg(RegClass::B32);
+    b_.ins("cvt.u32.u64", {lim32, lim});
+    b_.ins("cvt.u32.u64", {lo32, lo});
+    a.limit.push_back(lim32);
+    a.low.push_back(lo32);
+    std::string in = b_.reg(RegClass::Pred), nonneg = b_.reg(RegClass::Pred);
+    b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
+    b_.ins("setp.ge.s64", {nonneg, origin, "0"});
+    b_.ins("and.pred", {in, in, nonneg});
+    conds.push_back(in);
+  }
+  for (size_t i = 0; i < conds.size(); ++i) {
+    if (i == 0) a.interior = conds[0];
+    else b_.ins("and.pred", {a.interior, a.interior, conds[i]});
+  }
+  a.thread_base = b_.reg(RegClass::B64);
+  b_.ins("mov.b64", {a.thread_base, tile_base});
+  for (int j = 0; j < a.rank; ++j) {
+    std::string c = b_.reg(RegClass::B64);
+    b_.ins("cvt.u64.u32", {c, tc.base[size_t(j)]});
+    b_.ins("mad.lo.s64", {a.thread_base, c, a.stride_bytes[size_t(j)], a.thread_base});
+  }
+  int last_ad = op.order.empty() ? a.rank - 1 : int(op.order[size_t(a.rank - 1)]);
+  a.contiguous = o_.vectorized && a.rank > 0 && last_ad == a.rank - 1;
+  return a;
+}
+
+namespace {
+
+// Byte offset of register `r` from the thread base: an immediate for the contiguous axis,
+// precomputed 64-bit row offsets for the others. Returns (register or "", immediate).
+std::pair<std::string, int64_t> element_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int64_t r) {
+  std::vector<int64_t> off = l.reg_offset(r);
+  int64_t imm = 0;
+  std::string sum;
+  for (int j = 0; j < a.rank; ++j) {
+    int64_t o = off[size_t(j)];
+    if (o == 0) continue;
+    if (j == a.rank - 1 && a.contiguous) {
+      imm += o * a.esz;
+      continue;
+    }
+    auto key = std::make_pair(j, o);
+    auto it = a.row_off.find(key);
+    if (it == a.row_off.end()) {
+      std::string t = b.reg(RegClass::B64);
+      b.ins("mul.lo.s64", {t, a.stride_bytes[size_t(j)], std::to_string(o)});
+      it = a.row_off.emplace(key, t).first;
+    }
+    if (sum.empty()) {
+      sum = it->second;
+    } else {
+      std::string t = b.reg(RegClass::B64);
+      b.ins("add.s64", {t, sum, it->second});
+      sum = t;
+    }
+  }
+  return {sum, imm};
+}
+
+std::string address(PtxBuilder& b, const Emitter::Access& a, const std::pair<std::string, int64_t>& off) {
+  std::string base = a.thread_base;
+  if (!off.first.empty()) {
+    base = b.reg(RegClass::B64);
+    b.ins("add.s64", {base, a.thread_base, off.first});
+  }
+  return off.second ? fmt::format("[{}+{}]", base, off.second) : "[" + base + "]";
+}
+
+// Predicate: element `r` lies inside the array.
+std::string element_valid(PtxBuilder& b, Emitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
+                          int64_t r) {
+  std::vector<int64_t> off = l.reg_offset(r);
+  std::string all;
+  for (int j = 0; j < a.rank; ++j) {
+    auto key = std::make_pair(j, off[size_t(j)]);
+    auto it = a.valid.find(key);
+    if (it == a.valid.end()) {
+      std::string c = b.reg(RegClass::B32), p = b.reg(RegClass::Pred), q = b.reg(RegClass::Pred);
+      b.ins("add.u32", {c, tbase[size_t(j)], std::to_string(off[size_t(j)])});
+      b.ins("setp.lt.u32", {p, c, a.limit[size_t(j)]});
+      b.ins("setp.ge.u32", {q, c, a.low[size_t(j)]});
+      b.ins("and.pred", {p, p, q});
+      it = a.valid.emplace(key, p).first;
+    }
+    if (all.empty()) {
+      all = it->second;
+    } else {
+      std::string t = b.reg(RegClass::Pred);
+      b.ins("and.pred", {t, all, it->second});
+      all = t;
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
+void Emitter::load(const ir::Op& op) {
+  const ir::Value* arr = op.operands[0];
+  const ir::Value* res = op.results[0];
+  DType dt = res->type.tile.dtype;
+  std::vector<std::string>& out = define(res);
+  std::string suffix = elem_suffix(dt, false);
+  // Loads into a scratch register of the memory width, then converts (bool) if needed.
+  auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
+    if (dt == DType::Bool) {
+      std::string w = b_.reg(RegClass::B32);
+      b_.ins("mov.b32", {w, "0"});
+      if (pred.empty()) b_.ins("ld.global.u8", {w, addr});
+      else b_.ins_if(pred, "ld.global.u8", {w, addr});
+      std::string p = b_.reg(RegClass::Pred);
+      b_.ins("setp.ne.u32", {p, w, "0"});
+      // A masked-off bool keeps its padding (selected below by the caller's mov).
+      if (pred.empty()) {
+        b_.ins("mov.pred", {dst, p});
+      } else {
+        b_.ins_if(pred, "mov.pred", {dst, p});
+      }
+      return;
+    }
+    if (pred.empty()) b_.ins("ld.global." + suffix, {dst, addr});
+    else b_.ins_if(pred, "ld.global." + suffix, {dst, addr});
+  };
+  if (res->type.is_scalar()) {
+    // A rank-0 array has one element; a scalar load reads it in every thread.
+    load_one(out[0], "[" + arrays_.at(arr->type.array).base + "]", "");
+    return;
+  }
+  const Layout& l = k_.layout(res);
+  Access a = plan_access(op, arr, l, 1);
+  const ThreadCoords& tc = coords(l);
+  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
+
+  // Interior: no masks; vectors of up to 16 bytes along the contiguous axis.
+  int spt = l.size_per_thread.back();
+  int64_t n = l.regs_per_thread();
+  int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
+  int piece = std::min(chunk_bytes, 16);
+  bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
+  for (int64_t r = 0; r < n;) {
+    if (!vec) {
+      load_one(out[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), "");
+      ++r;
+      continue;
+    }
+    int per = piece / a.esz;  // elements per vector access
+    std::string addr = address(b_, a, element_offset(b_, a, l, r));
+    if (a.esz == 8 || a.esz == 4) {
+      std::vector<std::string> dst(out.begin() + r, out.begin() + r + per);
+      std::string ty = a.esz == 8 ? "b64" : "b32";
+      if (per == 1) b_.ins("ld.global." + ty, {dst[0], addr});
+      else b_.ins(fmt::format("ld.global.v{}.{}", per, ty), {"{" + fmt::format("{}", fmt::join(dst, ", ")) + "}", addr});
+    } else {
+      // 16-bit floats: 32-bit words, two halves each.
+      int words = piece / 4;
+      std::vector<std::string> w;
+      for (int i = 0; i < words; ++i) w.push_back(b_.reg(RegClass::B32));
+      if (words == 1) b_.ins("ld.global.b32", {w[0], addr});
+      else b_.ins(fmt::format("ld.global.v{}.b32", words), {"{" + fmt::format("{}", fmt::join(w, ", ")) + "}", addr});
+      for (int i = 0; i < words; ++i)
+        b_.ins("mov.b32", {"{" + out[size_t(r + 2 * i)] + ", " + out[size_t(r + 2 * i + 1)] + "}", w[size_t(i)]});
+    }
+    r += per;
+  }
+  b_.ins("bra.uni", {done});
+
+  // Edge: each element in bounds is loaded; the rest read the padding value.
+  b_.label(masked);
+  RegClass c = reg_class(dt);
+  std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
+  for (int64_t r = 0; r < n; ++r) {
+    if (c == RegClass::Pred) b_.ins("setp.ne.u32", {out[size_t(r)], pad, "0"});
+    else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
+    std::string p = element_valid(b_, a, l, tc.base, r);
+    load_one(out[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), p);
+  }
+  b_.label(done);
+}
+
+void Emitter::store(const ir::Op& op) {
+  const ir::Value* arr = op.operands[0];
+  const ir::Value* val = op.operands[1];
+  DType dt = val->type.tile.dtype;
+  const std::vector<std::string>& in = regs(val);
+  std::string suffix = elem_suffix(dt, true);
+  auto store_one = [&](const std::string& v, const std::string& addr, const std::string& pred) {
+    std::string src = v;
+    if (dt == DType::Bool) {
+      src = b_.reg(RegClass::B32);
+      b_.ins("selp.b32", {src, "1", "0", v});
+    }
+    if (pred.empty()) b_.ins("st.global." + suffix, {addr, src});
+    else b_.ins_if(pred, "st.global." + suffix, {addr, src});
+  };
+  if (val->type.is_scalar()) {
+    // One element: thread 0 writes it.
+    std::string p = b_.reg(RegClass::Pred);
+    b_.ins("setp.eq.u32", {p, tid_, "0"});
+    store_one(in[0], "[" + arrays_.at(arr->type.array).base + "]", p);
+    return;
+  }
+  const Layout& l = k_.layout(val);
+  Access a = plan_access(op, arr, l, 2);
+  const ThreadCoords& tc = coords(l);
+  std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
+  int spt = l.size_per_thread.back();
+  int64_t n = l.regs_per_thread();
+  int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
+  int piece = std::min(chunk_bytes, 16);
+  bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
+  const std::string& primary = tc.primary;  // threads holding copies do not store
+  for (int64_t r = 0; r < n;) {
+    if (!vec) {
+      store_one(in[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), primary);
+      ++r;
+      continue;
+    }
+    int per = piece / a.esz;
+    std::string addr = address(b_, a, element_offset(b_, a, l, r));
+    std::vector<std::string> src;
+    std::string ty = "b32";
+    if (a.esz >= 4) {
+      src.assign(in.begin() + r, in.begin() + r + per);
+      ty = a.esz == 8 ? "b64" : "b32";
+    } else {
+      for (int i = 0; i < piece / 4; ++i) {
+        std::string w = b_.reg(RegClass::B32);
+        b_.ins("mov.b32", {w, "{" + in[size_t(r + 2 * i)] + ", " + in[size_t(r + 2 * i + 1)] + "}"});
+        src.push_back(w);
+      }
+    }
+    std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
+    std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
+    if (primary.empty()) b_.ins(opcode, {addr, operand});
+    else b_.ins_if(primary, opcode, {addr, operand});
+    r += per;
+  }
+  b_.ins("bra.uni", {done});
+  b_.label(masked);
+  for (int64_t r = 0; r < n; ++r) {
+    std::string p = element_valid(b_, a, l, tc.base, r);
+    if (!primary.empty()) {
+      std::string q = b_.reg(RegClass::Pred);
+      b_.ins("and.pred", {q, p, primary});
+      p = q;
+    }
+    store_one(in[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), p);
+  }
+  b_.label(done);
+}
+
+}  // namespace tilec::codegen
