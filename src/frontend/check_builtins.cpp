@@ -86,11 +86,16 @@ bool Checker::bind_args(const BuiltinSig& sig, Expr& call, BoundArgs& out) {
   return ok;
 }
 
+// "a run-time i32 scalar" for a value that has the right type but is not a constant.
+static std::string describe_nonconst(const Value& v) {
+  return v.is_tile() && !v.constant ? "a run-time " + describe(v) : describe(v);
+}
+
 std::optional<int64_t> Checker::const_int(Expr* e, const char* what) {
   const Value& v = e->value;
   if (v.is_error()) return std::nullopt;
   if (!v.is_const() || !(is_integer(v.tile.dtype) || v.tile.dtype == DType::Bool)) {
-    diag_.error(e->range, std::string(what) + " must be a compile-time integer, not " + describe(v));
+    diag_.error(e->range, std::string(what) + " must be a compile-time integer, not " + describe_nonconst(v));
     return std::nullopt;
   }
   return v.constant->i;
@@ -108,7 +113,7 @@ std::optional<std::vector<int64_t>> Checker::const_shape(Expr* e, const char* wh
   for (const Value* x : elems) {
     if (!x->is_const() || !is_integer(x->tile.dtype)) {
       diag_.error(e->range, std::string(what) + " must be a compile-time integer or a tuple of them, not " +
-                                describe(*x));
+                                describe_nonconst(*x));
       return std::nullopt;
     }
     shape.push_back(x->constant->i);
@@ -308,6 +313,15 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
     case Builtin::Swizzle2d: {
       for (size_t i = 0; i < 4; ++i)
         if (!expect_scalar_int(a.get(i), "swizzle2d's arguments")) return Value::error();
+      for (size_t i = 1; i < 4; ++i) {
+        const Value& v = a.get(i)->value;
+        bool nonpositive = v.constant && (is_signed_int(v.tile.dtype) ? v.constant->i <= 0 : v.constant->i == 0);
+        if (nonpositive) {
+          diag_.error(a.get(i)->range, fmt::format("swizzle2d's {} must be positive, not {}",
+                                                   builtin_sig(Builtin::Swizzle2d).params[i].name, v.constant->i));
+          return Value::error();
+        }
+      }
       Value acc = a.get(0)->value;
       for (size_t i = 1; i < 4; ++i) {
         std::optional<DType> t = promote(acc, a.get(i)->value, *a.call, *a.get(0), *a.get(i));
@@ -381,13 +395,18 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
     Value r = Value::make_tile(TileType{arr.array->dtype, *shape});
     if (Expr* pad = a.get(4)) {
       const Value& pv = pad->value;
+      DType adt = arr.array->dtype;
       if (!pv.is_const()) {
-        diag_.error(pad->range, "padding must be a constant such as 0, -inf or nan, not " + describe(pv));
+        diag_.error(pad->range, "padding must be a constant such as 0, -inf or nan, not " + describe_nonconst(pv));
         return Value::error();
       }
-      if (!is_float(arr.array->dtype) && is_float(pv.tile.dtype)) {
-        diag_.error(pad->range, "padding of an " + std::string(dtype_name(arr.array->dtype)) +
-                                    " array must be an integer value");
+      if (is_restricted(adt) && (is_float(pv.tile.dtype) ? pv.constant->f != 0 : pv.constant->i != 0)) {
+        diag_.error(pad->range, fmt::format("padding of array '{}' ({}) must be 0", arr.array->name, dtype_name(adt)));
+        return Value::error();
+      }
+      if (!is_float(adt) && !is_restricted(adt) && is_float(pv.tile.dtype)) {
+        diag_.error(pad->range, fmt::format("padding of array '{}' ({}) must be an integer value", arr.array->name,
+                                            dtype_name(adt)));
         return Value::error();
       }
       if (is_integer(arr.array->dtype) && !int_fits(*pv.constant, pv.tile.dtype, arr.array->dtype)) {
@@ -401,7 +420,10 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
   }
   // store
   Expr* t = a.get(2);
-  if (!expect_tile(t, "store's tile")) return Value::error();
+  if (t->value.kind != ValueKind::Tile) {  // restricted dtypes may be stored (docs §4.2)
+    diag_.error(t->range, "store's tile must be a tile or scalar, not " + describe(t->value));
+    return Value::error();
+  }
   const Value& tv = t->value;
   // A scalar stores one element, as a tile of shape (1, ..., 1).
   if (tv.tile.rank() != rank && !tv.tile.is_scalar()) {
@@ -410,8 +432,9 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
     return Value::error();
   }
   if (tv.tile.dtype != arr.array->dtype && !tv.weak) {
-    diag_.error(t->range, fmt::format("store of a {} tile into {} array '{}' needs .astype({})", dtype_name(tv.tile.dtype),
-                                      dtype_name(arr.array->dtype), arr.array->name, dtype_name(arr.array->dtype)));
+    diag_.error(t->range, fmt::format("storing {} values into array '{}' of {} needs .astype({})",
+                                      dtype_name(tv.tile.dtype), arr.array->name, dtype_name(arr.array->dtype),
+                                      dtype_name(arr.array->dtype)));
     return Value::error();
   }
   Value none;
@@ -448,7 +471,12 @@ Value Checker::builtin_element_memory(Builtin b, BoundArgs& a) {
   }
   DType dt = arr.array->dtype;
   auto check_value = [&](Expr* e, const char* what) {
-    if (!expect_tile(e, what)) return false;
+    // scatter may write restricted dtypes (docs §4.2); the atomics may not.
+    if (b == Builtin::Scatter ? e->value.kind != ValueKind::Tile : !expect_tile(e, what)) {
+      if (e->value.kind != ValueKind::Tile && !e->value.is_error())
+        diag_.error(e->range, std::string(what) + " must be a tile or scalar, not " + describe(e->value));
+      return false;
+    }
     const Value& v = e->value;
     if (v.tile.dtype != dt && !v.weak) {
       diag_.error(e->range, fmt::format("{} is {} but array '{}' holds {}; convert with .astype({})", what,
@@ -514,6 +542,11 @@ Value Checker::builtin_make(Builtin b, BoundArgs& a) {
         diag_.error(a.get(1)->range, "arange needs an integer or float dtype");
         return Value::error();
       }
+      if (is_integer(*d) && !int_fits(Scalar{*n - 1, 0}, DType::I64, *d)) {
+        diag_.error(a.get(1)->range, fmt::format("arange({}) does not fit in {}: its last value is {}", *n,
+                                                 dtype_name(*d), *n - 1));
+        return Value::error();
+      }
       dt = *d;
     }
     return Value::make_tile(TileType{dt, {*n}});
@@ -555,7 +588,11 @@ Value Checker::builtin_make(Builtin b, BoundArgs& a) {
 // Shape operations
 
 Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
-  if (!expect_tile(a.get(0), "the tile")) return Value::error();
+  // Pure data movement: restricted dtypes are allowed (docs §4.2).
+  if (a.get(0)->value.kind != ValueKind::Tile) {
+    diag_.error(a.get(0)->range, std::string(builtin_sig(b).name) + " takes a tile, not " + describe(a.get(0)->value));
+    return Value::error();
+  }
   const Value& t = a.get(0)->value;
   const std::vector<int64_t>& in = t.tile.shape;
   int rank = t.tile.rank();
@@ -577,8 +614,20 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
   };
   switch (b) {
     case Builtin::Reshape: {
-      std::optional<std::vector<int64_t>> shape = const_shape(a.get(1), "reshape's shape");
-      if (!shape) return Value::error();
+      // One entry may be -1: the extent that keeps the element count (docs §7.4).
+      std::optional<std::vector<int64_t>> given = const_list(a.get(1), "reshape's shape");
+      if (!given) return Value::error();
+      int64_t known = 1;
+      int infer = -1;
+      for (size_t i = 0; i < given->size(); ++i) {
+        int64_t d = (*given)[i];
+        if (d == -1 && infer < 0) infer = int(i);
+        else if (d > 0 && known <= t.tile.numel()) known *= d;
+        else if (d <= 0) known = 0;
+      }
+      if (infer >= 0 && known > 0) (*given)[size_t(infer)] = t.tile.numel() % known ? 0 : t.tile.numel() / known;
+      if (!check_tile_shape(*given, a.get(1)->range)) return Value::error();
+      std::vector<int64_t>* shape = &*given;
       int64_t n = 1;
       for (int64_t d : *shape) n *= d;
       if (n != t.tile.numel()) {
@@ -608,6 +657,10 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
         return Value::error();
       }
       int64_t x0 = rank - 2, x1 = rank - 1;
+      if (!a.get(1) != !a.get(2)) {
+        diag_.error(a.call->range, "transpose takes both axis0 and axis1, or neither (the last two axes)");
+        return Value::error();
+      }
       if (a.get(1)) {
         std::optional<int64_t> v = const_int(a.get(1), "axis0");
         if (!v) return Value::error();
@@ -618,7 +671,8 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
         if (!v) return Value::error();
         x1 = *v;
       }
-      std::optional<int> n0 = normalize_axis(x0, rank, a.call), n1 = normalize_axis(x1, rank, a.call);
+      std::optional<int> n0 = normalize_axis(x0, rank, a.get(1) ? a.get(1) : a.call);
+      std::optional<int> n1 = n0 ? normalize_axis(x1, rank, a.get(2) ? a.get(2) : a.call) : std::nullopt;
       if (!n0 || !n1) return Value::error();
       std::vector<int64_t> out = in;
       std::swap(out[size_t(*n0)], out[size_t(*n1)]);
@@ -636,16 +690,23 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
     case Builtin::BroadcastTo: {
       std::optional<std::vector<int64_t>> shape = const_shape(a.get(1), "broadcast_to's shape");
       if (!shape) return Value::error();
-      std::optional<std::vector<int64_t>> out = broadcast(in, *shape, *a.call);
-      if (!out) return Value::error();
-      if (*out != *shape) {
+      // NumPy's rule, one way: each axis of `t` (aligned at the end) is 1 or the target's.
+      bool ok = in.size() <= shape->size();
+      for (size_t i = 0; ok && i < in.size(); ++i) {
+        int64_t from = in[in.size() - 1 - i], to = (*shape)[shape->size() - 1 - i];
+        ok = from == to || from == 1;
+      }
+      if (!ok) {
         diag_.error(a.call->range, "cannot broadcast " + shape_str(in) + " to " + shape_str(*shape));
         return Value::error();
       }
       return result(*shape);
     }
     case Builtin::Cat: {
-      if (!expect_tile(a.get(1), "cat's second tile")) return Value::error();
+      if (a.get(1)->value.kind != ValueKind::Tile) {
+        diag_.error(a.get(1)->range, "cat takes tiles, not " + describe(a.get(1)->value));
+        return Value::error();
+      }
       const Value& u = a.get(1)->value;
       if (u.tile != t.tile) {
         diag_.error(a.call->range, "cat joins tiles of the same shape and dtype, not " + describe(t) + " and " + describe(u));
@@ -782,8 +843,13 @@ Value Checker::builtin_elementwise(Builtin b, BoundArgs& a) {
       if (!is_float(t)) t = DType::F32;
       break;
     default:
-      // Transcendental functions compute in floating point: integers become f32.
+      // Transcendental functions compute in floating point: integers become f32. PTX has no
+      // f64 ex2/lg2/sin/cos/tanh (docs §7.7): only sqrt and rsqrt work on f64 for now.
       if (!is_float(t)) t = DType::F32;
+      if (t == DType::F64 && b != Builtin::Sqrt && b != Builtin::Rsqrt) {
+        diag_.error(a.call->range, fmt::format("f64 {} is not supported yet", sig.name));
+        return Value::error();
+      }
       break;
   }
   Value r = Value::make_tile(TileType{t, shape});
@@ -956,7 +1022,7 @@ Value Checker::builtin_debug(Builtin b, BoundArgs& a) {
   if (b == Builtin::StaticAssert) {
     const Value& c = a.get(0)->value;
     if (!c.is_const()) {
-      diag_.error(a.get(0)->range, "static_assert needs a compile-time condition, not " + describe(c));
+      diag_.error(a.get(0)->range, "static_assert needs a compile-time condition, not " + describe_nonconst(c));
       return Value::error();
     }
     if (a.get(1) && a.get(1)->value.kind != ValueKind::String) {

@@ -36,6 +36,10 @@ std::string describe(const Value& v) {
   return "?";
 }
 
+bool is_predeclared(const std::string& name) {
+  return find_builtin(name) || parse_dtype(name) || name == "inf" || name == "nan";
+}
+
 namespace {
 
 bool is_comparison(Op op) {
@@ -311,6 +315,10 @@ Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Exp
     // a @ b: the operands promote to one dtype, which the result keeps (f32 accumulate inside).
     std::optional<DType> t = promote(a, b, e, lhs, rhs);
     if (!t) return Value::error();
+    if (*t == DType::Bool) {
+      diag_.error(e.range, "@ is not defined for bool tiles; convert them with astype()");
+      return Value::error();
+    }
     Value ca = cast_value(a, *t), cb = cast_value(b, *t);
     int ra = ca.tile.rank(), rb = cb.tile.rank();
     if (ra < 2 || ra > 3 || ra != rb) {
@@ -356,12 +364,22 @@ Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Exp
   }
   Value r = Value::make_tile(TileType{result, *shape});
   r.weak = weak;
+  if (a.constant && b.constant && weak && is_integer(compute)) {
+    // Literal-only integer arithmetic is exact, like Python ints; the result then takes the
+    // smallest of i32/i64/u64 that holds it.
+    std::string error;
+    std::optional<ExactInt> v = fold_exact(op, exact_int(*a.constant, a.tile.dtype),
+                                           exact_int(*b.constant, b.tile.dtype), error);
+    if (!v) {
+      diag_.error(e.range, error);
+      return Value::error();
+    }
+    r.constant = exact_int_scalar(*v);
+    if (!is_comparison(op)) r.tile.dtype = exact_int_dtype(*v);
+    return r;
+  }
   if (a.constant && b.constant) {
-    // Literal-only integer arithmetic folds in 64 bits, like Python ints, and then takes the
-    // smallest of i32/i64 that holds it.
     DType fold_t = compute, fold_r = result;
-    if (weak && is_integer(compute)) fold_t = fold_r = is_comparison(op) ? compute : DType::I64;
-    if (weak && is_integer(compute) && is_comparison(op)) fold_t = DType::I64;
     if (weak && is_float(compute)) fold_t = DType::F64, fold_r = is_comparison(op) ? DType::Bool : DType::F64;
     Scalar x = convert_scalar(*a.constant, a.tile.dtype, fold_t);
     Scalar y = convert_scalar(*b.constant, b.tile.dtype, fold_t);
@@ -374,8 +392,6 @@ Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Exp
       return Value::error();
     }
     r.constant = folded;
-    if (weak && is_integer(result) && !is_comparison(op))
-      r.tile.dtype = folded->i >= INT32_MIN && folded->i <= INT32_MAX ? DType::I32 : DType::I64;
   }
   return r;
 }
@@ -401,14 +417,19 @@ Value Checker::check_unary(Expr& e) {
     return Value::error();
   }
   Value r = a;
-  if (a.constant) {
-    r.constant = fold_unary(e.op, t, *a.constant);
-    // -2147483648 as a literal: negation of an i64 literal may fit i32 again.
-    if (a.weak && is_integer(t) && e.op == Op::Neg) {
-      // A negated literal is a Python int: -2147483648 is i32, -(2**63) is i64.
-      r.constant->i = -a.constant->i;
-      r.tile.dtype = r.constant->i >= INT32_MIN && r.constant->i <= INT32_MAX ? DType::I32 : DType::I64;
+  if (a.constant && a.weak && is_integer(t)) {
+    // A negated literal is a Python int: -2147483648 is i32, -(2**63) is i64, -(2**64) is
+    // out of range.
+    ExactInt x = exact_int(*a.constant, t);
+    ExactInt v = e.op == Op::Neg ? -x : e.op == Op::Invert ? -x - 1 : x;
+    if (v < INT64_MIN || v > ExactInt(UINT64_MAX)) {
+      diag_.error(e.range, "the value of this constant expression does not fit in 64 bits");
+      return Value::error();
     }
+    r.constant = exact_int_scalar(v);
+    r.tile.dtype = exact_int_dtype(v);
+  } else if (a.constant) {
+    r.constant = fold_unary(e.op, t, *a.constant);
   }
   return r;
 }
@@ -656,6 +677,13 @@ Value Checker::check_call(Expr& e) {
       if (sig.id == Builtin::Kernel) {
         diag_.error(callee.range, "'kernel' is a decorator: write @kernel(grid=...) above a def");
         return Value::error();
+      }
+      if (in_grid_ && sig.id == Builtin::NumTiles) {
+        // Its arguments are an array and constants, which the grid rule would refuse.
+        in_grid_ = false;
+        Value v = call_builtin(sig, e);
+        in_grid_ = true;
+        return v;
       }
       return call_builtin(sig, e);
     }

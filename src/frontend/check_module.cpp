@@ -82,7 +82,9 @@ ModuleScope* Checker::check_module(Module* m) {
   ms->ast = m;
   ms->checking = true;
   scopes_.push_back(std::move(owned));
-  by_path_[sm_.file(m->file).path] = ms;
+  // Imports look files up by their normalized path, so the main file is keyed the same way
+  // (`tilec ./a.tile` with b importing a is a cycle, not a second copy of a).
+  by_path_[std::filesystem::path(sm_.file(m->file).path).lexically_normal().string()] = ms;
   ModuleScope* saved = module_;
   module_ = ms;
 
@@ -97,6 +99,8 @@ ModuleScope* Checker::check_module(Module* m) {
       DiagnosticEngine::note(d, it->second.range, "'" + s->name + "' first defined here");
       continue;
     }
+    if (!is_kernel && is_predeclared(s->name))
+      diag_.error(s->range, "'" + s->name + "' is a predeclared name (a dtype or built-in) and cannot be redefined");
     it->second.kind = is_kernel ? Global::Kind::Kernel : Global::Kind::Function;
     it->second.def = s.get();
     it->second.range = s->range;
@@ -106,6 +110,7 @@ ModuleScope* Checker::check_module(Module* m) {
     if (!is_kernel && !s->decorators.empty())
       diag_.error(s->decorators[0]->range, "unknown decorator: only @kernel(...) is allowed");
   }
+  std::vector<Expr*> calls;
   for (StmtPtr& s : m->body) {
     switch (s->kind) {
       case StmtKind::Import: import_module(*s, *ms); break;
@@ -115,8 +120,7 @@ ModuleScope* Checker::check_module(Module* m) {
       case StmtKind::Expr:
         if (s->value->kind == ExprKind::String) break;  // module docstring
         if (s->value->kind == ExprKind::Call) {
-          Value v = check_expr(*s->value);
-          (void)v;
+          calls.push_back(s->value.get());  // static_assert: checked after the constants
           break;
         }
         [[fallthrough]];
@@ -124,6 +128,7 @@ ModuleScope* Checker::check_module(Module* m) {
         diag_.error(s->range, "only constants, imports, functions and kernels may appear at module level");
     }
   }
+  for (Expr* call : calls) check_expr(*call);
   for (StmtPtr& s : m->body)
     if (s->kind == StmtKind::Def && ms->globals[s->name].def == s.get() &&
         ms->globals[s->name].kind == Global::Kind::Function)
@@ -180,6 +185,7 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
   std::vector<fs::path> candidates;
   const std::string& here = sm_.file(from.ast->file).path;
   fs::path dir = here == "<stdin>" ? fs::path(".") : fs::path(here).parent_path();
+  if (dir.empty()) dir = ".";
   candidates.push_back(dir / rel);
   for (const std::string& inc : opts_.include_dirs) candidates.push_back(fs::path(inc) / rel);
   std::string found;
@@ -236,11 +242,16 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
     return;
   }
   const std::string& name = s.target->name;
+  if (is_predeclared(name)) {
+    diag_.error(s.target->range, "'" + name + "' is a predeclared name (a dtype or built-in) and cannot be redefined");
+    return;
+  }
   Value v = check_expr(*s.value);
   if (v.is_error()) return;
   if (auto d = defines_.find(name); d != defines_.end()) {
     d->second.used = true;
-    Value nv = d->second.value;
+    Value nv = check_expr(*d->second.expr);
+    if (nv.is_error()) nv = v;  // reported; keep the source's value to avoid follow-on errors
     // An int may stand for a float constant (also inside a tuple); every other kind must match.
     auto widen = [](const Value& want, Value given, auto& self) -> Value {
       if (const_kind(want) == "float" && const_kind(given) == "int")
@@ -282,9 +293,6 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
 }
 
 void Checker::parse_defines() {
-  ModuleScope* empty = scopes_.emplace_back(std::make_unique<ModuleScope>()).get();
-  ModuleScope* saved = module_;
-  module_ = empty;
   for (const std::string& d : opts_.defines) {
     size_t eq = d.find('=');
     std::string name = d.substr(0, eq);
@@ -298,18 +306,19 @@ void Checker::parse_defines() {
     uint32_t vfile = sm_.add("<-D " + name + ">", d.substr(eq + 1) + "\n");
     SourceRange whole{vfile, {1, 1, 0}, {1, uint32_t(d.size() - eq), uint32_t(d.size() - eq - 1)}};
     auto m = std::make_unique<Module>();
+    int errors = diag_.error_count();
     parse_file(sm_, vfile, diag_, *m);
+    if (diag_.error_count() != errors) continue;
     if (m->body.size() != 1 || m->body[0]->kind != StmtKind::Expr) {
-      if (!diag_.has_errors()) diag_.error(whole, "-D " + name + ": the value must be one expression");
+      diag_.error(whole, "-D " + name + ": the value must be one expression");
       continue;
     }
     Define def;
     def.range = m->body[0]->value->range;
-    def.value = check_expr(*m->body[0]->value);
+    def.expr = m->body[0]->value.get();
     define_modules_.push_back(std::move(m));
-    if (!def.value.is_error()) defines_[name] = def;
+    defines_[name] = def;  // a later -D of the same name wins
   }
-  module_ = saved;
 }
 
 void Checker::report_unused_defines() {
@@ -414,6 +423,8 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
             bool clash = std::any_of(def.params.begin(), def.params.end(), [&](const Param& q) { return q.name == d.name; });
             if (clash) {
               diag_.error(d.range, "dimension symbol '" + d.name + "' has the name of a kernel parameter");
+            } else if (is_predeclared(d.name)) {
+              diag_.error(d.range, "dimension symbol '" + d.name + "' has a predeclared name (a dtype or built-in)");
             } else {
               DimSymbol s{d.name, d.range, var_id(d.name)};
               k.dims.push_back(s);
@@ -507,12 +518,24 @@ void Checker::check_grid(Expr& grid, KernelInfo& k) {
     return;
   }
   in_grid_ = true;
-  for (Expr* d : dims) {
+  for (size_t axis = 0; axis < dims.size(); ++axis) {
+    Expr* d = dims[axis];
     Value v = check_expr(*d);
     if (v.is_error()) continue;
     if (!v.is_scalar() || !is_integer(v.tile.dtype)) {
       diag_.error(d->range, "a grid dimension must be an integer expression, not " + describe(v));
       continue;
+    }
+    // A constant extent is checked now against the launch limits of docs §3.5.
+    if (v.constant) {
+      int64_t limit = axis == 0 ? INT64_C(0x7fffffff) : 65535;
+      bool negative = is_signed_int(v.tile.dtype) && v.constant->i < 0;
+      if (negative || uint64_t(v.constant->i) > uint64_t(limit)) {
+        diag_.error(d->range, negative ? fmt::format("grid extent {} of axis {} is negative", v.constant->i, axis)
+                                       : fmt::format("grid extent {} of axis {} is more than the limit {}",
+                                                     uint64_t(v.constant->i), axis, limit));
+        continue;
+      }
     }
     k.grid.push_back(d);
   }

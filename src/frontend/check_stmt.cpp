@@ -177,6 +177,23 @@ void Checker::bind_name(Expr& name, const Value& v) {
     diag_.error(name.range, "cannot assign " + describe(v) + " to a variable");
     return;
   }
+  if (LocalVar* old = lookup_local(name.name); old && old->state == LocalVar::State::Assigned && !v.is_error()) {
+    // Kernel arrays and dimension symbols describe the launch: read-only (docs §3.9). Any
+    // other name holding an array keeps holding one.
+    bool kernel_scope = !fn_->def && kernel_;
+    bool dim = kernel_scope && std::any_of(kernel_->dims.begin(), kernel_->dims.end(),
+                                           [&](const DimSymbol& d) { return d.name == name.name && d.var == old->id; });
+    bool param = kernel_scope && std::any_of(kernel_->params.begin(), kernel_->params.end(), [&](const KernelParam& p) {
+                   return p.name == name.name && p.is_array && p.var == old->id;
+                 });
+    if (dim || param || (old->value.kind == ValueKind::Array && v.kind != ValueKind::Array)) {
+      Diagnostic& d = diag_.error(name.range, dim     ? "cannot assign to dimension symbol '" + name.name + "': it is read-only"
+                                              : param ? "cannot assign to array parameter '" + name.name + "': it is read-only"
+                                                      : "'" + name.name + "' holds an array; it cannot become " + describe(v));
+      DiagnosticEngine::note(d, old->def, "'" + name.name + "' declared here");
+      return;
+    }
+  }
   auto carried = fn_->carried.find(name.name);
   if (carried != fn_->carried.end() && !v.is_error() && !carried->second.first.is_error() &&
       !same_type(carried->second.first, v)) {

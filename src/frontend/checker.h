@@ -173,9 +173,10 @@ class Checker {
   std::vector<const Stmt*> call_stack_;  ///< helpers being inlined, for recursion errors
   std::set<const Stmt*> bad_helpers_;    ///< helpers whose signature had errors (calls are skipped)
 
-  /// A -D NAME=VALUE override, checked once up front.
+  /// A -D NAME=VALUE override: parsed up front, evaluated at NAME's definition (so it may
+  /// name the constants above it).
   struct Define {
-    Value value;
+    Expr* expr = nullptr;
     SourceRange range;
     bool used = false;
   };
@@ -183,7 +184,11 @@ class Checker {
   std::vector<std::unique_ptr<Module>> define_modules_;  ///< keeps the -D values' trees alive
 };
 
-/// "i32", "tile<64x64xf16>", "array f16[M, K]": a value's type in diagnostics.
+/// "i32 scalar", "tile (64, 64) of f16", "array f16[M, K]": a value's type in diagnostics.
 std::string describe(const Value& v);
+
+/// True for the predeclared names (dtypes, built-ins, `kernel`, `inf`, `nan`), which no
+/// module-level declaration or dimension symbol may take (docs/language.md §2.4).
+bool is_predeclared(const std::string& name);
 
 }  // namespace tilec

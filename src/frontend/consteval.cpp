@@ -267,8 +267,13 @@ std::optional<Scalar> fold_binary(Op op, DType t, Scalar a, Scalar b, DType resu
     }
     case Op::Pow:
       if (!is_unsigned && b.i < 0) {
-        error = "negative integer exponent in a constant expression (use a float base)";
-        return std::nullopt;
+        // §5.1: the exact result truncated toward zero; base 0 is unspecified.
+        if (a.i == 0) {
+          error = "0 ** a negative exponent is unspecified";
+          return std::nullopt;
+        }
+        v = a.i == 1 ? 1 : a.i == -1 ? ((b.i & 1) ? -1 : 1) : 0;
+        break;
       }
       v = ipow(a.i, uint64_t(b.i), t);
       break;
@@ -290,6 +295,91 @@ std::optional<Scalar> fold_binary(Op op, DType t, Scalar a, Scalar b, DType resu
   }
   r.i = wrap_int(v, result);
   return r;
+}
+
+ExactInt exact_int(Scalar s, DType t) {
+  return t == DType::U64 ? ExactInt(uint64_t(s.i)) : ExactInt(s.i);
+}
+
+DType exact_int_dtype(ExactInt v) {
+  if (v >= INT32_MIN && v <= INT32_MAX) return DType::I32;
+  if (v >= INT64_MIN && v <= INT64_MAX) return DType::I64;
+  return DType::U64;
+}
+
+Scalar exact_int_scalar(ExactInt v) { return Scalar{int64_t(uint64_t(v)), 0}; }
+
+std::optional<ExactInt> fold_exact(Op op, ExactInt a, ExactInt b, std::string& error) {
+  const ExactInt lo = INT64_MIN, hi = ExactInt(UINT64_MAX);
+  ExactInt v = 0;
+  bool overflow = false;
+  switch (op) {
+    case Op::Lt: return ExactInt(a < b);
+    case Op::Le: return ExactInt(a <= b);
+    case Op::Gt: return ExactInt(a > b);
+    case Op::Ge: return ExactInt(a >= b);
+    case Op::Eq: return ExactInt(a == b);
+    case Op::Ne: return ExactInt(a != b);
+    case Op::Add: v = a + b; break;  // operands are below 2^64: no 128-bit overflow
+    case Op::Sub: v = a - b; break;
+    case Op::Mul: overflow = __builtin_mul_overflow(a, b, &v); break;
+    case Op::FloorDiv:
+    case Op::Mod: {
+      if (b == 0) {
+        error = "integer division by zero in a constant expression";
+        return std::nullopt;
+      }
+      ExactInt q = a / b, m = a % b;
+      if (m != 0 && ((m < 0) != (b < 0))) {
+        --q;
+        m += b;
+      }
+      v = op == Op::FloorDiv ? q : m;
+      break;
+    }
+    case Op::Pow: {
+      if (b < 0) {
+        error = "negative integer exponent in a constant expression (use a float base)";
+        return std::nullopt;
+      }
+      if (a == 0 || a == 1) {
+        v = b == 0 ? 1 : a;
+        break;
+      }
+      if (a == -1) {
+        v = (b & 1) ? -1 : 1;
+        break;
+      }
+      v = 1;  // |a| >= 2: at most 64 steps before the range check stops it
+      for (ExactInt i = 0; i < b && !overflow; ++i)
+        overflow = __builtin_mul_overflow(v, a, &v) || v < lo || v > hi;
+      break;
+    }
+    case Op::BitAnd: v = a & b; break;
+    case Op::BitOr: v = a | b; break;
+    case Op::BitXor: v = a ^ b; break;
+    case Op::Shl:
+    case Op::Shr:
+      if (b < 0) {
+        error = "negative shift count in a constant expression";
+        return std::nullopt;
+      }
+      if (op == Op::Shr) {
+        v = b >= 127 ? (a < 0 ? -1 : 0) : a >> int(b);
+      } else {
+        overflow = a != 0 && b > 64;
+        if (!overflow) v = a * (ExactInt(1) << int(b));  // |a| < 2^64, b <= 64: fits
+      }
+      break;
+    default:
+      error = std::string("operator ") + op_spelling(op) + " cannot fold integers";
+      return std::nullopt;
+  }
+  if (overflow || v < lo || v > hi) {
+    error = "the value of this constant expression does not fit in 64 bits";
+    return std::nullopt;
+  }
+  return v;
 }
 
 Scalar fold_unary(Op op, DType t, Scalar a) {

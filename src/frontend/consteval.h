@@ -39,6 +39,22 @@ bool int_fits(Scalar s, DType from, DType to);
 std::optional<Scalar> fold_binary(Op op, DType t, Scalar a, Scalar b, DType result,
                                   std::string& error);
 
+/// Weakly typed integers (literals and constants made from them) are Python ints: they fold
+/// exactly, here in 128 bits, and must stay in [-2^63, 2^64) (docs/language.md §4.6).
+using ExactInt = __int128;
+
+/// The exact value of an integer constant of dtype `t` (u64 values above 2^63 included).
+ExactInt exact_int(Scalar s, DType t);
+
+/// Folds `a op b` exactly. Returns nullopt with `error` set for a result outside
+/// [-2^63, 2^64), a division by zero, a negative exponent or a negative shift count.
+/// Comparisons give 0 or 1.
+std::optional<ExactInt> fold_exact(Op op, ExactInt a, ExactInt b, std::string& error);
+
+/// The dtype a weak integer value takes alone: i32, else i64, else u64; and its Scalar.
+DType exact_int_dtype(ExactInt v);
+Scalar exact_int_scalar(ExactInt v);
+
 /// Folds unary `-`, `+`, `~` on dtype `t`.
 Scalar fold_unary(Op op, DType t, Scalar a);
 

@@ -57,3 +57,31 @@ TEST_CASE("float conversions round to nearest even and saturate", "[consteval]")
   CHECK(convert_scalar(Scalar{0, -1.0}, DType::F32, DType::U8).i == 0);
   CHECK(convert_scalar(Scalar{0, NAN}, DType::F32, DType::Bool).i == 1);
 }
+
+TEST_CASE("weak integers fold exactly and stay in [-2^63, 2^64)", "[consteval]") {
+  std::string err;
+  const ExactInt two63 = ExactInt(1) << 63;
+  CHECK(*fold_exact(Op::Pow, 2, 63, err) == two63);
+  CHECK(exact_int_dtype(two63) == DType::U64);
+  CHECK(exact_int_dtype(-two63) == DType::I64);
+  CHECK(exact_int_dtype(-2147483648LL) == DType::I32);
+  CHECK(*fold_exact(Op::Gt, ExactInt(UINT64_MAX), 0, err) == 1);  // not a wrapped -1
+  CHECK(*fold_exact(Op::FloorDiv, -7, 2, err) == -4);
+  CHECK(*fold_exact(Op::Pow, -1, 12345, err) == -1);
+  CHECK_FALSE(fold_exact(Op::Pow, 2, 64, err));
+  CHECK(err == "the value of this constant expression does not fit in 64 bits");
+  CHECK_FALSE(fold_exact(Op::Mul, ExactInt(UINT64_MAX), ExactInt(UINT64_MAX), err));
+  CHECK_FALSE(fold_exact(Op::Shl, 1, 64, err));
+  CHECK(*fold_exact(Op::Shl, 1, 63, err) == two63);
+  CHECK_FALSE(fold_exact(Op::Shl, 1, -1, err));
+  CHECK(err == "negative shift count in a constant expression");
+  CHECK_FALSE(fold_exact(Op::Pow, 2, -1, err));
+}
+
+TEST_CASE("a typed negative integer exponent truncates toward zero", "[consteval]") {
+  CHECK(fold_int(Op::Pow, DType::I32, 2, -1) == 0);
+  CHECK(fold_int(Op::Pow, DType::I32, -1, -3) == -1);
+  CHECK(fold_int(Op::Pow, DType::I32, 1, -5) == 1);
+  std::string err;
+  CHECK_FALSE(fold_binary(Op::Pow, DType::I32, Scalar{0, 0}, Scalar{-1, 0}, DType::I32, err));
+}
