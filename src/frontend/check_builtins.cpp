@@ -780,9 +780,10 @@ Value Checker::builtin_elementwise(Builtin b, BoundArgs& a) {
     const Value &x = a.get(1)->value, &y = a.get(2)->value;
     std::optional<DType> t = promote(x, y, *a.call, *a.get(1), *a.get(2));
     if (!t) return Value::error();
-    std::optional<std::vector<int64_t>> s = broadcast(x.tile.shape, y.tile.shape, *a.call);
+    // In argument order, so that a message names the shapes as written.
+    std::optional<std::vector<int64_t>> s = broadcast(c.tile.shape, x.tile.shape, *a.call);
     if (!s) return Value::error();
-    s = broadcast(*s, c.tile.shape, *a.call);
+    s = broadcast(*s, y.tile.shape, *a.call);
     if (!s) return Value::error();
     Value r = Value::make_tile(TileType{*t, *s});
     if (c.constant && x.constant && y.constant && s->empty()) {

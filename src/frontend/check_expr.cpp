@@ -597,6 +597,11 @@ Value Checker::check_subscript(Expr& e) {
       diag_.error(e.range, "a tuple takes one index");
       return Value::error();
     }
+    if (e.args[1]->kind == ExprKind::Slice || e.args[1]->kind == ExprKind::None) {
+      diag_.error(e.args[1]->range, "a tuple takes one constant integer index, not a slice");
+      return Value::error();
+    }
+    check_expr(*e.args[1]);
     std::optional<int64_t> i = const_int(e.args[1].get(), "a tuple index");
     if (!i) return Value::error();
     int64_t n = int64_t(base.elems.size());
@@ -692,15 +697,19 @@ Value Checker::check_call(Expr& e) {
         diag_.error(callee.range, "helper functions cannot be called in grid=");
         return Value::error();
       }
-      const Global* g = module_ ? lookup_global(f.text, *module_, callee.range) : nullptr;
-      if (g && g->kind == Global::Kind::Kernel && find_builtin(f.text)) {
+      // A kernel's def carries @kernel (looked up from the value: `m.f` must not be
+      // resolved again as an unqualified `f`).
+      const Expr* dec = f.func && !f.func->decorators.empty() ? f.func->decorators[0].get() : nullptr;
+      const Expr* dec_name = dec && dec->kind == ExprKind::Call ? dec->args[0].get() : dec;
+      bool is_kernel = dec_name && dec_name->kind == ExprKind::Name && dec_name->name == "kernel";
+      if (is_kernel && find_builtin(f.text)) {
         // A kernel may share a built-in's name (a `transpose` kernel); kernels cannot be
         // called, so the call means the built-in.
         callee.value.kind = ValueKind::Builtin;
         callee.value.builtin = int(find_builtin(f.text)->id);
         return call_builtin(*find_builtin(f.text), e);
       }
-      if (g && g->kind == Global::Kind::Kernel) {
+      if (is_kernel) {
         diag_.error(callee.range, "kernel '" + f.text + "' cannot be called from device code");
         return Value::error();
       }

@@ -52,6 +52,13 @@ std::string const_text(const Value& v) {
   return "?";
 }
 
+// An int, float, bool or dtype constant, or a tuple of these (tuples may nest, docs §3.2).
+bool is_constant_value(const Value& v) {
+  if (v.kind == ValueKind::Tuple)
+    return std::all_of(v.elems.begin(), v.elems.end(), [](const Value& e) { return is_constant_value(e); });
+  return v.is_const() || v.kind == ValueKind::DTypeVal;
+}
+
 bool is_kernel_decorator(const Expr& d) {
   const Expr* callee = d.kind == ExprKind::Call ? d.args[0].get() : &d;
   return callee->kind == ExprKind::Name && callee->name == "kernel";
@@ -158,12 +165,7 @@ void Checker::check_helper_defaults(const Stmt& def) {
       bad_helpers_.insert(&def);
       continue;
     }
-    bool constant = v.is_const() || v.kind == ValueKind::DTypeVal || v.kind == ValueKind::None ||
-                    v.kind == ValueKind::String;
-    if (v.kind == ValueKind::Tuple) {
-      constant = true;
-      for (const Value& e : v.elems) constant = constant && (e.is_const() || e.kind == ValueKind::DTypeVal);
-    }
+    bool constant = is_constant_value(v) || v.kind == ValueKind::None || v.kind == ValueKind::String;
     if (!constant) {
       diag_.error(p.default_value->range, "the default value of '" + p.name +
                                               "' must be a compile-time constant (int, float, bool, dtype, "
@@ -270,11 +272,7 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
       v = nv;
     }
   }
-  bool constant = v.is_const() || v.kind == ValueKind::DTypeVal || v.kind == ValueKind::String;
-  if (v.kind == ValueKind::Tuple) {
-    constant = true;
-    for (const Value& e : v.elems) constant = constant && (e.is_const() || e.kind == ValueKind::DTypeVal);
-  }
+  bool constant = is_constant_value(v) || v.kind == ValueKind::String;
   if (!constant) {
     diag_.error(s.value->range, "module constant '" + name +
                                     "' must be a compile-time int, float, bool, dtype or tuple of these");

@@ -455,6 +455,7 @@ Value Checker::inline_helper(const Stmt& def, Expr& call) {
     if (!slots[i]) values[i] = check_expr(*copy->params[i].default_value);
   fn_ = &fn;
   call_stack_.push_back(&def);
+  diag_.push_context(call.range, "in this call of '" + def.name + "'");
   for (size_t i = 0; i < def.params.size(); ++i) {
     Expr name(ExprKind::Name, copy->params[i].range);
     name.name = copy->params[i].name;
@@ -462,6 +463,7 @@ Value Checker::inline_helper(const Stmt& def, Expr& call) {
     copy->params[i].var = name.var;
   }
   bool returns_always = check_block(copy->body);
+  diag_.pop_context();
   in_grid_ = saved_grid;
   module_ = saved_module;
   call_stack_.pop_back();

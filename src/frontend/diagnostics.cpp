@@ -57,6 +57,11 @@ Diagnostic& DiagnosticEngine::add(Severity s, const SourceRange& r, std::string 
     ++error_count_;
   }
   diags_.push_back(Diagnostic{s, r, std::move(msg), {}});
+  if (s != Severity::Note)
+    for (auto it = contexts_.rbegin(); it != contexts_.rend(); ++it) {
+      diags_.back().notes.push_back(*it);
+      ++diags_.back().context_notes;
+    }
   return diags_.back();
 }
 
@@ -70,7 +75,7 @@ Diagnostic& DiagnosticEngine::warning(const SourceRange& r, std::string msg) {
 }
 
 void DiagnosticEngine::note(Diagnostic& d, const SourceRange& r, std::string msg) {
-  d.notes.push_back(Diagnostic{Severity::Note, r, std::move(msg), {}});
+  d.notes.insert(d.notes.end() - std::ptrdiff_t(d.context_notes), Diagnostic{Severity::Note, r, std::move(msg), {}});
 }
 
 void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {

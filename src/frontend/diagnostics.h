@@ -20,6 +20,7 @@ struct Diagnostic {
   SourceRange range;
   std::string message;
   std::vector<Diagnostic> notes;
+  size_t context_notes = 0;  ///< the last notes come from push_context (printed last)
 };
 
 /// Thrown (and caught in the driver) only for broken compiler invariants, never for user
@@ -50,6 +51,11 @@ class DiagnosticEngine {
   /// Attaches a note to the most recent diagnostic `d`.
   static void note(Diagnostic& d, const SourceRange& r, std::string msg);
 
+  /// While a context is pushed, every error and warning gets a note at `r` ("in this call of
+  /// 'f'"), innermost first: the checker pushes one per inlined helper call.
+  void push_context(const SourceRange& r, std::string note) { contexts_.push_back({Severity::Note, r, std::move(note), {}}); }
+  void pop_context() { contexts_.pop_back(); }
+
   bool has_errors() const { return error_count_ > 0; }
   int error_count() const { return error_count_; }
   /// True once `max_errors` errors were recorded: stages should stop early.
@@ -79,6 +85,7 @@ class DiagnosticEngine {
 
   const SourceManager& sm_;
   std::vector<Diagnostic> diags_;
+  std::vector<Diagnostic> contexts_;
   Diagnostic dropped_;  // sink for diagnostics past the error limit and duplicates
   std::set<std::tuple<int, uint32_t, uint32_t, uint32_t, std::string>> seen_;
   size_t printed_ = 0;

@@ -133,12 +133,17 @@ Token Lexer::next() {
         if (!line_has_tokens_) continue;   // blank or comment-only line
         line_has_tokens_ = false;
         line_tokens_ = 0;
+        // The end of a line is where its last token ends ("expecting ':'" points there, not
+        // past a trailing comment).
+        t.range.begin = t.range.end = prev_end_;
         return t;
       case TokKind::END: {
         done_ = true;
+        if (bracket_depth_ > 0) error(first_open_.range, "'" + std::string(first_open_.text) + "' was never closed");
         if (line_has_tokens_) {
           Token nl = t;
           nl.kind = TokKind::NEWLINE;
+          nl.range.begin = nl.range.end = prev_end_;
           pending_.push_back(nl);
         }
         for (size_t i = 1; i < indents_.size(); ++i) {
@@ -167,9 +172,13 @@ Token Lexer::next() {
         break;
     }
     line_has_tokens_ = true;
+    starts_line_ = t.range.begin.line != prev_end_.line || prev_end_.offset == 0;
+    prev_end_ = t.range.end;
     return t;
   }
 }
+
+const Token* Lexer::open_bracket() const { return bracket_depth_ > 0 ? &first_open_ : nullptr; }
 
 void Lexer::skip_rest_of_line() {
   for (;;) {

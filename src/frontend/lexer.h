@@ -30,6 +30,12 @@ class Lexer {
 
   /// The line of the most recent lexer error (0: none yet).
   uint32_t error_line() const { return error_line_; }
+  /// The outermost bracket still open after the last token returned, if any.
+  const Token* open_bracket() const;
+  /// True when the last token returned is the first one on its physical line.
+  bool token_starts_line() const { return starts_line_; }
+  /// Forgets the open brackets (after the parser reported one as never closed).
+  void drop_brackets() { bracket_depth_ = 0; }
 
  private:
   Token scan();  // generated from grammar/tile.re: one raw token, NEWLINE for '\n'
@@ -59,6 +65,8 @@ class Lexer {
   bool done_ = false;
   bool tab_reported_ = false;  // a tab in indentation is reported once per file
   int line_tokens_ = 0;
+  SourcePos prev_end_;        // end of the last token returned (NEWLINE goes there)
+  bool starts_line_ = false;
   uint32_t error_line_ = 0;
 };
 

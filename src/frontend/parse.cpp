@@ -184,6 +184,14 @@ ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r
 
 void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   if (lexer.error_line() != 0 && lexer.error_line() == yyctx.location().begin.line) return;
+  // A statement that starts a line inside a bracket opened on an earlier line: the bracket is
+  // the mistake (Python 3.10's "'(' was never closed").
+  const Token* open = lexer.open_bracket();
+  if (open && lexer.token_starts_line() && open->range.begin.line < yyctx.location().begin.line) {
+    diag.error(open->range, "'" + std::string(open->text) + "' was never closed");
+    lexer.drop_brackets();
+    return;
+  }
   std::string msg;
   parser::symbol_kind_type got = yyctx.token();
   if (got == parser::symbol_kind::S_INDENT) msg = "unexpected indent";

@@ -25,7 +25,7 @@ TEST_CASE("indentation becomes INDENT and DEDENT", "[lexer]") {
 
 TEST_CASE("blank and comment lines do not count; brackets join lines", "[lexer]") {
   CHECK(tokens("f(a,\n   b)  # c\n\n   # only a comment\n") ==
-        "1:1 identifier f\n1:2 (\n1:3 identifier a\n1:4 ,\n2:4 identifier b\n2:5 )\n2:11 end of line\n"
+        "1:1 identifier f\n1:2 (\n1:3 identifier a\n1:4 ,\n2:4 identifier b\n2:5 )\n2:6 end of line\n"
         "5:1 end of file\n");
 }
 
