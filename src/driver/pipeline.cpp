@@ -116,8 +116,23 @@ int compile(const Options& opts) {
     diag.flush(stderr);
     return diag.has_errors() ? 1 : code_if_clean;
   };
+  // Every source file read so far (the input, then imports): the depfile's prerequisites.
+  std::vector<std::string> deps{opts.input};
   auto write = [&](const std::string& text) {
     std::string error;
+    if (opts.md) {
+      // -MD: a Make depfile beside the output (-MF overrides), written only after a success.
+      if (opts.mf.empty() && output == "-") {
+        diag.error(SourceRange{}, "-MD with output to stdout needs -MF to name the depfile");
+        return finish(1);
+      }
+      std::string depfile = opts.mf.empty() ? output + ".d" : opts.mf;
+      std::string target = opts.mt.empty() ? output : opts.mt;
+      if (!write_file_atomic(depfile, make_depfile(target, deps, opts.mp), error)) {
+        diag.error(SourceRange{}, "cannot write '" + depfile + "': " + error);
+        return finish(1);
+      }
+    }
     if (!write_file_atomic(output, text, error)) {
       diag.error(SourceRange{}, "cannot write '" + output + "': " + error);
       return finish(1);
@@ -147,6 +162,7 @@ int compile(const Options& opts) {
   Program program;
   CheckOptions check_opts{opts.defines, opts.include_dirs};
   check_program(sm, diag, check_opts, std::move(module), program);
+  deps = program.dependencies;
   if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 

@@ -1,0 +1,10 @@
+/* Exports the launch functions of the generated headers from one shared library, so that
+   bench/bench.py can call them through ctypes beside PyTorch and Triton. The headers are made
+   by tests/gpu/make_headers.sh (one per variant, told apart by --prefix). */
+#include "vector_add_t1k.h"
+#include "vector_add_t2k.h"
+#include "vector_add_t4k.h"
+#include "gelu_bias_t1k.h"
+#include "gelu_bias_t2k.h"
+#include "gelu_bias_t4k.h"
+#include "gelu_bias_fast.h"

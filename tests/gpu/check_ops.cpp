@@ -1,0 +1,396 @@
+// GPU checks of the op families in tests/gpu/ops.tile against CPU references written here
+// (independently of the compiler's own constant folder). Prints the worst error per function
+// and exits non-zero on any violation of the documented bounds (docs/language.md §6.9).
+#include <cuda.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops.h"
+#include "ops_fast.h"
+
+namespace {
+
+int failures = 0;
+
+#define CHECK_CU(call)                                                                \
+  do {                                                                                \
+    CUresult r_ = (call);                                                             \
+    if (r_ != CUDA_SUCCESS) {                                                         \
+      const char* s_ = nullptr;                                                       \
+      cuGetErrorString(r_, &s_);                                                      \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_);  \
+      std::exit(2);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+struct Buf {
+  CUdeviceptr p = 0;
+  size_t bytes;
+  explicit Buf(size_t b) : bytes(b ? b : 1) {
+    CHECK_CU(cuMemAlloc(&p, bytes));
+    CHECK_CU(cuMemsetD8(p, 0xff, bytes));  // poison
+  }
+  ~Buf() { cuMemFree(p); }
+  template <typename T>
+  void put(const std::vector<T>& v) { CHECK_CU(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T))); }
+  template <typename T>
+  std::vector<T> get(size_t n) {
+    std::vector<T> v(n);
+    CHECK_CU(cuMemcpyDtoH(v.data(), p, n * sizeof(T)));
+    return v;
+  }
+};
+
+std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+
+float uniform(float lo, float hi) { return lo + (hi - lo) * float(std::uniform_real_distribution<double>(0, 1)(rng)); }
+
+void verdict(const std::string& what, bool ok, const std::string& detail) {
+  std::printf("%-40s %s  %s\n", what.c_str(), ok ? "ok  " : "FAIL", detail.c_str());
+  if (!ok) ++failures;
+}
+
+// Units in the last place of the f32 nearest to `ref`, floored at `floor_ulp_of`.
+double ulps(float got, double ref, double floor_of = 0) {
+  if (std::isnan(ref)) return std::isnan(got) ? 0 : INFINITY;
+  if (std::isinf(ref)) return got == float(ref) ? 0 : INFINITY;
+  double scale = std::max(std::fabs(ref), floor_of);
+  float r = float(scale);
+  double ulp = std::nextafter(r, INFINITY) - r;
+  if (ulp == 0 || std::isinf(ulp)) ulp = std::ldexp(1.0, -149);
+  return std::fabs(double(got) - ref) / ulp;
+}
+
+// ---- math ----------------------------------------------------------------------------------
+
+void check_math(size_t n, bool fast) {
+  std::vector<float> x(n), p(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = uniform(-10.f, 10.f);
+    p[i] = std::exp(uniform(-12.f, 12.f));
+  }
+  // specials: exact integers, halves, zero, large and tiny values
+  const float sx[] = {0.f, -0.f, 1.f, -1.f, 0.5f, -2.5f, 88.f, -87.f, 1e-7f, -1e-7f, 0.54f, 0.56f};
+  for (size_t i = 0; i < n && i < std::size(sx); ++i) x[i] = sx[i];
+  const float sp[] = {1.f, 2.f, 0.5f, 1e-30f, 1e30f, 1.0000001f, 0.9999999f, 1e-40f};
+  for (size_t i = 0; i < n && i < std::size(sp); ++i) p[i] = sp[i];
+  Buf dx(n * 4), dp(n * 4), dout(14 * n * 4);
+  dx.put(x);
+  dp.put(p);
+  if (fast) CHECK_CU(fast_math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
+  else CHECK_CU(math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(14 * n);
+  struct Fn {
+    const char* name;
+    double bound;  // ulps (accurate mode)
+    double floor;  // results smaller than this are measured in ulps of it (absolute error)
+  };
+  const Fn fns[] = {{"exp", 3, 0}, {"exp2", 3, 0}, {"log", 3, 0}, {"log2", 3, 0}, {"sqrt", 0.5, 0},
+                    {"rsqrt", 2, 0}, {"sin", 3, 1e-6}, {"cos", 3, 1e-6}, {"tanh", 4, 0}, {"sigmoid", 4, 0},
+                    {"floor", 0, 0}, {"ceil", 0, 0}, {"pow", 128, 0}, {"// and %", 0, 0}};
+  for (int f = 0; f < 14; ++f) {
+    double worst = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < n; ++i) {
+      double v = x[i], q = p[i], ref;
+      switch (f) {
+        case 0: ref = std::exp(v); break;
+        case 1: ref = std::exp2(v); break;
+        case 2: ref = std::log(q); break;
+        case 3: ref = std::log2(q); break;
+        case 4: ref = std::sqrt(q); break;
+        case 5: ref = 1 / std::sqrt(q); break;
+        case 6: ref = std::sin(v); break;
+        case 7: ref = std::cos(v); break;
+        case 8: ref = std::tanh(v); break;
+        case 9: ref = 1 / (1 + std::exp(-v)); break;
+        case 10: ref = std::floor(v); break;
+        case 11: ref = std::ceil(v); break;
+        case 12: ref = std::pow(q, double(float(x[i] * 0.25f))); break;
+        default: {
+          // v // 0.75 + v % 0.75 with f32 roundings as the kernel does them
+          float fv = x[i], d = 0.75f;
+          float qq = std::floor(fv / d);
+          float m = fv - qq * d;
+          ref = double(qq + m);
+          break;
+        }
+      }
+      double e = ulps(out[size_t(f) * n + i], ref, fns[f].floor);
+      if (!(e <= worst)) {
+        worst = e;
+        at = i;
+      }
+    }
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "worst %.2f ulp (bound %.1f) at x=%.9g p=%.9g", worst, fns[f].bound, x[at], p[at]);
+    std::string what = std::string(fast ? "math --fast-math " : "math ") + fns[f].name + " n=" + std::to_string(n);
+    if (fast) std::printf("%-40s info  %s\n", what.c_str(), detail);  // approximations: reported only
+    else verdict(what, worst <= fns[f].bound, detail);
+  }
+}
+
+// ---- casts ---------------------------------------------------------------------------------
+
+int64_t sat(double v, double lo, double hi) {
+  if (std::isnan(v)) return 0;
+  double t = std::trunc(v);
+  if (t <= lo) return int64_t(lo);
+  if (t >= hi) return int64_t(hi);
+  return int64_t(t);
+}
+
+uint16_t bf16_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffff) > 0x7f800000) return uint16_t((u >> 16) | 0x40);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+
+float bf16_float(uint16_t h) {
+  uint32_t u = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+uint16_t f16_bits(float f) {
+  _Float16 h = (_Float16)f;  // IEEE round to nearest even
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+
+float f16_float(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return float(h);
+}
+
+bool same_bits16(uint16_t a, uint16_t b) {
+  bool na = (a & 0x7fff) > 0x7c00, nb = (b & 0x7fff) > 0x7c00;  // any NaN equals any NaN
+  return a == b || (na && nb);
+}
+
+void check_casts(size_t n) {
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) {
+    float mag = std::exp(uniform(-20.f, 25.f));
+    x[i] = (rng() & 1) ? mag : -mag;
+  }
+  const float specials[] = {NAN, INFINITY, -INFINITY, 0.f, -0.f, 0.5f, -0.5f, 2.5f, 255.5f, 256.f, -129.f, 127.9f,
+                            3e9f, -3e9f, 4294967040.f, 1e20f, -1e20f, 65504.f, 65520.f, 65519.f, 1e-8f,
+                            9.2233720e18f, -9.2233720e18f, 1.00390625f, 1.01171875f};
+  for (size_t i = 0; i < n && i < std::size(specials); ++i) x[i] = specials[i];
+  Buf dx(n * 4), di32(n * 4), du8(n), di8(n), di64(n * 8), du32(n * 4), df16(n * 2), dbf16(n * 2), dbool(n),
+      df64(n * 8), dback(n * 4);
+  dx.put(x);
+  CHECK_CU(casts(nullptr, dx.p, di32.p, du8.p, di8.p, di64.p, du32.p, df16.p, dbf16.p, dbool.p, df64.p, dback.p,
+                 int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto i32 = di32.get<int32_t>(n);
+  auto u8 = du8.get<uint8_t>(n);
+  auto i8 = di8.get<int8_t>(n);
+  auto i64 = di64.get<int64_t>(n);
+  auto u32 = du32.get<uint32_t>(n);
+  auto h = df16.get<uint16_t>(n);
+  auto bf = dbf16.get<uint16_t>(n);
+  auto b = dbool.get<uint8_t>(n);
+  auto f64 = df64.get<double>(n);
+  auto back = dback.get<float>(n);
+  size_t bad[10] = {};
+  size_t first[10] = {};
+  auto miss = [&](int k, size_t i) {
+    if (!bad[k]++) first[k] = i;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    double v = x[i];
+    if (i32[i] != sat(v, -2147483648.0, 2147483647.0)) miss(0, i);
+    if (u8[i] != sat(v, 0, 255)) miss(1, i);
+    if (i8[i] != sat(v, -128, 127)) miss(2, i);
+    int64_t ref64 = std::isnan(v) ? 0 : v >= 9223372036854775808.0 ? INT64_MAX
+                    : v <= -9223372036854775808.0 ? INT64_MIN : int64_t(std::trunc(v));
+    if (i64[i] != ref64) miss(3, i);
+    if (u32[i] != uint32_t(sat(v, 0, 4294967295.0))) miss(4, i);
+    if (!same_bits16(h[i], f16_bits(x[i]))) miss(5, i);
+    if (!same_bits16(bf[i], bf16_bits(x[i]))) miss(6, i);
+    if (b[i] != uint8_t(v != 0 || std::isnan(v))) miss(7, i);
+    if (!(f64[i] == v || (std::isnan(v) && std::isnan(f64[i])))) miss(8, i);
+    float r = float(int8_t(sat(v, -128, 127))) + bf16_float(bf16_bits(x[i]));
+    if (!(back[i] == r || (std::isnan(r) && std::isnan(back[i])))) miss(9, i);
+  }
+  const char* names[] = {"i32", "u8", "i8", "i64", "u32", "f16", "bf16", "bool", "f64", "i8+bf16 round trip"};
+  for (int k = 0; k < 10; ++k) {
+    char d[160];
+    std::snprintf(d, sizeof d, "%zu wrong%s", bad[k],
+                  bad[k] ? (", first x=" + std::to_string(x[first[k]])).c_str() : "");
+    verdict(std::string("cast f32 -> ") + names[k] + " n=" + std::to_string(n), bad[k] == 0, d);
+  }
+}
+
+// ---- integer semantics ---------------------------------------------------------------------
+
+int32_t pyfloordiv(int32_t a, int32_t b) {
+  if (a == INT32_MIN && b == -1) return INT32_MIN;
+  int32_t q = a / b, r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int32_t pymod(int32_t a, int32_t b) {
+  if (a == INT32_MIN && b == -1) return 0;
+  int32_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+int32_t wrap32(int64_t v) { return int32_t(uint32_t(uint64_t(v))); }
+
+void check_intops(size_t n) {
+  std::vector<int32_t> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = (rng() & 3) ? int32_t(int64_t(rng() % 2001) - 1000) : int32_t(uint32_t(rng()));
+    do b[i] = (rng() & 3) ? int32_t(int64_t(rng() % 41) - 20) : int32_t(uint32_t(rng()));
+    while (b[i] == 0);
+  }
+  if (n > 2) {
+    a[0] = INT32_MIN, b[0] = -1;
+    a[1] = -7, b[1] = 2;
+    a[2] = 7, b[2] = -2;
+  }
+  Buf da(n * 4), db(n * 4), dout(8 * n * 4);
+  da.put(a);
+  db.put(b);
+  CHECK_CU(intops(nullptr, da.p, db.p, dout.p, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<int32_t>(8 * n);
+  size_t bad[8] = {}, first[8] = {};
+  for (size_t i = 0; i < n; ++i) {
+    int32_t x = a[i], y = b[i];
+    int32_t s = y & 63;
+    int32_t ref[8];
+    ref[0] = pyfloordiv(x, y);
+    ref[1] = pymod(x, y);
+    ref[2] = s >= 32 ? 0 : int32_t(uint32_t(x) << s);
+    ref[3] = s >= 32 ? (x < 0 ? -1 : 0) : (x >> s);
+    ref[4] = wrap32(int64_t(std::min(x, y)) * 3 - int64_t(std::max(x, y)));
+    ref[5] = int8_t(uint8_t(int32_t(int8_t(x)) * int32_t(int8_t(y))));
+    ref[6] = uint16_t(uint16_t(x) + uint16_t(y));
+    int32_t sum = wrap32(int64_t(x) + y);
+    ref[7] = x > y ? wrap32(int64_t(x) - y) : wrap32(-int64_t(sum == INT32_MIN ? sum : std::abs(sum)));
+    for (int k = 0; k < 8; ++k)
+      if (out[size_t(k) * n + i] != ref[k] && !bad[k]++) first[k] = i;
+  }
+  const char* names[] = {"//", "%", "<<", ">>", "min*3-max", "i8 *", "u16 +", "where/abs"};
+  for (int k = 0; k < 8; ++k) {
+    char d[160];
+    std::snprintf(d, sizeof d, "%zu wrong%s", bad[k],
+                  bad[k] ? (", first a=" + std::to_string(a[first[k]]) + " b=" + std::to_string(b[first[k]]) +
+                            " got " + std::to_string(out[size_t(k) * n + first[k]])).c_str()
+                         : "");
+    verdict(std::string("int ") + names[k] + " n=" + std::to_string(n), bad[k] == 0, d);
+  }
+}
+
+// ---- f16 / bf16 ----------------------------------------------------------------------------
+
+void check_half(size_t n) {
+  std::vector<uint16_t> h(n), g(n);
+  for (size_t i = 0; i < n; ++i) {
+    h[i] = f16_bits(uniform(-8.f, 8.f));
+    g[i] = bf16_bits(uniform(-8.f, 8.f));
+  }
+  Buf dh(n * 2), dg(n * 2), doh(n * 2), dog(n * 2);
+  dh.put(h);
+  dg.put(g);
+  CHECK_CU(halfops(nullptr, dh.p, dg.p, doh.p, dog.p, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto oh = doh.get<uint16_t>(n);
+  auto og = dog.get<uint16_t>(n);
+  size_t bh = 0, bg = 0;
+  for (size_t i = 0; i < n; ++i) {
+    // every operation rounds to the dtype (§6.7)
+    auto rh = [](float v) { return f16_float(f16_bits(v)); };
+    auto rb = [](float v) { return bf16_float(bf16_bits(v)); };
+    float x = f16_float(h[i]);
+    float y = rh(rh(rh(x * x) + 1.5f) / rh(x - 3.0f));
+    if (!same_bits16(oh[i], f16_bits(y))) ++bh;
+    float u = bf16_float(g[i]);
+    float v = rb(rb(rb(u * u) + 1.5f) / rb(u - 3.0f));
+    if (!same_bits16(og[i], bf16_bits(v))) ++bg;
+  }
+  verdict("f16 (x*x+1.5)/(x-3) n=" + std::to_string(n), bh == 0, std::to_string(bh) + " wrong");
+  verdict("bf16 (x*x+1.5)/(x-3) n=" + std::to_string(n), bg == 0, std::to_string(bg) + " wrong");
+}
+
+// ---- 2-D tiles, loops, if, grid ------------------------------------------------------------
+
+void check_tiles2d(int64_t M, int64_t N, int32_t k, bool flip) {
+  std::vector<float> x(static_cast<size_t>(M * N)), r(static_cast<size_t>(M)), c(static_cast<size_t>(N));
+  for (float& v : x) v = uniform(-1.f, 1.f);
+  for (float& v : r) v = uniform(-1.f, 1.f);
+  for (float& v : c) v = uniform(-1.f, 1.f);
+  Buf dx(x.size() * 4), dr(r.size() * 4), dc(c.size() * 4), dout(x.size() * 4), dinfo(16);
+  dx.put(x);
+  dr.put(r);
+  dc.put(c);
+  CHECK_CU(tiles2d(nullptr, dx.p, dr.p, dc.p, dout.p, dinfo.p, M, N, k, flip));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<float>(x.size());
+  auto info = dinfo.get<int32_t>(4);
+  size_t bad = 0;
+  double worst = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int s = 0; s < k; ++s) acc = acc + double(x[size_t(i * N + j)]) * s + r[size_t(i)];
+      if (j % 2 != 0) acc -= c[size_t(j)];
+      if (flip) acc = -acc;
+      double e = std::fabs(out[size_t(i * N + j)] - acc);
+      worst = std::max(worst, e);
+      if (!(e <= 1e-5 * (1 + k))) ++bad;
+    }
+  int64_t gm = (M + 15) / 16, gn = (N + 63) / 64;
+  bool info_ok = true;
+  for (int q = 0; q < 4; ++q) info_ok = info_ok && info[size_t(q)] == gm * 10 + gn;
+  char d[160];
+  std::snprintf(d, sizeof d, "%zu wrong, worst abs err %.2g, num_blocks %s", bad, worst, info_ok ? "ok" : "WRONG");
+  verdict("tiles2d M=" + std::to_string(M) + " N=" + std::to_string(N) + " k=" + std::to_string(k) +
+              (flip ? " flip" : ""),
+          bad == 0 && info_ok, d);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
+  CHECK_CU(cuInit(0));
+  CUdevice dev;
+  CUcontext ctx;
+  CHECK_CU(cuDeviceGet(&dev, 0));
+  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK_CU(cuCtxSetCurrent(ctx));
+  std::vector<size_t> sizes = {1, 1000, 4099};
+  if (!small) sizes.push_back((size_t(1) << 20) + 3);
+  for (size_t n : sizes) {
+    check_math(n, false);
+    check_casts(n);
+    check_intops(n);
+    check_half(n);
+  }
+  if (!small) check_math((size_t(1) << 20) + 3, true);
+  check_tiles2d(1, 1, 3, false);
+  check_tiles2d(17, 100, 4, true);
+  check_tiles2d(100, 1000, 0, false);
+  if (!small) check_tiles2d(1000, 3000, 5, false);
+  std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+  return failures ? 1 : 0;
+}

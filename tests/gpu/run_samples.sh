@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# On the GPU machine: correctness of every compiled sample (full sizes, then the small ragged
+# sizes under compute-sanitizer memcheck), the README's C example, then the benchmark.
+# Headers come from tests/gpu/make_headers.sh (carried in gpu-build/).
+#   tests/gpu/run_samples.sh [HEADERDIR] [OUTDIR]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+hdr=${1:-gpu-build}
+out=${2:-${OUT:-/tmp/tilec-gpu}}
+mkdir -p "$out"
+cuda=${CUDA_PATH:-/usr/local/cuda}
+status=0
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_samples.cpp \
+  -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_samples || exit 1
+g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_ops.cpp \
+  -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_ops || exit 1
+echo "== correctness (full sizes)"
+/tmp/check_samples 2>&1 | tee "$out/check.txt" || status=1
+/tmp/check_ops 2>&1 | tee "$out/check_ops.txt" | grep -v " ok " || status=1
+echo "== compute-sanitizer memcheck (small ragged sizes)"
+for t in check_samples check_ops; do
+  "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/$t --small > "$out/memcheck_$t.txt" 2>&1 \
+    || status=1
+  tail -1 "$out/memcheck_$t.txt"
+done
+"$cuda/bin/compute-sanitizer" --tool racecheck --error-exitcode 3 /tmp/check_ops --small > "$out/racecheck_ops.txt" 2>&1 \
+  || status=1
+tail -1 "$out/racecheck_ops.txt"
+echo "== README example"
+gcc -std=c99 -Wall -Wextra -Wpedantic -I"$hdr" -I"$cuda/include" "$hdr/vector_add_main.c" \
+  -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/vector_add_main && /tmp/vector_add_main | tee "$out/example.txt" \
+  || status=1
+echo "== benchmark"
+gcc -O2 -shared -fPIC -I"$hdr" -I"$cuda/include" bench/tilec_kernels.c -L"$cuda/lib64/stubs" -lcuda \
+  -o /tmp/libtilec_bench.so || exit 1
+for s in vector_add gelu_bias; do cuobjdump --dump-sass "$hdr/$s.cubin" > "$out/$s.sass.txt" 2>&1; done
+PYTHONUNBUFFERED=1 python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md" 2>&1 | tee "$out/bench.log" || status=1
+exit $status
