@@ -12,4 +12,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "lit-out")
 config.substitutions.append(("%tilec", os.path.join(config.tilec_bin_dir, "tilec")))
 config.substitutions.append(("%samples", os.path.join(config.tilec_src_root, "samples")))
+import sys
+
+cuda = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%cuda", cuda))
+config.substitutions.append(("%ptxas", os.path.join(cuda, "bin", "ptxas")))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])

@@ -114,7 +114,8 @@ class Emitter {
   std::map<const ir::Value*, std::vector<std::string>> regs_;
   struct ArrayRegs {
     std::string base;                  ///< u64 address
-    std::vector<std::string> strides;  ///< s64, in elements
+    std::vector<std::string> stride_bytes;  ///< s64, in bytes, computed once at entry
+    std::vector<int64_t> const_stride_bytes;  ///< the stride in bytes when known (vectorized innermost), else 0
     std::vector<std::string> extents;  ///< s64
   };
   std::map<const ArrayParam*, ArrayRegs> arrays_;

@@ -146,12 +146,18 @@ void Emitter::params() {
     b_.ins("ld.param.u64", {ar.base, "[" + base_params[i].second + "]"});
     b_.ins("cvta.to.global.u64", {ar.base, ar.base});
     const ArrayParam* arr = base_params[i].first;
+    int esz = arr->dtype == DType::Bool ? 1 : dtype_bytes(arr->dtype);
     for (size_t d = 0; d < arr->dims.size(); ++d) {
       std::string s = b_.reg(RegClass::B64);
       bool unit = o_.vectorized && d + 1 == arr->dims.size();
-      if (unit) b_.ins("mov.b64", {s, "1"});  // the vectorized variant's innermost stride is 1
-      else b_.ins("ld.param.s64", {s, "[" + stride_params[i].second[d] + "]"});
-      ar.strides.push_back(s);
+      if (unit) {
+        b_.ins("mov.b64", {s, std::to_string(esz)});  // the vectorized variant's innermost stride is 1
+      } else {
+        b_.ins("ld.param.s64", {s, "[" + stride_params[i].second[d] + "]"});
+        b_.ins("mul.lo.s64", {s, s, std::to_string(esz)});
+      }
+      ar.stride_bytes.push_back(s);
+      ar.const_stride_bytes.push_back(unit ? esz : 0);
     }
     arrays_[arr] = ar;
   }

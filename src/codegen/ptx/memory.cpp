@@ -14,6 +14,7 @@ struct Emitter::Access {
   int rank = 0;
   int esz = 4;                              ///< element bytes in memory
   std::vector<std::string> stride_bytes;    ///< per tile dim, s64
+  std::vector<int64_t> const_stride_bytes;  ///< per tile dim: the stride in bytes when known, else 0
   std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit)
   std::string interior;                     ///< predicate: the whole tile is inside the array
   std::string thread_base;                  ///< u64 address of this thread's first element
@@ -62,11 +63,25 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
       idx = w;
     }
     int64_t shape = l.shape[size_t(j)];
-    std::string origin = b_.reg(RegClass::B64), sb = b_.reg(RegClass::B64);
-    b_.ins("mul.lo.s64", {origin, idx, std::to_string(shape)});
-    b_.ins("mul.lo.s64", {sb, ar.strides[size_t(ad)], std::to_string(a.esz)});
-    b_.ins("mad.lo.s64", {tile_base, origin, sb, tile_base});
+    int log_shape = 0;
+    while ((int64_t(1) << log_shape) < shape) ++log_shape;
+    // origin = index * shape (a shift: tile dims are powers of two); the tile base moves by
+    // origin * stride bytes, a shift too when the stride is known (no 64-bit multiply).
+    std::string origin = b_.reg(RegClass::B64);
+    b_.ins("shl.b64", {origin, idx, std::to_string(log_shape)});
+    const std::string& sb = ar.stride_bytes[size_t(ad)];
+    int64_t csb = ar.const_stride_bytes[size_t(ad)];
+    if (csb) {
+      int log_sb = 0;
+      while ((int64_t(1) << log_sb) < csb) ++log_sb;
+      std::string t = b_.reg(RegClass::B64);
+      b_.ins("shl.b64", {t, origin, std::to_string(log_sb)});
+      b_.ins("add.s64", {tile_base, tile_base, t});
+    } else {
+      b_.ins("mad.lo.s64", {tile_base, origin, sb, tile_base});
+    }
     a.stride_bytes.push_back(sb);
+    a.const_stride_bytes.push_back(csb);
     // Valid coordinates inside the tile: [max(-origin, 0), min(extent - origin, shape)), clamped to [0, shape].
     std::string rem = b_.reg(RegClass::B64), lim = b_.reg(RegClass::B64), lo = b_.reg(RegClass::B64);
     b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
@@ -95,7 +110,14 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
   for (int j = 0; j < a.rank; ++j) {
     std::string c = b_.reg(RegClass::B64);
     b_.ins("cvt.u64.u32", {c, tc.base[size_t(j)]});
-    b_.ins("mad.lo.s64", {a.thread_base, c, a.stride_bytes[size_t(j)], a.thread_base});
+    if (int64_t csb = a.const_stride_bytes[size_t(j)]) {
+      int log_sb = 0;
+      while ((int64_t(1) << log_sb) < csb) ++log_sb;
+      b_.ins("shl.b64", {c, c, std::to_string(log_sb)});
+      b_.ins("add.s64", {a.thread_base, a.thread_base, c});
+    } else {
+      b_.ins("mad.lo.s64", {a.thread_base, c, a.stride_bytes[size_t(j)], a.thread_base});
+    }
   }
   int last_ad = op.order.empty() ? a.rank - 1 : int(op.order[size_t(a.rank - 1)]);
   a.contiguous = o_.vectorized && a.rank > 0 && last_ad == a.rank - 1;
@@ -104,8 +126,36 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
 
 namespace {
 
-// Byte offset of register `r` from the thread base: an immediate for the contiguous axis,
-// precomputed 64-bit row offsets for the others. Returns (register or "", immediate).
+// Byte offset of dim-j coordinate offset `o` = rep * cta_tile + e: adds of precomputed
+// multiples of the stride (no 64-bit multiply per element).
+std::string dim_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int j, int64_t o) {
+  auto key = std::make_pair(j, o);
+  auto it = a.row_off.find(key);
+  if (it != a.row_off.end()) return it->second;
+  int64_t cta = l.cta_tile(j), rep = o / cta, e = o % cta;
+  std::string r;
+  if (rep > 0 && e > 0) {
+    r = b.reg(RegClass::B64);
+    b.ins("add.s64", {r, dim_offset(b, a, l, j, rep * cta), dim_offset(b, a, l, j, e)});
+  } else if (rep > 1) {
+    r = b.reg(RegClass::B64);
+    b.ins("add.s64", {r, dim_offset(b, a, l, j, (rep - 1) * cta), dim_offset(b, a, l, j, cta)});
+  } else if (e > 1) {
+    r = b.reg(RegClass::B64);
+    b.ins("add.s64", {r, dim_offset(b, a, l, j, e - 1), a.stride_bytes[size_t(j)]});
+  } else if (e == 1) {
+    r = a.stride_bytes[size_t(j)];
+  } else {  // o == cta: the one multiply of this dimension
+    r = b.reg(RegClass::B64);
+    b.ins("mul.lo.s64", {r, a.stride_bytes[size_t(j)], std::to_string(cta)});
+  }
+  a.row_off.emplace(key, r);
+  return r;
+}
+
+// Byte offset of register `r` from the thread base: an immediate along the contiguous axis,
+// a register (sum of per-dim offsets) for the others. Returns (register or "", immediate).
+// Called for every register before the interior/edge branch, so both paths may use them.
 std::pair<std::string, int64_t> element_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int64_t r) {
   std::vector<int64_t> off = l.reg_offset(r);
   int64_t imm = 0;
@@ -117,23 +167,20 @@ std::pair<std::string, int64_t> element_offset(PtxBuilder& b, Emitter::Access& a
       imm += o * a.esz;
       continue;
     }
-    auto key = std::make_pair(j, o);
-    auto it = a.row_off.find(key);
-    if (it == a.row_off.end()) {
-      std::string t = b.reg(RegClass::B64);
-      b.ins("mul.lo.s64", {t, a.stride_bytes[size_t(j)], std::to_string(o)});
-      it = a.row_off.emplace(key, t).first;
-    }
+    std::string d = dim_offset(b, a, l, j, o);
     if (sum.empty()) {
-      sum = it->second;
+      sum = d;
     } else {
       std::string t = b.reg(RegClass::B64);
-      b.ins("add.s64", {t, sum, it->second});
+      b.ins("add.s64", {t, sum, d});
       sum = t;
     }
   }
   return {sum, imm};
 }
+
+// The address operand of every register of `l`, computed once before any branch.
+std::vector<std::string> all_addresses(PtxBuilder& b, Emitter::Access& a, const Layout& l);
 
 std::string address(PtxBuilder& b, const Emitter::Access& a, const std::pair<std::string, int64_t>& off) {
   std::string base = a.thread_base;
@@ -142,6 +189,12 @@ std::string address(PtxBuilder& b, const Emitter::Access& a, const std::pair<std
     b.ins("add.s64", {base, a.thread_base, off.first});
   }
   return off.second ? fmt::format("[{}+{}]", base, off.second) : "[" + base + "]";
+}
+
+std::vector<std::string> all_addresses(PtxBuilder& b, Emitter::Access& a, const Layout& l) {
+  std::vector<std::string> out;
+  for (int64_t r = 0; r < l.regs_per_thread(); ++r) out.push_back(address(b, a, element_offset(b, a, l, r)));
+  return out;
 }
 
 // Predicate: element `r` lies inside the array.
@@ -207,6 +260,7 @@ void Emitter::load(const ir::Op& op) {
   const Layout& l = k_.layout(res);
   Access a = plan_access(op, arr, l, 1);
   const ThreadCoords& tc = coords(l);
+  std::vector<std::string> addrs = all_addresses(b_, a, l);
   std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
 
@@ -218,12 +272,12 @@ void Emitter::load(const ir::Op& op) {
   bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
   for (int64_t r = 0; r < n;) {
     if (!vec) {
-      load_one(out[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), "");
+      load_one(out[size_t(r)], addrs[size_t(r)], "");
       ++r;
       continue;
     }
     int per = piece / a.esz;  // elements per vector access
-    std::string addr = address(b_, a, element_offset(b_, a, l, r));
+    std::string addr = addrs[size_t(r)];
     if (a.esz == 8 || a.esz == 4) {
       std::vector<std::string> dst(out.begin() + r, out.begin() + r + per);
       std::string ty = a.esz == 8 ? "b64" : "b32";
@@ -251,7 +305,7 @@ void Emitter::load(const ir::Op& op) {
     if (c == RegClass::Pred) b_.ins("setp.ne.u32", {out[size_t(r)], pad, "0"});
     else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
     std::string p = element_valid(b_, a, l, tc.base, r);
-    load_one(out[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), p);
+    load_one(out[size_t(r)], addrs[size_t(r)], p);
   }
   b_.label(done);
 }
@@ -281,6 +335,7 @@ void Emitter::store(const ir::Op& op) {
   const Layout& l = k_.layout(val);
   Access a = plan_access(op, arr, l, 2);
   const ThreadCoords& tc = coords(l);
+  std::vector<std::string> addrs = all_addresses(b_, a, l);
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
   int spt = l.size_per_thread.back();
@@ -291,12 +346,12 @@ void Emitter::store(const ir::Op& op) {
   const std::string& primary = tc.primary;  // threads holding copies do not store
   for (int64_t r = 0; r < n;) {
     if (!vec) {
-      store_one(in[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), primary);
+      store_one(in[size_t(r)], addrs[size_t(r)], primary);
       ++r;
       continue;
     }
     int per = piece / a.esz;
-    std::string addr = address(b_, a, element_offset(b_, a, l, r));
+    std::string addr = addrs[size_t(r)];
     std::vector<std::string> src;
     std::string ty = "b32";
     if (a.esz >= 4) {
@@ -324,7 +379,7 @@ void Emitter::store(const ir::Op& op) {
       b_.ins("and.pred", {q, p, primary});
       p = q;
     }
-    store_one(in[size_t(r)], address(b_, a, element_offset(b_, a, l, r)), p);
+    store_one(in[size_t(r)], addrs[size_t(r)], p);
   }
   b_.label(done);
 }
