@@ -21,5 +21,6 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${TILEC_CMAKE_
 cmake --build "$BUILD"
 
 # The main job on a bundled sample.
-"$BUILD/tilec" samples/vector_add.tile --emit=ast -o "$BUILD/vector_add.ast"
-echo "built $BUILD/tilec; checked samples/vector_add.tile -> $BUILD/vector_add.ast"
+"$BUILD/tilec" samples/vector_add.tile -o "$BUILD/vector_add.h"
+"$BUILD/tilec" samples/vector_add.tile --emit=ptx -o "$BUILD/vector_add.ptx"
+echo "built $BUILD/tilec; compiled samples/vector_add.tile -> $BUILD/vector_add.h (and .ptx)"
