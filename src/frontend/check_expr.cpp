@@ -210,7 +210,10 @@ Value Checker::check_name(Expr& e) {
   }
   if (e.name == "inf") return Value::make_const(DType::F32, Scalar{0, INFINITY}, true);
   if (e.name == "nan") return Value::make_const(DType::F32, Scalar{0, NAN}, true);
-  diag_.error(e.range, "use of undefined name '" + e.name + "'");
+  // A module with syntax errors may have lost the definition: its errors were reported.
+  bool broken_import = module_ && std::any_of(module_->imports.begin(), module_->imports.end(),
+                                              [](const auto& i) { return i.second && i.second->broken; });
+  if (!broken_import) diag_.error(e.range, "use of undefined name '" + e.name + "'");
   return Value::error();
 }
 
@@ -547,7 +550,7 @@ Value Checker::check_attribute(Expr& e) {
       if (ms && ms->ast && base.text.substr(base.text.find_last_of('.') + 1) == alias) m = ms;
     auto it = m ? m->globals.find(e.name) : decltype(m->globals.end()){};
     if (!m || it == m->globals.end()) {
-      diag_.error(e.range, "module '" + base.text + "' has no name '" + e.name + "'");
+      if (!m || !m->broken) diag_.error(e.range, "module '" + base.text + "' has no name '" + e.name + "'");
       return Value::error();
     }
     return it->second.value;

@@ -222,10 +222,12 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
     }
     out_.dependencies.push_back(found);
     auto m = std::make_unique<Module>();
+    int errors = diag_.error_count();
     parse_file(sm_, id, diag_, *m);
     Module* raw = m.get();
     out_.modules.push_back(std::move(m));
     target = check_module(raw);
+    target->broken = diag_.error_count() != errors;
   }
   from.imports.push_back({alias, target});
   Global g;

@@ -36,6 +36,10 @@ std::string printable(std::string_view s) {
 
 }  // namespace
 
+std::string DiagnosticEngine::limit_message() const {
+  return "too many errors emitted, stopping now [--max-errors=" + std::to_string(max_errors_) + "]";
+}
+
 Diagnostic& DiagnosticEngine::add(Severity s, const SourceRange& r, std::string msg) {
   if (r.valid() && !seen_.insert({int(s), r.file, r.begin.offset, r.end.offset, msg}).second) {
     dropped_ = Diagnostic{};
@@ -45,11 +49,7 @@ Diagnostic& DiagnosticEngine::add(Severity s, const SourceRange& r, std::string 
     if (too_many()) {
       if (!limit_reported_) {
         limit_reported_ = true;
-        Diagnostic d;
-        d.severity = Severity::Error;
-        d.message = "too many errors emitted, stopping now [--max-errors=" +
-                    std::to_string(max_errors_) + "]";
-        diags_.push_back(std::move(d));
+        diags_.push_back(Diagnostic{Severity::Error, SourceRange{}, limit_message(), {}});
       }
       dropped_ = Diagnostic{};
       return dropped_;
@@ -88,8 +88,12 @@ void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   } else {
     out += std::string(bold) + "tilec: " + reset;
   }
+  // A message quotes names and literals from the source; a million-character name must not
+  // make a million-character line.
+  std::string message = printable(d.message);
+  if (message.size() > 400) message = message.substr(0, 400) + "...";
   out += std::string(color_ ? severity_color(d.severity) : "") + severity_name(d.severity) +
-         ":" + reset + " " + bold + printable(d.message) + reset + "\n";
+         ":" + reset + " " + bold + message + reset + "\n";
   if (!d.range.valid()) return;
   const SourceFile& f = sm_.file(d.range.file);
   std::string_view line = f.line_text(d.range.begin.line);
@@ -118,6 +122,12 @@ std::string DiagnosticEngine::format(const Diagnostic& d) const {
 }
 
 void DiagnosticEngine::flush(FILE* out) {
+  // The stages stop as soon as the limit is reached, so the notice may not have been added
+  // by a dropped error yet.
+  if (too_many() && !limit_reported_) {
+    limit_reported_ = true;
+    diags_.push_back(Diagnostic{Severity::Error, SourceRange{}, limit_message(), {}});
+  }
   for (; printed_ < diags_.size(); ++printed_) {
     std::string text = format(diags_[printed_]);
     std::fwrite(text.data(), 1, text.size(), out);

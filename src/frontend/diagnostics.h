@@ -65,7 +65,8 @@ class DiagnosticEngine {
   void set_werror(bool on) { werror_ = on; }
   void set_color(bool on) { color_ = on; }
 
-  /// Prints every diagnostic not printed yet to `out`, in the order recorded.
+  /// Prints every diagnostic not printed yet to `out`, in the order recorded, and the
+  /// "too many errors" notice once the limit was reached.
   void flush(FILE* out);
   /// Formats one diagnostic (with its notes) as text.
   std::string format(const Diagnostic& d) const;
@@ -81,6 +82,7 @@ class DiagnosticEngine {
 
  private:
   Diagnostic& add(Severity s, const SourceRange& r, std::string msg);
+  std::string limit_message() const;
   void format_one(std::string& out, const Diagnostic& d) const;
 
   const SourceManager& sm_;
