@@ -1,4 +1,4 @@
-// Blocked layouts.
+// Blocked and slice layouts.
 #include "codegen/layout.h"
 
 #include <algorithm>
@@ -7,18 +7,45 @@
 
 namespace tilec::codegen {
 
+std::vector<int> Layout::dims_or_identity() const {
+  if (!dims.empty()) return dims;
+  std::vector<int> id(shape.size());
+  for (size_t i = 0; i < id.size(); ++i) id[i] = int(i);
+  return id;
+}
+
+std::vector<int> Layout::sliced_dims() const {
+  std::vector<int> out;
+  std::vector<int> kept = dims_or_identity();
+  for (int p = 0; p < parent_rank(); ++p)
+    if (std::find(kept.begin(), kept.end(), p) == kept.end()) out.push_back(p);
+  return out;
+}
+
+int64_t Layout::parent_cta_tile(int p) const {
+  return int64_t(size_per_thread[size_t(p)]) * threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)];
+}
+
 int64_t Layout::cta_tile(int d) const {
-  return int64_t(size_per_thread[size_t(d)]) * threads_per_warp[size_t(d)] * warps_per_cta[size_t(d)];
+  int p = parent_dim(d);
+  return p < 0 ? 1 : parent_cta_tile(p);
 }
 
 int64_t Layout::reps(int d) const {
-  int64_t t = cta_tile(d);
-  return shape[size_t(d)] > t ? shape[size_t(d)] / t : 1;
+  int p = parent_dim(d);
+  if (p < 0) return 1;
+  int64_t t = parent_cta_tile(p);
+  return pshape()[size_t(p)] > t ? pshape()[size_t(p)] / t : 1;
+}
+
+int Layout::spt(int d) const {
+  int p = parent_dim(d);
+  return p < 0 ? 1 : size_per_thread[size_t(p)];
 }
 
 int64_t Layout::regs_per_thread() const {
   int64_t n = 1;
-  for (int d = 0; d < rank(); ++d) n *= reps(d) * size_per_thread[size_t(d)];
+  for (int d = 0; d < rank(); ++d) n *= reps(d) * spt(d);
   return n;
 }
 
@@ -27,50 +54,119 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
   // elements of one repetition before the next repetition.
   std::vector<int64_t> off(size_t(rank()), 0);
   for (int d = rank() - 1; d >= 0; --d) {
-    int64_t per = reps(d) * size_per_thread[size_t(d)];
+    int64_t per = reps(d) * spt(d);
     int64_t k = r % per;
     r /= per;
-    int64_t rep = k / size_per_thread[size_t(d)], e = k % size_per_thread[size_t(d)];
+    int64_t rep = k / spt(d), e = k % spt(d);
     off[size_t(d)] = rep * cta_tile(d) + e;
   }
   return off;
 }
 
-int64_t Layout::thread_coord(int thread, int d) const {
+int64_t Layout::reg_of(const std::vector<int64_t>& off) const {
+  int64_t r = 0;
+  for (int d = 0; d < rank(); ++d) {
+    int64_t per = reps(d) * spt(d);
+    int64_t rep = off[size_t(d)] / cta_tile(d), e = off[size_t(d)] % cta_tile(d);
+    r = r * per + rep * spt(d) + e;
+  }
+  return r;
+}
+
+int64_t Layout::thread_coord(int thread, int p) const {
   int lane = thread % 32, warp = thread / 32;
   int64_t lane_stride = 1, warp_stride = 1;
-  for (int k = rank() - 1; k > d; --k) {
+  for (int k = parent_rank() - 1; k > p; --k) {
     lane_stride *= threads_per_warp[size_t(k)];
     warp_stride *= warps_per_cta[size_t(k)];
   }
-  int64_t l = (lane / lane_stride) % threads_per_warp[size_t(d)];
-  int64_t w = (warp / warp_stride) % warps_per_cta[size_t(d)];
-  return l + w * threads_per_warp[size_t(d)];
+  int64_t l = (lane / lane_stride) % threads_per_warp[size_t(p)];
+  int64_t w = (warp / warp_stride) % warps_per_cta[size_t(p)];
+  return l + w * threads_per_warp[size_t(p)];
 }
 
 std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
   std::vector<int64_t> c = reg_offset(reg);
   for (int d = 0; d < rank(); ++d) {
-    int64_t base = (thread_coord(thread, d) * size_per_thread[size_t(d)]) & (shape[size_t(d)] - 1);
+    int p = parent_dim(d);
+    if (p < 0) continue;
+    int64_t base = (thread_coord(thread, p) * size_per_thread[size_t(p)]) & (pshape()[size_t(p)] - 1);
     c[size_t(d)] += base;
   }
   return c;
 }
 
 bool Layout::replicated() const {
-  for (int d = 0; d < rank(); ++d)
-    if (cta_tile(d) > shape[size_t(d)]) return true;
+  for (int p : sliced_dims())
+    if (threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)] > 1) return true;
+  for (int p = 0; p < parent_rank(); ++p)
+    if (parent_cta_tile(p) > pshape()[size_t(p)]) return true;
   return false;
 }
 
 std::string Layout::str() const {
-  if (shape.empty()) return "scalar";
-  auto list = [](const std::vector<int>& v) {
+  if (shape.empty() && size_per_thread.empty()) return "scalar";
+  auto list = [](const auto& v) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
     return s + "]";
   };
-  return fmt::format("blocked<spt={} tpw={} wpc={}>", list(size_per_thread), list(threads_per_warp), list(warps_per_cta));
+  std::string blocked =
+      fmt::format("blocked<spt={} tpw={} wpc={}>", list(size_per_thread), list(threads_per_warp), list(warps_per_cta));
+  if (!is_slice()) return blocked;
+  return fmt::format("slice<{} of {}, dims={}>", blocked, list(pshape()), list(dims));
+}
+
+Layout Layout::parent() const {
+  Layout p = *this;
+  p.shape = pshape();
+  p.parent_shape.clear();
+  p.dims.clear();
+  return p;
+}
+
+Layout Layout::slice(int d) const {
+  Layout s = *this;
+  s.parent_shape = pshape();
+  s.dims = dims_or_identity();
+  s.dims.erase(s.dims.begin() + d);
+  s.shape.erase(s.shape.begin() + d);
+  // A slice that keeps every parent dimension in order is the parent itself.
+  if (s.shape == s.parent_shape && s.sliced_dims().empty()) return s.parent();
+  return s;
+}
+
+bool Layout::reshape_units(const std::vector<int64_t>& to, Layout& out) const {
+  // The non-unit dimensions must stay the same, in order.
+  std::vector<int64_t> a, b;
+  for (int64_t x : shape)
+    if (x != 1) a.push_back(x);
+  for (int64_t x : to)
+    if (x != 1) b.push_back(x);
+  if (a != b) return false;
+  std::vector<int> from_dims = dims_or_identity();
+  std::vector<int> new_dims;
+  size_t i = 0;
+  for (int64_t x : to) {
+    if (x != 1) {
+      while (shape[i] == 1) ++i;
+      new_dims.push_back(from_dims[i++]);
+    } else {
+      // A unit dimension: reuse the source's parent dimension at this place when it is a unit
+      // dimension of the same position, else an unbacked one.
+      new_dims.push_back(-1);
+    }
+  }
+  out = *this;
+  out.shape = to;
+  out.parent_shape = pshape();
+  out.dims = new_dims;
+  if (out.shape == out.parent_shape) {
+    bool identity = true;
+    for (size_t k = 0; k < new_dims.size(); ++k) identity = identity && new_dims[k] == int(k);
+    if (identity) out = out.parent();
+  }
+  return true;
 }
 
 Layout blocked_layout(const std::vector<int64_t>& shape, int vec, int num_warps) {
@@ -93,7 +189,8 @@ Layout blocked_layout(const std::vector<int64_t>& shape, int vec, int num_warps)
   l.threads_per_warp[0] *= lanes;
   int warps = num_warps;
   for (int d = rank - 1; d >= 0 && warps > 1; --d) {
-    int64_t room = std::max<int64_t>(1, shape[size_t(d)] / (int64_t(l.size_per_thread[size_t(d)]) * l.threads_per_warp[size_t(d)]));
+    int64_t room = std::max<int64_t>(
+        1, shape[size_t(d)] / (int64_t(l.size_per_thread[size_t(d)]) * l.threads_per_warp[size_t(d)]));
     int w = int(std::min<int64_t>(warps, room));
     l.warps_per_cta[size_t(d)] = w;
     warps /= w;

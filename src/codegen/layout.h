@@ -4,6 +4,11 @@
 //   size_per_thread[d] contiguous elements × threads_per_warp[d] lanes × warps_per_cta[d] warps,
 // a "CTA tile"; a tile larger than the CTA tile repeats it, a smaller one wraps around (the
 // extra threads hold copies). Lanes and warps are numbered with the last dimension fastest.
+//
+// A slice layout (Triton's SliceEncoding) is what a reduction leaves behind: the blocked
+// "parent" of the reduced tile, with the reduced dimensions dropped, so every thread keeps the
+// results for the rows it held and the threads along a dropped dimension hold copies. Its tile
+// may also have unit dimensions that no parent dimension backs (keepdims, t[:, None]).
 // Scalars (rank 0) are replicated: every thread holds the value.
 #pragma once
 
@@ -14,34 +19,65 @@
 namespace tilec::codegen {
 
 struct Layout {
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape;         ///< the tile's shape
+  // The blocked distribution, per PARENT dimension:
   std::vector<int> size_per_thread;
   std::vector<int> threads_per_warp;  ///< product 32
   std::vector<int> warps_per_cta;     ///< product num_warps
+  /// The parent's shape; empty for a plain blocked layout (the parent is the tile).
+  std::vector<int64_t> parent_shape;
+  /// Per tile dimension: its parent dimension, or -1 for a unit dimension no parent dimension
+  /// backs; empty for a plain blocked layout (identity). Parent dimensions not listed are sliced.
+  std::vector<int> dims;
 
   int rank() const { return int(shape.size()); }
-  /// Elements of one CTA tile along `d`.
+  int parent_rank() const { return int(size_per_thread.size()); }
+  const std::vector<int64_t>& pshape() const { return parent_shape.empty() ? shape : parent_shape; }
+  /// The parent dimension of tile dimension `d` (-1 for an unbacked unit dimension).
+  int parent_dim(int d) const { return dims.empty() ? d : dims[size_t(d)]; }
+  bool is_slice() const { return !dims.empty(); }
+  /// Parent dimensions dropped by a reduction (threads along them hold copies).
+  std::vector<int> sliced_dims() const;
+
+  /// Elements of one CTA tile along parent dimension `p`.
+  int64_t parent_cta_tile(int p) const;
+  /// Elements of one CTA tile along tile dimension `d` (1 for unbacked unit dimensions).
   int64_t cta_tile(int d) const;
-  /// Repetitions of the CTA tile along `d` (1 when the tile is smaller and wraps).
+  /// Repetitions of the CTA tile along tile dimension `d` (1 when the tile is smaller and wraps).
   int64_t reps(int d) const;
-  /// Registers each thread holds (product over dims of reps × size_per_thread).
+  /// Contiguous elements per thread along tile dimension `d` (1 for unbacked unit dimensions).
+  int spt(int d) const;
+  /// Registers each thread holds (product over tile dims of reps × size_per_thread).
   int64_t regs_per_thread() const;
-  /// Decomposes register number `r` into per-dimension (rep, element) offsets: the
-  /// compile-time part of the element coordinate, rep*cta_tile + e (before wrap-around).
+  /// Decomposes register number `r` into per-tile-dimension offsets: the compile-time part of
+  /// the element coordinate, rep*cta_tile + e (before wrap-around).
   std::vector<int64_t> reg_offset(int64_t r) const;
-  /// The coordinates of register `reg` of thread `thread` (lanes and warps numbered with the
-  /// last dimension fastest; wrapped modulo the shape when the tile is smaller).
+  /// The register holding the element with compile-time offsets `off` (inverse of reg_offset).
+  int64_t reg_of(const std::vector<int64_t>& off) const;
+  /// The thread's coordinate along parent dimension `p` before wrap-around: lane part + warp part.
+  int64_t thread_coord(int thread, int p) const;
+  /// The coordinates of register `reg` of thread `thread` (wrapped modulo the shape).
   std::vector<int64_t> coords(int thread, int64_t reg) const;
-  /// The thread's coordinate along `d` before wrap-around: lane part + warp part.
-  int64_t thread_coord(int thread, int d) const;
-  /// True when some threads hold copies of other threads' elements (tile < CTA tile).
+  /// True when some threads hold copies of other threads' elements.
   bool replicated() const;
   bool operator==(const Layout& o) const {
     return shape == o.shape && size_per_thread == o.size_per_thread && threads_per_warp == o.threads_per_warp &&
-           warps_per_cta == o.warps_per_cta;
+           warps_per_cta == o.warps_per_cta && pshape() == o.pshape() && dims_or_identity() == o.dims_or_identity();
   }
-  /// "blocked<spt=[1,4] tpw=[1,32] wpc=[4,1]>"
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+  /// "blocked<spt=[1,4] tpw=[1,32] wpc=[4,1]>", or "slice<blocked<...>, dims=[0]>" for slices.
   std::string str() const;
+
+  /// The blocked layout of the parent alone (the tile before it was reduced).
+  Layout parent() const;
+  /// This layout with tile dimension `d` (a parent dimension) dropped: a reduction's result.
+  Layout slice(int d) const;
+  /// This layout for a reshape that only inserts or removes unit dimensions, or nullopt-like
+  /// empty shape mismatch when the reshape does more than that (returns false).
+  bool reshape_units(const std::vector<int64_t>& to, Layout& out) const;
+
+ private:
+  std::vector<int> dims_or_identity() const;
 };
 
 /// The blocked layout for `shape` with `vec` contiguous elements per thread along the last

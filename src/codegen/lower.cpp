@@ -1,7 +1,14 @@
-// Layout assignment: every tile of one shape gets the same blocked layout, vectorized for the
-// narrowest dtype that shape is loaded or stored with; values that change shape (reshape,
-// broadcast) go through a conversion the PTX emitter performs in registers when the two
-// layouts agree and through shared memory otherwise.
+// Layout assignment, forward in program order:
+//  - loads, iota and other tile sources get the blocked layout of their shape, vectorized for
+//    the narrowest dtype that shape is loaded or stored with;
+//  - a reduction's result is the slice of its operand's layout (no data moves);
+//  - reshapes that only add or drop unit dimensions keep the operand's parent, and a broadcast
+//    back to that parent's shape is the parent itself (register-local);
+//  - elementwise ops take their first operand's layout; other operands with another layout
+//    get a convert_layout op (splats fit any layout and never need one);
+//  - loop-carried values keep the layout of their initial value; if results that of the then
+//    branch.
+// Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lower.h"
 
 #include <algorithm>
@@ -11,10 +18,151 @@
 namespace tilec::codegen {
 namespace {
 
-int64_t conversion_bytes(const ir::Op& op) {
-  // A conversion stages the whole source tile in shared memory.
-  const ir::Value* src = op.operands[0];
-  return src->type.tile.numel() * std::max(4, dtype_bytes(src->type.tile.dtype));
+class Lowering {
+ public:
+  explicit Lowering(LoweredKernel& k) : k_(k) {}
+
+  void block(ir::Block& b);
+
+  Layout blocked(const ir::Type& t) const {
+    int vec;
+    auto it = k_.vec.find(t.tile.shape);
+    if (it != k_.vec.end()) vec = it->second;
+    else vec = std::max(1, 16 / std::max(4, dtype_bytes(t.tile.dtype)));
+    return blocked_layout(t.tile.shape, vec, k_.num_warps);
+  }
+
+ private:
+  void op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it);
+  /// Makes `op`'s operand `i` have layout `want`, inserting a convert_layout before `op`.
+  void convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it, size_t i, const Layout& want);
+  bool is_splat(const ir::Value* v) const { return v->def && v->def->kind == ir::OpKind::Splat; }
+  void note_conversion(const ir::Value* src) {
+    int64_t bytes = src->type.tile.numel() * std::max(4, dtype_bytes(src->type.tile.dtype));
+    k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+  }
+
+  LoweredKernel& k_;
+};
+
+void Lowering::convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it, size_t i,
+                               const Layout& want) {
+  ir::Op& op = **it;
+  ir::Value* v = op.operands[i];
+  if (v->type.is_scalar() || k_.layouts.at(v) == want) return;
+  if (is_splat(v)) {
+    // A splat is one register whatever the layout: re-splat it in the wanted layout.
+    ir::Builder bld(*k_.fn, &b);
+    bld.set_before(&b, it);
+    ir::Op* s = bld.create(ir::OpKind::Splat, op.loc, {v->def->operands[0]}, {v->type});
+    s->shape = v->def->shape;
+    k_.layouts[s->result()] = want;
+    op.operands[i] = s->result();
+    return;
+  }
+  ir::Builder bld(*k_.fn, &b);
+  bld.set_before(&b, it);
+  ir::Op* c = bld.create(ir::OpKind::ConvertLayout, op.loc, {v}, {v->type});
+  k_.layouts[c->result()] = want;
+  op.operands[i] = c->result();
+  note_conversion(v);
+}
+
+void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it) {
+  ir::Op& op = **it;
+  using ir::OpKind;
+  auto set = [&](const ir::Value* v, const Layout& l) { k_.layouts[v] = l; };
+  auto tile_result = [&]() { return !op.results.empty() && !op.results[0]->type.is_array; };
+  switch (op.kind) {
+    case OpKind::Reduce: {
+      const Layout& in = k_.layouts.at(op.operands[0]);
+      set(op.results[0], op.operands[0]->type.is_scalar() ? blocked(op.results[0]->type) : in.slice(op.axis));
+      // Partials of the warps along the axis meet in shared memory (values, then indices).
+      int p = in.parent_dim(op.axis);
+      if (p >= 0 && in.warps_per_cta[size_t(p)] > 1) {
+        int esz = dtype_bits(op.operands[0]->type.tile.dtype) == 64 ? 8 : 4;
+        bool arg = op.combine == ir::Combine::Argmax || op.combine == ir::Combine::Argmin;
+        int64_t bytes = in.warps_per_cta[size_t(p)] * std::max<int64_t>(1, op.results[0]->type.tile.numel()) *
+                        (esz + (arg ? 4 : 0));
+        k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+      }
+      return;
+    }
+    case OpKind::Reshape: {
+      Layout out;
+      const Layout& in = k_.layouts.at(op.operands[0]);
+      if (!op.operands[0]->type.is_scalar() && in.reshape_units(op.results[0]->type.tile.shape, out)) {
+        set(op.results[0], out);
+      } else {
+        set(op.results[0], blocked(op.results[0]->type));
+        note_conversion(op.operands[0]);
+      }
+      return;
+    }
+    case OpKind::Broadcast: {
+      // Back to the parent's shape: the parent layout holds every element where the operand's
+      // copies already are.
+      const Layout& in = k_.layouts.at(op.operands[0]);
+      if (in.pshape() == op.results[0]->type.tile.shape) {
+        set(op.results[0], in.parent());
+      } else {
+        set(op.results[0], blocked(op.results[0]->type));
+      }
+      if (k_.layouts.at(op.results[0]) != in.parent()) note_conversion(op.operands[0]);
+      return;
+    }
+    case OpKind::For: {
+      ir::Block& body = *op.regions[0];
+      for (size_t i = 1; i < body.args.size(); ++i) {
+        const ir::Value* init = op.operands[i + 2];
+        Layout l = init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init);
+        set(body.args[i], l);
+        set(op.results[i - 1], l);
+      }
+      set(body.args[0], blocked(body.args[0]->type));
+      block(body);
+      ir::Op& y = *body.ops.back();
+      auto yit = std::prev(body.ops.end());
+      for (size_t i = 0; i < y.operands.size(); ++i)
+        if (!y.operands[i]->type.is_scalar()) convert_operand(body, yit, i, k_.layouts.at(body.args[i + 1]));
+      return;
+    }
+    case OpKind::If: {
+      block(*op.regions[0]);
+      block(*op.regions[1]);
+      if (op.results.empty()) return;
+      ir::Block& then = *op.regions[0];
+      ir::Block& other = *op.regions[1];
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        const ir::Value* t = then.ops.back()->operands[i];
+        Layout l = t->type.is_scalar() ? blocked(t->type) : k_.layouts.at(t);
+        set(op.results[i], l);
+        if (!t->type.is_scalar()) convert_operand(other, std::prev(other.ops.end()), i, l);
+      }
+      return;
+    }
+    default: break;
+  }
+  if (ir::is_elementwise(op.kind)) {
+    // The first operand that is not a splat decides; the others are converted to it.
+    const Layout* pick = nullptr;
+    for (const ir::Value* v : op.operands)
+      if (!v->type.is_scalar() && !is_splat(v)) {
+        pick = &k_.layouts.at(v);
+        break;
+      }
+    Layout l = pick ? *pick : blocked(op.results[0]->type);
+    for (size_t i = 0; i < op.operands.size(); ++i) convert_operand(b, it, i, l);
+    set(op.results[0], op.results[0]->type.is_scalar() ? blocked(op.results[0]->type) : l);
+    return;
+  }
+  for (ir::Value* r : op.results)
+    if (!r->type.is_array) set(r, blocked(r->type));
+  (void)tile_result;
+}
+
+void Lowering::block(ir::Block& b) {
+  for (auto it = b.ops.begin(); it != b.ops.end(); ++it) op(b, it);
 }
 
 }  // namespace
@@ -41,23 +189,10 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps) {
   }
   k.num_warps = num_warps;
   for (auto& [shape, bytes] : min_bytes) k.vec[shape] = std::max(1, 16 / bytes);
-  auto layout_for = [&](const ir::Type& t) {
-    int vec = 4;
-    auto it = k.vec.find(t.tile.shape);
-    if (it != k.vec.end()) vec = it->second;
-    else vec = std::max(1, 16 / std::max(4, dtype_bytes(t.tile.dtype)));
-    return blocked_layout(t.tile.shape, vec, num_warps);
-  };
+  Lowering low(k);
   for (ir::Value* a : f.body.args)
-    if (!a->type.is_array) k.layouts[a] = layout_for(a->type);
-  ir::walk(f.body, [&](ir::Op& op) {
-    for (ir::Value* r : op.results)
-      if (!r->type.is_array) k.layouts[r] = layout_for(r->type);
-    for (auto& reg : op.regions)
-      for (ir::Value* a : reg->args) k.layouts[a] = layout_for(a->type);
-    if (op.kind == ir::OpKind::Reshape || op.kind == ir::OpKind::Broadcast)
-      k.conversion_smem = std::max(k.conversion_smem, conversion_bytes(op));
-  });
+    if (!a->type.is_array) k.layouts[a] = low.blocked(a->type);
+  low.block(f.body);
   return k;
 }
 
@@ -69,9 +204,11 @@ std::string print_lowered(const LoweredKernel& k) {
     if (l.shape.empty()) continue;
     std::string shape;
     for (int64_t d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
-    seen[shape] = l.str() + fmt::format(" ({} registers per thread{})", l.regs_per_thread(), l.replicated() ? ", replicated" : "");
+    std::string desc = l.str() + fmt::format(" ({} registers per thread{})", l.regs_per_thread(), l.replicated() ? ", replicated" : "");
+    std::string& slot = seen[shape];
+    if (slot.find(desc) == std::string::npos) slot += (slot.empty() ? "" : "; ") + desc;
   }
-  for (const auto& [shape, desc] : seen) out += "// layout of " + shape + " tiles: " + desc + "\n";
+  for (const auto& [shape, desc] : seen) out += "// layouts of " + shape + " tiles: " + desc + "\n";
   return out + ir::print(*k.fn);
 }
 

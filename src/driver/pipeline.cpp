@@ -169,7 +169,7 @@ int compile(const Options& opts) {
   // Tile IR, one function per kernel, then the optimizer.
   std::vector<std::unique_ptr<ir::Function>> kernels;
   for (const KernelInfo& k : program.kernels) {
-    kernels.push_back(ir::build_kernel(k, diag));
+    kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
     if (diag.has_errors()) return finish(1);
     std::string problem = ir::verify(*kernels.back());
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);

@@ -812,9 +812,9 @@ Value Checker::builtin_elementwise(Builtin b, BoundArgs& a) {
     shape = *s;
     weak = weak && v.weak;
   }
-  if (a.get(n) && (b != Builtin::Floor && b != Builtin::Ceil && b != Builtin::Isnan && b != Builtin::Abs &&
-                   b != Builtin::Minimum && b != Builtin::Maximum && b != Builtin::Fma)) {
-    // approx= must be a constant bool
+  // approx= (the math functions only) must be a constant bool.
+  bool has_approx = n < sig.params.size() && sig.params[n].name == "approx";
+  if (has_approx && n < a.slot.size() && a.get(n)) {
     Expr* ap = a.get(n);
     if (!ap->value.is_const() || ap->value.tile.dtype != DType::Bool) {
       diag_.error(ap->range, "approx= must be True or False");

@@ -3,6 +3,7 @@
 // broadcasts, structured control flow with loop-carried values.
 #include "ir/build.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -22,8 +23,8 @@ struct BVal {
 
 class IrBuilder {
  public:
-  IrBuilder(const KernelInfo& k, DiagnosticEngine& diag, Function& f)
-      : k_(k), diag_(diag), f_(f), b_(f, &f.body), env_(size_t(k.num_vars) + 1) {}
+  IrBuilder(const KernelInfo& k, DiagnosticEngine& diag, Function& f, bool device_asserts)
+      : k_(k), diag_(diag), f_(f), b_(f, &f.body), env_(size_t(k.num_vars) + 1), device_asserts_(device_asserts) {}
 
   void build();
 
@@ -46,6 +47,8 @@ class IrBuilder {
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
   BVal inline_helper(const Expr& e);
+  /// sum/prod/max/min/argmax/argmin over `axis` (None: all), with keepdims (§6.5, §6.6).
+  Value* reduction(Builtin id, const Expr& e, const Expr* t, const Expr* axis, const Expr* keepdims, const Expr*);
   BVal attribute(const Expr& e);
   BVal subscript(const Expr& e);
 
@@ -64,6 +67,7 @@ class IrBuilder {
   std::map<std::string, Value*> dims_;
   std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here
   bool failed_ = false;
+  bool device_asserts_ = true;
 };
 
 void IrBuilder::build() {
@@ -122,7 +126,14 @@ void IrBuilder::stmt(const Stmt& s) {
     case StmtKind::While: unsupported(s.range, "a 'while' loop"); break;
     case StmtKind::Break: unsupported(s.range, "'break'"); break;
     case StmtKind::Continue: unsupported(s.range, "'continue'"); break;
-    case StmtKind::Assert: unsupported(s.range, "a device assert"); break;
+    case StmtKind::Assert: {
+      if (!device_asserts_) break;
+      Value* c = to_bool(expr(*s.value).v, s.value->range);
+      if (!c) break;
+      Op* op = b_.create(OpKind::Assert, s.range, {c}, {});
+      op->text = s.message ? s.message->text : "assertion failed";
+      break;
+    }
     case StmtKind::Import:
     case StmtKind::Def: break;
   }
@@ -440,6 +451,58 @@ BVal IrBuilder::inline_helper(const Expr& e) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reductions
+
+Value* IrBuilder::reduction(Builtin id, const Expr& e, const Expr* t, const Expr* axis, const Expr* keepdims,
+                            const Expr*) {
+  const tilec::Value& tv = t->value;
+  const tilec::Value& rv = e.value;
+  int rank = tv.tile.rank();
+  Combine c = id == Builtin::Sum ? Combine::Sum : id == Builtin::Prod ? Combine::Prod
+            : id == Builtin::Max ? Combine::Max : id == Builtin::Min ? Combine::Min
+            : id == Builtin::Argmax ? Combine::Argmax : Combine::Argmin;
+  bool arg = c == Combine::Argmax || c == Combine::Argmin;
+  // Accumulate f16/bf16 in f32 (§6.6); compare them in f32 too (exact).
+  DType acc = arg ? tv.tile.dtype : rv.tile.dtype;
+  if (acc == DType::F16 || acc == DType::BF16) acc = DType::F32;
+  Value* x = expr_dtype(*t, acc);
+  if (!x) return nullptr;
+  if (rank == 0) {
+    if (arg) return b_.constant(DType::I32, Scalar{0, 0}, e.range);
+    return b_.cast(x, rv.tile.dtype, e.range);
+  }
+  std::vector<int> axes;
+  if (!axis || axis->value.kind == ValueKind::None) {
+    for (int d = 0; d < rank; ++d) axes.push_back(d);
+  } else {
+    for (const tilec::Value& v : axis->value.kind == ValueKind::Tuple ? axis->value.elems : std::vector<tilec::Value>{axis->value})
+      axes.push_back(int(v.constant->i < 0 ? v.constant->i + rank : v.constant->i));
+  }
+  if (arg && axes.size() > 1) {
+    // argmax over several axes indexes the flattened tile.
+    Op* r = b_.create(OpKind::Reshape, e.range, {x}, {Type::tile_of(acc, {tv.tile.numel()})});
+    r->shape = {tv.tile.numel()};
+    x = r->result();
+    axes = {0};
+  }
+  std::sort(axes.rbegin(), axes.rend());  // highest first, so lower axis numbers stay valid
+  for (int ax : axes) {
+    std::vector<int64_t> shape = x->type.tile.shape;
+    shape.erase(shape.begin() + ax);
+    Op* op = b_.create(OpKind::Reduce, e.range, {x}, {Type::tile_of(arg ? DType::I32 : acc, shape)});
+    op->combine = c;
+    op->axis = ax;
+    x = op->result();
+  }
+  if (keepdims && keepdims->value.is_const() && keepdims->value.constant->i && x->type.tile.shape != rv.tile.shape) {
+    Op* r = b_.create(OpKind::Reshape, e.range, {x}, {Type::tile_of(x->type.tile.dtype, rv.tile.shape)});
+    r->shape = rv.tile.shape;
+    x = r->result();
+  }
+  return b_.cast(x, rv.tile.dtype, e.range);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Built-in functions
 
 BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& a) {
@@ -475,8 +538,11 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
         Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
         return one(b_.binary(id == Builtin::Max ? OpKind::Max : OpKind::Min, x, y, e.range));
       }
-      unsupported(e.range, "reductions");
-      return BVal{};
+      return one(reduction(id, e, a[0], a[2], a[3], nullptr));
+    case Builtin::Sum:
+    case Builtin::Prod:
+    case Builtin::Argmax:
+    case Builtin::Argmin: return one(reduction(id, e, a[0], a[1], a[2], nullptr));
     case Builtin::Minimum:
     case Builtin::Maximum: {
       Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
@@ -625,6 +691,17 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       return one(x ? b_.unary(OpKind::IsNan, x, e.range) : nullptr);
     }
     case Builtin::StaticAssert: return BVal{};
+    case Builtin::Print: {
+      std::vector<Value*> args;
+      for (size_t i = 2; i < e.args.size(); ++i) {
+        BVal v = expr(*e.args[i]);
+        if (!v.v) v.v = expr_dtype(*e.args[i], e.args[i]->value.tile.dtype);
+        args.push_back(v.v);
+      }
+      Op* op = b_.create(OpKind::Print, e.range, args, {});
+      op->text = a[0]->value.text;
+      return BVal{};
+    }
     case Builtin::NumTiles: {
       // cdiv(extent of the (permuted) axis, tile size), computed in i64.
       const ArrayParam* arr = a[0]->value.array;
@@ -650,9 +727,9 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
 
 }  // namespace
 
-std::unique_ptr<Function> build_kernel(const KernelInfo& k, DiagnosticEngine& diag) {
+std::unique_ptr<Function> build_kernel(const KernelInfo& k, DiagnosticEngine& diag, bool device_asserts) {
   auto f = std::make_unique<Function>();
-  IrBuilder b(k, diag, *f);
+  IrBuilder b(k, diag, *f, device_asserts);
   b.build();
   return f;
 }

@@ -14,6 +14,7 @@ namespace tilec::ir {
 /// `for` iteration arguments and `if` results. Constructs the code generator does not support
 /// yet are reported as "not yet supported" errors at their source range; the result is then
 /// incomplete and must not be used.
-std::unique_ptr<Function> build_kernel(const KernelInfo& k, DiagnosticEngine& diag);
+/// With `device_asserts` false, `assert` statements are dropped (--no-device-asserts).
+std::unique_ptr<Function> build_kernel(const KernelInfo& k, DiagnosticEngine& diag, bool device_asserts = true);
 
 }  // namespace tilec::ir

@@ -26,6 +26,11 @@ constexpr OpInfo kOps[] = {
 
 }  // namespace
 
+const char* combine_name(Combine c) {
+  static const char* kNames[] = {"sum", "prod", "max", "min", "argmax", "argmin"};
+  return kNames[int(c)];
+}
+
 const char* op_name(OpKind k) { return kOps[int(k)].name; }
 int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
@@ -194,6 +199,9 @@ class Printer {
       case OpKind::Iota: break;
       case OpKind::BlockId:
       case OpKind::NumBlocks: out += " " + std::to_string(op.axis); break;
+      case OpKind::Reduce:
+        out += std::string(" ") + combine_name(op.combine) + " " + name(op.operands[0]) + " axis " + std::to_string(op.axis);
+        break;
       case OpKind::Cmp: out += std::string(" ") + op_spelling(op.pred); operands(0); break;
       case OpKind::Load: {
         out += " " + name(op.operands[0]) + "[";
@@ -232,6 +240,14 @@ class Printer {
         out += ind + "} else {\n";
         block(*op.regions[1], depth + 1);
         out += ind + "}";
+        break;
+      }
+      case OpKind::Assert:
+      case OpKind::Print: {
+        std::string q = "\"";
+        for (char ch : op.text) q += ch == '"' || ch == '\\' ? std::string("\\") + ch : ch == '\n' ? std::string("\\n") : std::string(1, ch);
+        out += " " + q + "\"";
+        operands(0);
         break;
       }
       default: operands(0); break;
@@ -280,22 +296,14 @@ class Verifier {
     for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
       const Op& op = **it;
       if (op.parent != &b) fail(op, "parent pointer does not match its block");
-      int arity = op_arity(op.kind);
-      if (arity >= 0 && int(op.operands.size()) != arity)
-        fail(op, fmt::format("expects {} operands, has {}", arity, op.operands.size()));
+      if (!counts(op)) return;  // the checks below index operands, results and regions
       for (const Value* v : op.operands)
         if (!visible.count(v)) fail(op, "uses a value that does not dominate it");
       if (op.kind == OpKind::Yield && std::next(it) != b.ops.end()) fail(op, "yield must be the last op of its block");
       check(op);
-      if (op.kind == OpKind::For) {
-        const Block& body = *op.regions[0];
-        if (body.args.size() != op.operands.size() - 2) fail(op, "body arguments do not match the iteration values");
-        block(body, visible, true, op.results.size());
-      }
-      if (op.kind == OpKind::If) {
-        if (op.regions.size() != 2) fail(op, "needs a then and an else region");
+      if (op.kind == OpKind::For) block(*op.regions[0], visible, true, op.results.size());
+      if (op.kind == OpKind::If)
         for (auto& r : op.regions) block(*r, visible, !op.results.empty(), op.results.size());
-      }
       for (const Value* r : op.results) visible.insert(r);
     }
     if (needs_yield) {
@@ -309,6 +317,38 @@ class Verifier {
             fail(*b.ops.back(), "yielded type differs from the parent's result type");
       }
     }
+  }
+
+  // Operand, result, region and block argument counts: false (with the error) when one is wrong.
+  bool counts(const Op& op) {
+    int arity = op_arity(op.kind);
+    if (arity >= 0 && int(op.operands.size()) != arity) {
+      fail(op, fmt::format("expects {} operands, has {}", arity, op.operands.size()));
+      return false;
+    }
+    if (op.kind == OpKind::For && op.operands.size() < 3) {
+      fail(op, "needs a lower bound, an upper bound and a step");
+      return false;
+    }
+    size_t regions = op.kind == OpKind::For ? 1 : op.kind == OpKind::If ? 2 : 0;
+    if (op.regions.size() != regions) {
+      fail(op, fmt::format("needs {} regions, has {}", regions, op.regions.size()));
+      return false;
+    }
+    // An `if` has as many results as its regions yield; every other op a fixed number.
+    size_t results = 1;
+    if (op.kind == OpKind::Store || op.kind == OpKind::Yield || op.kind == OpKind::Assert || op.kind == OpKind::Print)
+      results = 0;
+    if (op.kind == OpKind::For) results = op.operands.size() - 3;
+    if (op.kind != OpKind::If && op.results.size() != results) {
+      fail(op, fmt::format("expects {} results, has {}", results, op.results.size()));
+      return false;
+    }
+    if (op.kind == OpKind::For && op.regions[0]->args.size() != op.operands.size() - 2) {
+      fail(op, "body arguments do not match the iteration values");
+      return false;
+    }
+    return true;
   }
 
   void check(const Op& op) {
@@ -334,8 +374,32 @@ class Verifier {
     if (op.kind == OpKind::Reshape &&
         op.operands[0]->type.tile.numel() != op.results[0]->type.tile.numel())
       fail(op, "changes the element count");
+    if (op.kind == OpKind::Reduce) {
+      std::vector<int64_t> s = op.operands[0]->type.tile.shape;
+      if (op.axis < 0 || op.axis >= int(s.size())) fail(op, "axis out of range");
+      else s.erase(s.begin() + op.axis);
+      if (s != op.results[0]->type.tile.shape) fail(op, "result shape is not the operand's without the axis");
+      bool arg = op.combine == Combine::Argmax || op.combine == Combine::Argmin;
+      if (arg ? op.results[0]->type.tile.dtype != DType::I32
+              : op.results[0]->type.tile.dtype != op.operands[0]->type.tile.dtype)
+        fail(op, "result dtype");
+    }
     if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
       if (op.operands.empty() || !op.operands[0]->type.is_array) fail(op, "first operand is not an array");
+    }
+    if (op.kind == OpKind::If && !(op.operands[0]->type == Type::scalar(DType::Bool)))
+      fail(op, "condition is not a bool scalar");
+    if (op.kind == OpKind::For) {
+      // The index has the bounds' type; each iteration argument has its initial value's type,
+      // which is also the loop's result type (the yield is checked against the results).
+      const Block& body = *op.regions[0];
+      same(op.operands[0], op.operands[1]);
+      same(op.operands[0], op.operands[2]);
+      same(op.operands[0], body.args[0]);
+      for (size_t i = 3; i < op.operands.size(); ++i) {
+        same(op.operands[i], body.args[i - 2]);
+        same(op.operands[i], op.results[i - 3]);
+      }
     }
   }
 };

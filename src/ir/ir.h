@@ -24,7 +24,8 @@ namespace tilec::ir {
   X(Iota, "iota", 0)            /* arange: tile<n x dtype> = 0 .. n-1 */             \
   X(Splat, "splat", 1)          /* scalar -> tile of `shape` */                      \
   X(Broadcast, "broadcast", 1)  /* same rank, size-1 dims stretched to `shape` */    \
-  X(Reshape, "reshape", 1)      /* same elements, new `shape` (unit dims only) */     \
+  X(Reshape, "reshape", 1)      /* same elements in row-major order, new `shape` */   \
+  X(ConvertLayout, "convert_layout", 1) /* same tile, another register layout */     \
   X(Cast, "cast", 1)            /* astype to `dtype` */                              \
   X(Bitcast, "bitcast", 1)      /* reinterpret bits as `dtype` */                    \
   /* elementwise */                                                                  \
@@ -61,6 +62,8 @@ namespace tilec::ir {
   X(Cmp, "cmp", 2)              /* `pred` compares; result bool */                   \
   X(Select, "select", 3)        /* where(cond, a, b) */                              \
   X(Fma, "fma", 3)                                                                   \
+  /* reductions */                                                                   \
+  X(Reduce, "reduce", 1)        /* `combine` over tile dim `axis`, which disappears */ \
   /* grid */                                                                         \
   X(BlockId, "bid", 0)          /* axis */                                           \
   X(NumBlocks, "num_blocks", 0) /* axis */                                           \
@@ -71,13 +74,20 @@ namespace tilec::ir {
   /* control flow */                                                                 \
   X(For, "for", -1)             /* lower, upper, step, init...; body(iv, iter...) */ \
   X(If, "if", 1)                /* cond; then, else regions yield the results */     \
-  X(Yield, "yield", -1)         /* terminates a region */
+  X(Yield, "yield", -1)         /* terminates a region */                            \
+  /* debugging */                                                                    \
+  X(Assert, "assert", 1)        /* device assert: `text` message, fails where false */ \
+  X(Print, "print", -1)         /* device printf of scalars: `text` format */
 
 enum class OpKind : uint8_t {
 #define X(e, name, n) e,
   TILEC_IR_OPS(X)
 #undef X
 };
+
+/// How a Reduce combines elements (language.md §6.5, §6.6).
+enum class Combine : uint8_t { Sum, Prod, Max, Min, Argmax, Argmin };
+const char* combine_name(Combine c);
 
 /// The printed name of an op kind ("add").
 const char* op_name(OpKind k);
@@ -134,9 +144,11 @@ struct Op {
   Scalar value;                   ///< Constant value; Load padding
   std::vector<int64_t> shape;     ///< Splat, Broadcast, Reshape, Iota, Load
   std::vector<int64_t> order;     ///< Load/Store: axis permutation (empty: identity)
-  int axis = 0;                   ///< BlockId, NumBlocks
+  int axis = 0;                   ///< BlockId, NumBlocks; Reduce: the reduced tile dimension
   tilec::Op pred = tilec::Op::Eq; ///< Cmp: Lt Le Gt Ge Eq Ne
   bool approx = false;            ///< math ops: use the hardware approximation
+  Combine combine = Combine::Sum; ///< Reduce
+  std::string text;               ///< Assert: message; Print: format
 
   Op(OpKind k, SourceRange l) : kind(k), loc(l) {}
   Value* result(int i = 0) const { return results[size_t(i)]; }

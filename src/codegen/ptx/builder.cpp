@@ -55,6 +55,8 @@ void PtxBuilder::loc(const SourceRange& r) {
 
 void PtxBuilder::comment(const std::string& text) { text_ += "\t// " + text + "\n"; }
 
+void PtxBuilder::raw(const std::string& line) { text_ += "\t" + line + "\n"; }
+
 std::string PtxBuilder::body() const {
   std::string decl;
   for (int c = 0; c < 4; ++c)

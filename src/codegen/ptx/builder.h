@@ -31,6 +31,8 @@ class PtxBuilder {
   /// A `.loc` line for the source range (only when line info is on).
   void loc(const SourceRange& r);
   void comment(const std::string& text);
+  /// A line as written (scope braces and .param declarations around a call).
+  void raw(const std::string& line);
 
   void set_lineinfo(bool on) { lineinfo_ = on; }
 

@@ -25,6 +25,7 @@ struct EmitOptions {
   bool fmad = true;         ///< allow a*b+c to contract into fma
   bool lineinfo = false;    ///< .loc lines
   bool device_asserts = true;
+  const SourceManager* sm = nullptr;  ///< file names for device asserts
 };
 
 /// The register class a dtype lives in: bool → predicate, f16/bf16 → 16 bits, 64-bit dtypes →
@@ -39,6 +40,11 @@ class Emitter {
   std::string entry(const std::string& name);
   /// The lowest PTX ISA version the emitted code needs (at least the target's).
   int ptx_version() const { return ptx_version_; }
+  /// Module-scope declarations this entry needs: string constants, and whether it calls the
+  /// device runtime's __assertfail or vprintf (declared once per module by emit_module).
+  const std::string& globals() const { return globals_; }
+  bool uses_assertfail() const { return uses_assertfail_; }
+  bool uses_vprintf() const { return uses_vprintf_; }
 
   /// Address computation of one load or store (memory.cpp).
   struct Access;
@@ -72,6 +78,19 @@ class Emitter {
   void wrap_narrow(const std::string& r, DType d);
   std::string binary_reg(ir::OpKind k, DType d, const std::string& a, const std::string& b);
   std::string float_binary_f32(ir::OpKind k, const std::string& a, const std::string& b, bool f64);
+
+  // ---- reduce.cpp
+  void reduce(const ir::Op& op);
+  /// Combines (a, ia) with (b, ib) into `out`/`iout` (indices only for argmax/argmin).
+  void combine(ir::Combine c, DType d, const std::string& a, const std::string& ia, const std::string& b,
+               const std::string& ib, std::string& out, std::string& iout);
+  std::string shuffle_xor(const std::string& v, DType d, int64_t mask);
+
+  // ---- debug.cpp
+  void emit_assert(const ir::Op& op);
+  void emit_print(const ir::Op& op);
+  /// A generic address of a NUL-terminated string constant (a module-scope .global).
+  std::string string_constant(const std::string& text);
 
   // ---- math.cpp
   /// `k` (exp, log, tanh, ...) of f32 register `x`; accurate unless approximations are allowed.
@@ -123,6 +142,11 @@ class Emitter {
   std::string tid_;        ///< u32 %tid.x
   std::string param_text_;  ///< the entry's parameter list
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
+  std::string entry_name_;
+  std::string globals_;       ///< module-scope declarations (string constants)
+  std::string entry_decls_;   ///< entry-scope declarations (.local printf buffers)
+  int strings_ = 0;
+  bool uses_assertfail_ = false, uses_vprintf_ = false;
 };
 
 }  // namespace tilec::codegen

@@ -1,5 +1,6 @@
 // The kernel entry: parameters in the kernel_abi.h order, the thread-coordinate prologue,
 // structured control flow (for, if) and the grid special registers.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -61,41 +62,62 @@ std::string Emitter::imm(DType d, Scalar s) const {
 const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
   for (auto& [layout, tc] : coords_)
     if (layout == l) return tc;
-  // Lane and warp ids decompose with the last dimension fastest (layout.h).
+  // Lane and warp ids decompose with the last parent dimension fastest (layout.h).
   ThreadCoords tc;
   std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
   b_.ins("and.b32", {lane, tid_, "31"});
   b_.ins("shr.u32", {warp, tid_, "5"});
   int64_t lane_stride = 1, warp_stride = 1;
   std::vector<std::string> conds;
-  for (int d = l.rank() - 1; d >= 0; --d) {
-    int tpw = l.threads_per_warp[size_t(d)], wpc = l.warps_per_cta[size_t(d)];
+  std::vector<std::string> parent_base(size_t(l.parent_rank()));
+  std::vector<int> sliced = l.sliced_dims();
+  for (int p = l.parent_rank() - 1; p >= 0; --p) {
+    int tpw = l.threads_per_warp[size_t(p)], wpc = l.warps_per_cta[size_t(p)];
+    int64_t extent = l.pshape()[size_t(p)];
     std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
     b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
     b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
     b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
     b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
-    b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});              // thread coordinate along d
-    b_.ins("mul.lo.u32", {t, t, u32(l.size_per_thread[size_t(d)])});
-    if (l.cta_tile(d) > l.shape[size_t(d)]) {
-      // The tile is smaller than the CTA tile along d: threads past it hold copies.
-      std::string p = b_.reg(RegClass::Pred);
-      b_.ins("setp.lt.u32", {p, t, u32(l.shape[size_t(d)])});
-      conds.push_back(p);
-      b_.ins("and.b32", {t, t, u32(l.shape[size_t(d)] - 1)});
+    b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});  // thread coordinate along p
+    bool is_sliced = std::find(sliced.begin(), sliced.end(), p) != sliced.end();
+    if (is_sliced && tpw * wpc > 1) {
+      // Threads along a reduced dimension hold copies: the first one is primary.
+      std::string q = b_.reg(RegClass::Pred);
+      b_.ins("setp.eq.u32", {q, t, "0"});
+      conds.push_back(q);
     }
-    tc.base.insert(tc.base.begin(), t);
+    b_.ins("mul.lo.u32", {t, t, u32(l.size_per_thread[size_t(p)])});
+    if (l.parent_cta_tile(p) > extent) {
+      // The tile is smaller than the CTA tile along p: threads past it hold copies.
+      if (!is_sliced) {
+        std::string q = b_.reg(RegClass::Pred);
+        b_.ins("setp.lt.u32", {q, t, u32(extent)});
+        conds.push_back(q);
+      }
+      b_.ins("and.b32", {t, t, u32(extent - 1)});
+    }
+    parent_base[size_t(p)] = t;
     lane_stride *= tpw;
     warp_stride *= wpc;
   }
-  // Warps beyond the layout's warps (possible when a small tile uses fewer) also hold copies.
+  for (int d = 0; d < l.rank(); ++d) {
+    int p = l.parent_dim(d);
+    if (p >= 0) {
+      tc.base.push_back(parent_base[size_t(p)]);
+    } else {
+      std::string z = b_.reg(RegClass::B32);
+      b_.ins("mov.u32", {z, "0"});
+      tc.base.push_back(z);
+    }
+  }
   for (size_t i = 0; i < conds.size(); ++i) {
     if (i == 0) {
       tc.primary = conds[0];
     } else {
-      std::string p = b_.reg(RegClass::Pred);
-      b_.ins("and.pred", {p, tc.primary, conds[i]});
-      tc.primary = p;
+      std::string q = b_.reg(RegClass::Pred);
+      b_.ins("and.pred", {q, tc.primary, conds[i]});
+      tc.primary = q;
     }
   }
   coords_.push_back({l, tc});
@@ -235,6 +257,7 @@ void Emitter::prologue() {
 
 std::string Emitter::entry(const std::string& name) {
   b_.set_lineinfo(o_.lineinfo);
+  entry_name_ = name;
   need_ptx(o_.target.ptx_version);
   params();
   prologue();
@@ -249,7 +272,7 @@ std::string Emitter::entry(const std::string& name) {
   text += "{\n";
   if (k_.conversion_smem)
     text += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", smem_, k_.conversion_smem);
-  text += b_.body() + "}\n";
+  text += entry_decls_ + b_.body() + "}\n";
   return text;
 }
 
@@ -268,7 +291,9 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Iota: iota(op); break;
     case OpKind::Splat:
     case OpKind::Broadcast:
-    case OpKind::Reshape: convert_layout(op); break;
+    case OpKind::Reshape:
+    case OpKind::ConvertLayout: convert_layout(op); break;
+    case OpKind::Reduce: reduce(op); break;
     case OpKind::Cast: cast(op); break;
     case OpKind::Bitcast: bitcast(op); break;
     case OpKind::Cmp: compare(op); break;
@@ -282,6 +307,8 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::For: emit_for(op); break;
     case OpKind::If: emit_if(op); break;
     case OpKind::Yield: break;  // handled by the parent
+    case OpKind::Assert: emit_assert(op); break;
+    case OpKind::Print: emit_print(op); break;
     default:
       if (ir::is_unary_elementwise(op.kind)) unary(op);
       else if (ir::is_binary_elementwise(op.kind)) binary(op);

@@ -265,7 +265,7 @@ void Emitter::load(const ir::Op& op) {
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
 
   // Interior: no masks; vectors of up to 16 bytes along the contiguous axis.
-  int spt = l.size_per_thread.back();
+  int spt = l.spt(l.rank() - 1);
   int64_t n = l.regs_per_thread();
   int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
   int piece = std::min(chunk_bytes, 16);
@@ -338,7 +338,7 @@ void Emitter::store(const ir::Op& op) {
   std::vector<std::string> addrs = all_addresses(b_, a, l);
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  int spt = l.size_per_thread.back();
+  int spt = l.spt(l.rank() - 1);
   int64_t n = l.regs_per_thread();
   int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
   int piece = std::min(chunk_bytes, 16);

@@ -9,17 +9,22 @@ namespace tilec::codegen {
 
 std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOptions& opts, const SourceManager& sm,
                         DiagnosticEngine& diag) {
-  std::string entries;
+  std::string entries, globals;
+  bool assertfail = false, vprintf = false;
   int version = opts.target.ptx_version;
   for (const LoweredKernel& k : kernels) {
     for (bool vec : {true, false}) {
       EmitOptions o = opts;
       o.vectorized = vec;
+      o.sm = &sm;
       Emitter e(k, o, diag);
       std::string name = vec ? vectorized_entry(k.fn->name) : general_entry(k.fn->name);
       std::string text = e.entry(name);
       if (text.empty()) return "";
       entries += "\n" + text;
+      globals += e.globals();
+      assertfail = assertfail || e.uses_assertfail();
+      vprintf = vprintf || e.uses_vprintf();
       version = std::max(version, e.ptx_version());
     }
   }
@@ -27,6 +32,12 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
                                 TILEC_VERSION, ptx_version_text(version), opts.target.arch);
   if (opts.lineinfo)
     for (uint32_t f = 1; f <= sm.size(); ++f) out += fmt::format(".file {} \"{}\"\n", f, sm.file(f).path);
+  // The device runtime calls the entries make (ptxas provides them).
+  if (assertfail)
+    out += "\n.extern .func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
+           ".param .b64 function, .param .b64 char_size);\n";
+  if (vprintf) out += "\n.extern .func (.param .b32 ret) vprintf(.param .b64 format, .param .b64 args);\n";
+  if (!globals.empty()) out += "\n" + globals;
   return out + entries;
 }
 

@@ -26,7 +26,9 @@ std::vector<std::string> default_pipeline(int opt_level) {
 bool is_pure(const Op& op) {
   switch (op.kind) {
     case OpKind::Store:
-    case OpKind::Yield: return false;
+    case OpKind::Yield:
+    case OpKind::Assert:
+    case OpKind::Print: return false;
     case OpKind::For:
     case OpKind::If: {
       bool pure = true;

@@ -1,0 +1,99 @@
+// Device assert and printf through the CUDA device runtime's __assertfail and vprintf, which
+// ptxas resolves itself (they are the same calls nvcc emits for assert() and printf()).
+// A failed assert stops the kernel; the launch then reports CUDA_ERROR_ASSERT (language.md §6.12).
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+
+std::string Emitter::string_constant(const std::string& text) {
+  std::string name = fmt::format("tilec_str_{}_{}", entry_name_, strings_++);
+  std::string bytes;
+  for (unsigned char c : text) bytes += std::to_string(c) + ", ";
+  globals_ += fmt::format(".global .align 1 .b8 {}[{}] = {{{}0}};\n", name, text.size() + 1, bytes);
+  std::string r = b_.reg(RegClass::B64);
+  b_.ins("mov.u64", {r, name});
+  b_.ins("cvta.global.u64", {r, r});
+  return r;
+}
+
+void Emitter::emit_assert(const ir::Op& op) {
+  uses_assertfail_ = true;
+  // Every element of the condition must hold; a thread that sees a false one fails.
+  const std::vector<std::string>& c = regs(op.operands[0]);
+  std::string all = c[0];
+  for (size_t i = 1; i < c.size(); ++i) {
+    std::string t = b_.reg(RegClass::Pred);
+    b_.ins("and.pred", {t, all, c[i]});
+    all = t;
+  }
+  std::string file = "<unknown>", function = k_.fn->name;
+  if (o_.sm && op.loc.valid()) file = o_.sm->file(op.loc.file).path;
+  std::string skip = b_.label_name("assert_ok");
+  b_.ins_if(all, "bra", {skip});
+  std::string msg = string_constant(op.text), f = string_constant(file), fn = string_constant(function);
+  b_.raw("{");
+  for (int i = 0; i < 5; ++i) b_.raw(fmt::format(".param .b{} tilec_assert_p{};", i == 2 ? 32 : 64, i));
+  b_.ins("st.param.b64", {"[tilec_assert_p0]", msg});
+  b_.ins("st.param.b64", {"[tilec_assert_p1]", f});
+  b_.ins("st.param.b32", {"[tilec_assert_p2]", std::to_string(op.loc.begin.line)});
+  b_.ins("st.param.b64", {"[tilec_assert_p3]", fn});
+  b_.ins("st.param.b64", {"[tilec_assert_p4]", "1"});
+  b_.raw("call.uni __assertfail, (tilec_assert_p0, tilec_assert_p1, tilec_assert_p2, tilec_assert_p3, tilec_assert_p4);");
+  b_.raw("}");
+  b_.label(skip);
+}
+
+void Emitter::emit_print(const ir::Op& op) {
+  uses_vprintf_ = true;
+  // printf's argument buffer: each value at its natural alignment, floats promoted to double,
+  // narrow integers to int (C's default argument promotions).
+  int64_t size = 0;
+  std::vector<std::pair<int64_t, std::string>> stores;  // offset, "type value"
+  std::vector<std::string> types, values;
+  for (const ir::Value* v : op.operands) {
+    DType d = v->type.tile.dtype;
+    std::string r = regs(v)[0];
+    if (is_float(d)) {
+      std::string x = d == DType::F64 ? r : cast_reg(r, d, DType::F64);
+      size = (size + 7) / 8 * 8;
+      stores.push_back({size, "st.local.b64|" + x});
+      size += 8;
+    } else if (dtype_bits(d) == 64) {
+      size = (size + 7) / 8 * 8;
+      stores.push_back({size, "st.local.b64|" + r});
+      size += 8;
+    } else {
+      std::string x = d == DType::Bool ? cast_reg(r, DType::Bool, DType::I32) : r;
+      size = (size + 3) / 4 * 4;
+      stores.push_back({size, "st.local.b32|" + x});
+      size += 4;
+    }
+  }
+  std::string buf = fmt::format("tilec_printf_{}", strings_);
+  entry_decls_ += fmt::format("\t.local .align 8 .b8 {}[{}];\n", buf, std::max<int64_t>(size, 8));
+  // Scalars are the same in every thread: thread 0 of the CTA prints.
+  std::string first = b_.reg(RegClass::Pred), skip = b_.label_name("print_done");
+  b_.ins("setp.ne.u32", {first, tid_, "0"});
+  b_.ins_if(first, "bra", {skip});
+  for (auto& [off, s] : stores) {
+    size_t bar = s.find('|');
+    b_.ins(s.substr(0, bar), {fmt::format("[{}+{}]", buf, off), s.substr(bar + 1)});
+  }
+  std::string fmtp = string_constant(op.text);
+  std::string argp = b_.reg(RegClass::B64);
+  b_.ins("mov.u64", {argp, buf});
+  b_.ins("cvta.local.u64", {argp, argp});
+  b_.raw("{");
+  b_.raw(".param .b64 tilec_printf_p0;");
+  b_.raw(".param .b64 tilec_printf_p1;");
+  b_.raw(".param .b32 tilec_printf_ret;");
+  b_.ins("st.param.b64", {"[tilec_printf_p0]", fmtp});
+  b_.ins("st.param.b64", {"[tilec_printf_p1]", argp});
+  b_.raw("call.uni (tilec_printf_ret), vprintf, (tilec_printf_p0, tilec_printf_p1);");
+  b_.raw("}");
+  b_.label(skip);
+}
+
+}  // namespace tilec::codegen
