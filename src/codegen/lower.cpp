@@ -111,6 +111,15 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       if (k_.layouts.at(op.results[0]) != in.parent()) note_conversion(op.operands[0]);
       return;
     }
+    case OpKind::Permute: {
+      set(op.results[0], blocked(op.results[0]->type));
+      // The operand is staged in shared memory with one word of padding per row.
+      const ir::Value* v = op.operands[0];
+      int64_t rows = v->type.tile.numel() / std::max<int64_t>(1, v->type.tile.shape.back());
+      int64_t bytes = (v->type.tile.numel() + rows) * std::max(4, dtype_bytes(v->type.tile.dtype));
+      k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+      return;
+    }
     case OpKind::For: {
       ir::Block& body = *op.regions[0];
       for (size_t i = 1; i < body.args.size(); ++i) {

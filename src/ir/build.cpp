@@ -47,6 +47,8 @@ class IrBuilder {
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
   BVal inline_helper(const Expr& e);
+  /// Result dim i = operand dim order[i]; nothing for the identity.
+  Value* permute(Value* v, const std::vector<int64_t>& order, SourceRange loc);
   /// sum/prod/max/min/argmax/argmin over `axis` (None: all), with keepdims (§6.5, §6.6).
   Value* reduction(Builtin id, const Expr& e, const Expr* t, const Expr* axis, const Expr* keepdims, const Expr*);
   BVal attribute(const Expr& e);
@@ -450,6 +452,17 @@ BVal IrBuilder::inline_helper(const Expr& e) {
   return r;
 }
 
+Value* IrBuilder::permute(Value* v, const std::vector<int64_t>& order, SourceRange loc) {
+  bool identity = true;
+  for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == int64_t(i);
+  if (identity) return v;
+  std::vector<int64_t> shape;
+  for (int64_t o : order) shape.push_back(v->type.tile.shape[size_t(o)]);
+  Op* op = b_.create(OpKind::Permute, loc, {v}, {Type::tile_of(v->type.tile.dtype, shape)});
+  op->order = order;
+  return op->result();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reductions
 
@@ -584,10 +597,22 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
         if (!v.v) v.v = expr_dtype(*x, x->value.tile.dtype);
         ops.push_back(v.v);
       }
-      Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, rv.tile.shape)});
-      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) op->order.push_back(o.constant->i);
+      // load(order=p): tile dim i is array dim p[i]. Load in the array's own order (coalesced,
+      // vectorized along its innermost axis), then permute the tile in shared memory.
+      std::vector<int64_t> order;
+      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) order.push_back(o.constant->i);
+      std::vector<int64_t> inverse(order.size()), array_shape = rv.tile.shape;
+      std::vector<Value*> array_index(ops.size());
+      array_index[0] = ops[0];
+      for (size_t i = 0; i < order.size(); ++i) {
+        inverse[size_t(order[i])] = int64_t(i);
+        array_shape[size_t(order[i])] = rv.tile.shape[i];
+        array_index[size_t(order[i]) + 1] = ops[i + 1];
+      }
+      if (!order.empty()) ops = array_index;
+      Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, order.empty() ? rv.tile.shape : array_shape)});
       if (a[4]) op->value = convert_scalar(*a[4]->value.constant, a[4]->value.tile.dtype, arr->dtype);
-      return one(op->result());
+      return one(order.empty() ? op->result() : permute(op->result(), order, e.range));
     }
     case Builtin::Store: {
       const ArrayParam* arr = a[0]->value.array;
@@ -612,8 +637,20 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       }
       for (Value* v : ops)
         if (!v) return BVal{};
-      Op* op = b_.create(OpKind::Store, e.range, ops, {});
-      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) op->order.push_back(o.constant->i);
+      // store(order=p) writes tile dim i to array dim p[i]: permute into the array's order first.
+      std::vector<int64_t> order;
+      if (a[3]) for (const tilec::Value& o : a[3]->value.elems) order.push_back(o.constant->i);
+      if (!order.empty()) {
+        std::vector<int64_t> inverse(order.size());
+        std::vector<Value*> idx(ops.size() - 2);
+        for (size_t i = 0; i < order.size(); ++i) {
+          inverse[size_t(order[i])] = int64_t(i);
+          idx[size_t(order[i])] = ops[i + 2];
+        }
+        ops[1] = permute(ops[1], inverse, e.range);
+        for (size_t i = 0; i < idx.size(); ++i) ops[i + 2] = idx[i];
+      }
+      b_.create(OpKind::Store, e.range, ops, {});
       return BVal{};
     }
     case Builtin::Arange: {
@@ -646,6 +683,26 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       Op* op = b_.create(OpKind::Reshape, e.range, {x.v}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
       op->shape = rv.tile.shape;
       return one(op->result());
+    }
+    case Builtin::Permute:
+    case Builtin::Transpose: {
+      BVal x = expr(*a[0]);
+      if (!x.v) return BVal{};
+      int rank = x.v->type.tile.rank();
+      std::vector<int64_t> order(static_cast<size_t>(rank));
+      for (int i = 0; i < rank; ++i) order[size_t(i)] = i;
+      if (id == Builtin::Permute) {
+        order.clear();
+        const tilec::Value& dv = a[1]->value;
+        for (const tilec::Value& v : dv.kind == ValueKind::Tuple ? dv.elems : std::vector<tilec::Value>{dv})
+          order.push_back(v.constant->i);
+      } else {
+        int64_t x0 = a[1] ? a[1]->value.constant->i : rank - 2, x1 = a[2] ? a[2]->value.constant->i : rank - 1;
+        if (x0 < 0) x0 += rank;
+        if (x1 < 0) x1 += rank;
+        std::swap(order[size_t(x0)], order[size_t(x1)]);
+      }
+      return one(permute(x.v, order, e.range));
     }
     case Builtin::BroadcastTo: {
       BVal x = expr(*a[0]);

@@ -203,6 +203,7 @@ class Printer {
         out += std::string(" ") + combine_name(op.combine) + " " + name(op.operands[0]) + " axis " + std::to_string(op.axis);
         break;
       case OpKind::Cmp: out += std::string(" ") + op_spelling(op.pred); operands(0); break;
+      case OpKind::Permute: operands(0); out += " order " + ints_text(op.order); break;
       case OpKind::Load: {
         out += " " + name(op.operands[0]) + "[";
         for (size_t i = 1; i < op.operands.size(); ++i) out += (i > 1 ? ", " : "") + name(op.operands[i]);
@@ -370,6 +371,12 @@ class Verifier {
       if (in.size() != outs.size()) fail(op, "rank changes");
       for (size_t i = 0; i < in.size() && i < outs.size(); ++i)
         if (in[i] != outs[i] && in[i] != 1) fail(op, "stretches a dimension that is not 1");
+    }
+    if (op.kind == OpKind::Permute) {
+      const auto& in = op.operands[0]->type.tile.shape;
+      std::vector<int64_t> want;
+      for (int64_t o : op.order) want.push_back(o >= 0 && o < int64_t(in.size()) ? in[size_t(o)] : -1);
+      if (want != op.results[0]->type.tile.shape) fail(op, "result shape is not the permuted operand shape");
     }
     if (op.kind == OpKind::Reshape &&
         op.operands[0]->type.tile.numel() != op.results[0]->type.tile.numel())

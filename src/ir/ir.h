@@ -26,6 +26,7 @@ namespace tilec::ir {
   X(Broadcast, "broadcast", 1)  /* same rank, size-1 dims stretched to `shape` */    \
   X(Reshape, "reshape", 1)      /* same elements in row-major order, new `shape` */   \
   X(ConvertLayout, "convert_layout", 1) /* same tile, another register layout */     \
+  X(Permute, "permute", 1)      /* result dim i is operand dim order[i] */             \
   X(Cast, "cast", 1)            /* astype to `dtype` */                              \
   X(Bitcast, "bitcast", 1)      /* reinterpret bits as `dtype` */                    \
   /* elementwise */                                                                  \

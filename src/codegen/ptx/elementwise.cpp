@@ -515,24 +515,39 @@ std::vector<int64_t> row_major(const std::vector<int64_t>& shape) {
   return s;
 }
 
-// The source linear index of the destination element `c` (broadcast: stretched dims read 0;
-// reshape: the same row-major position).
-int64_t source_index(const ir::Op& op, const std::vector<int64_t>& c) {
-  const std::vector<int64_t>& src = op.operands[0]->type.tile.shape;
-  const std::vector<int64_t>& dst = op.results[0]->type.tile.shape;
-  if (op.kind == ir::OpKind::Broadcast) {
-    std::vector<int64_t> s = row_major(src);
-    int64_t lin = 0;
-    for (size_t d = 0; d < c.size(); ++d) lin += (src[d] == 1 ? 0 : c[d]) * s[d];
-    return lin;
-  }
-  std::vector<int64_t> s = row_major(dst);
-  int64_t lin = 0;
-  for (size_t d = 0; d < c.size(); ++d) lin += c[d] * s[d];
-  return lin;
+}  // namespace
+
+std::vector<int64_t> conversion_source_strides(const ir::Op& op) {
+  // A permute that moves the last dimension reads shared memory down columns: one word of
+  // padding per row keeps those reads free of bank conflicts (32 banks of 4 bytes).
+  std::vector<int64_t> shape = op.operands[0]->type.tile.shape;
+  bool pad = op.kind == ir::OpKind::Permute && !shape.empty() && op.order.back() != int64_t(shape.size()) - 1;
+  if (pad) shape.back() += 1;
+  return row_major(shape);
 }
 
-}  // namespace
+std::vector<int64_t> conversion_coefficients(const ir::Op& op) {
+  // The source's shared-memory index of destination element c is sum(coeff[d] * c[d]).
+  const std::vector<int64_t>& src = op.operands[0]->type.tile.shape;
+  const std::vector<int64_t>& dst = op.results[0]->type.tile.shape;
+  std::vector<int64_t> ss = conversion_source_strides(op);
+  std::vector<int64_t> coeff(dst.size(), 0);
+  switch (op.kind) {
+    case ir::OpKind::Broadcast:
+      for (size_t d = 0; d < dst.size(); ++d) coeff[d] = src[d] == 1 ? 0 : ss[d];
+      break;
+    case ir::OpKind::Permute:
+      for (size_t d = 0; d < dst.size(); ++d) coeff[d] = ss[size_t(op.order[d])];
+      break;
+    case ir::OpKind::ConvertLayout:
+      coeff = ss;
+      break;
+    default:  // Reshape: the same row-major position
+      coeff = row_major(dst);
+      break;
+  }
+  return coeff;
+}
 
 void Emitter::convert_layout(const ir::Op& op) {
   const ir::Value* src = op.operands[0];
@@ -545,21 +560,27 @@ void Emitter::convert_layout(const ir::Op& op) {
   }
   const Layout& ls = k_.layout(src);
   const Layout& ld = k_.layout(dst);
-  std::vector<int64_t> src_rm = row_major(src->type.tile.shape);
+  std::vector<int64_t> ss = conversion_source_strides(op);
+  std::vector<int64_t> coeff = conversion_coefficients(op);
+  auto src_index = [&](const std::vector<int64_t>& c) {
+    int64_t lin = 0;
+    for (size_t d = 0; d < c.size(); ++d) lin += c[d] * ss[d];
+    return lin;
+  };
+  auto dst_index = [&](const std::vector<int64_t>& c) {
+    int64_t lin = 0;
+    for (size_t d = 0; d < c.size(); ++d) lin += c[d] * coeff[d];
+    return lin;
+  };
   // Register-local when, for every thread, each destination register's element sits in the same
   // source register number (checked for all threads of the CTA).
   std::vector<int64_t> map(size_t(ld.regs_per_thread()), -1);
   bool local = true;
   for (int t = 0; t < k_.threads() && local; ++t) {
     std::map<int64_t, int64_t> held;
-    for (int64_t r = 0; r < ls.regs_per_thread(); ++r) {
-      std::vector<int64_t> c = ls.coords(t, r);
-      int64_t lin = 0;
-      for (size_t d = 0; d < c.size(); ++d) lin += c[d] * src_rm[d];
-      held.emplace(lin, r);
-    }
+    for (int64_t r = 0; r < ls.regs_per_thread(); ++r) held.emplace(src_index(ls.coords(t, r)), r);
     for (int64_t r = 0; r < ld.regs_per_thread() && local; ++r) {
-      auto it = held.find(source_index(op, ld.coords(t, r)));
+      auto it = held.find(dst_index(ld.coords(t, r)));
       if (it == held.end() || (map[size_t(r)] >= 0 && map[size_t(r)] != it->second)) local = false;
       else map[size_t(r)] = it->second;
     }
@@ -581,45 +602,40 @@ void Emitter::convert_layout(const ir::Op& op) {
   const ThreadCoords& ts = coords(ls);
   std::string lin = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {lin, "0"});
-  for (int d = 0; d < ls.rank(); ++d) b_.ins("mad.lo.u32", {lin, ts.base[size_t(d)], u32(src_rm[size_t(d)]), lin});
+  for (int d = 0; d < ls.rank(); ++d) b_.ins("mad.lo.u32", {lin, ts.base[size_t(d)], u32(ss[size_t(d)]), lin});
   std::string addr = b_.reg(RegClass::B32);
   b_.ins("mad.lo.u32", {addr, lin, u32(esz), base});
+  // Threads holding copies would write the same words again: only the primary ones write.
+  bool guard = !ts.primary.empty();
   for (int64_t r = 0; r < ls.regs_per_thread(); ++r) {
-    std::vector<int64_t> off = ls.reg_offset(r);
-    int64_t o = 0;
-    for (size_t d = 0; d < off.size(); ++d) o += off[d] * src_rm[d];
     std::string v = in[size_t(r)];
     if (c == RegClass::Pred) {
       std::string w = b_.reg(RegClass::B32);
       b_.ins("selp.b32", {w, "1", "0", v});
       v = w;
     }
-    b_.ins(st, {fmt::format("[{}+{}]", addr, o * esz), v});
+    std::string a = fmt::format("[{}+{}]", addr, src_index(ls.reg_offset(r)) * esz);
+    if (guard) b_.ins_if(ts.primary, st, {a, v});
+    else b_.ins(st, {a, v});
   }
   b_.ins("bar.sync", {"0"});
   const ThreadCoords& td = coords(ld);
-  std::vector<int64_t> dst_rm = row_major(dst->type.tile.shape);
   std::string dlin = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {dlin, "0"});
-  for (int d = 0; d < ld.rank(); ++d) {
-    bool stretched = op.kind == ir::OpKind::Broadcast && src->type.tile.shape[size_t(d)] == 1;
-    if (stretched) continue;
-    int64_t stride = op.kind == ir::OpKind::Broadcast ? src_rm[size_t(d)] : dst_rm[size_t(d)];
-    b_.ins("mad.lo.u32", {dlin, td.base[size_t(d)], u32(stride), dlin});
-  }
+  for (int d = 0; d < ld.rank(); ++d)
+    if (coeff[size_t(d)]) b_.ins("mad.lo.u32", {dlin, td.base[size_t(d)], u32(coeff[size_t(d)]), dlin});
   std::string daddr = b_.reg(RegClass::B32);
   b_.ins("mad.lo.u32", {daddr, dlin, u32(esz), base});
   std::vector<std::string>& out = define(dst);
   for (int64_t r = 0; r < ld.regs_per_thread(); ++r) {
-    std::vector<int64_t> off = ld.reg_offset(r);
-    int64_t o = source_index(op, off);
     std::string target = out[size_t(r)];
+    std::string a = fmt::format("[{}+{}]", daddr, dst_index(ld.reg_offset(r)) * esz);
     if (c == RegClass::Pred) {
       std::string w = b_.reg(RegClass::B32);
-      b_.ins(ldi, {w, fmt::format("[{}+{}]", daddr, o * esz)});
+      b_.ins(ldi, {w, a});
       b_.ins("setp.ne.u32", {target, w, "0"});
     } else {
-      b_.ins(ldi, {target, fmt::format("[{}+{}]", daddr, o * esz)});
+      b_.ins(ldi, {target, a});
     }
   }
   b_.ins("bar.sync", {"0"});

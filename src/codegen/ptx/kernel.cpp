@@ -292,7 +292,8 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Splat:
     case OpKind::Broadcast:
     case OpKind::Reshape:
-    case OpKind::ConvertLayout: convert_layout(op); break;
+    case OpKind::ConvertLayout:
+    case OpKind::Permute: convert_layout(op); break;
     case OpKind::Reduce: reduce(op); break;
     case OpKind::Cast: cast(op); break;
     case OpKind::Bitcast: bitcast(op); break;
