@@ -119,3 +119,44 @@ TEST_CASE("integer literal arithmetic folds like Python", "[checker]") {
                  "static_assert(B == -4)\nstatic_assert(C == 1)\n");
   CHECK(c->messages == "");
 }
+
+TEST_CASE("tuple subscripts are checked (they used to fail silently)", "[checker]") {
+  auto c = check("B = ((64, 32), 16)\nstatic_assert(B[0][1] == 32 and B[-1] == 16)\nstatic_assert(B[1] == 17)\n");
+  CHECK(first_error(*c) == "t.tile:3:15: error: static assertion failed");
+  auto d = check("B = (1, 2)\nX = B[2]\n");
+  CHECK(first_error(*d) == "t.tile:2:7: error: tuple index 2 is out of range for a tuple of 2");
+}
+
+TEST_CASE("-D values are evaluated at the definition and may use constants above", "[checker]") {
+  auto c = check("BM = 128\nBK = 64\nstatic_assert(BK == 32)\n", {"BM=64", "BK=BM//2"});
+  CHECK(c->messages == "");
+  auto d = check("B = (64, 64)\n", {"B=(1, 2, 3)"});
+  CHECK(first_error(*d).find("-D B: 'B' is a tuple (int, int) constant, but the value given is a tuple (int, int, int)") !=
+        std::string::npos);
+}
+
+TEST_CASE("launch names are read-only and arrays stay arrays", "[checker]") {
+  auto c = check(kernel("    n = 3\n"));
+  CHECK(first_error(*c) == "t.tile:4:5: error: cannot assign to dimension symbol 'n': it is read-only");
+  auto d = check(kernel("    a = b\n"));
+  CHECK(first_error(*d) == "t.tile:4:5: error: cannot assign to array parameter 'a': it is read-only");
+  auto e = check(kernel("    x = a\n    x = 1\n"));
+  CHECK(first_error(*e) == "t.tile:5:5: error: 'x' holds an array; it cannot become i32 scalar");
+}
+
+TEST_CASE("an error inside a helper notes the call; the same error from two calls is reported once", "[checker]") {
+  auto c = check(kernel("    y = f(s)\n    z = f(s)\n") + "def f(x):\n    return x + undefined\n");
+  CHECK(c->messages ==
+        "t.tile:7:16: error: use of undefined name 'undefined'\n"
+        "    return x + undefined\n"
+        "               ^~~~~~~~~\n"
+        "t.tile:4:9: note: in this call of 'f'\n"
+        "    y = f(s)\n"
+        "        ^~~~\n");
+}
+
+TEST_CASE("weak integer constants are exact; typed ones wrap", "[checker]") {
+  auto c = check("static_assert(18446744073709551615 > 0 and (2**63).dtype == u64)\n"
+                 "static_assert(i32(2147483647) + 1 == -2147483648)\nX = 2**64\n");
+  CHECK(first_error(*c) == "t.tile:3:5: error: the value of this constant expression does not fit in 64 bits");
+}
