@@ -1,0 +1,171 @@
+// Blocked layouts (codegen/layout.h): the split blocked_layout() picks for 1-D and 2-D shapes,
+// registers per thread and their offsets, and, counted by brute force over every thread and
+// register, that a layout covers each element exactly once (or, when replicated, equally often).
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "codegen/layout.h"
+
+using tilec::codegen::blocked_layout;
+using tilec::codegen::Layout;
+
+namespace {
+
+using Ints = std::vector<int>;
+using Coords = std::vector<int64_t>;
+
+// How many (thread, register) pairs hold each element of the tile.
+std::map<Coords, int64_t> holders(const Layout& l, int num_warps) {
+  std::map<Coords, int64_t> count;
+  for (int t = 0; t < 32 * num_warps; ++t)
+    for (int64_t r = 0; r < l.regs_per_thread(); ++r) ++count[l.coords(t, r)];
+  return count;
+}
+
+int64_t numel(const Coords& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+bool inside(const Coords& c, const Coords& shape) {
+  if (c.size() != shape.size()) return false;
+  for (size_t d = 0; d < c.size(); ++d)
+    if (c[d] < 0 || c[d] >= shape[d]) return false;
+  return true;
+}
+
+int product(const Ints& v) {
+  int p = 1;
+  for (int x : v) p *= x;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("1-D: vectors of vec elements, lanes then warps, repeated over the tile", "[layout]") {
+  Layout l = blocked_layout({1024}, 4, 4);
+  CHECK(l.size_per_thread == Ints{4});
+  CHECK(l.threads_per_warp == Ints{32});
+  CHECK(l.warps_per_cta == Ints{4});
+  CHECK(l.cta_tile(0) == 512);
+  CHECK(l.reps(0) == 2);
+  CHECK(l.regs_per_thread() == 8);
+  // Registers: the elements of one vector, then the next repetition of the CTA tile.
+  CHECK(l.reg_offset(0) == Coords{0});
+  CHECK(l.reg_offset(3) == Coords{3});
+  CHECK(l.reg_offset(4) == Coords{512});
+  CHECK(l.reg_offset(7) == Coords{515});
+  // Thread 33 is lane 1 of warp 1: its vector starts at (32 + 1) * 4.
+  CHECK(l.coords(33, 0) == Coords{132});
+  CHECK(l.coords(33, 5) == Coords{132 + 512 + 1});
+  CHECK_FALSE(l.replicated());
+  CHECK(l.str() == "blocked<spt=[4] tpw=[32] wpc=[4]>");
+}
+
+TEST_CASE("2-D: lanes fill the last dimension first, warps go down the rows", "[layout]") {
+  Layout l = blocked_layout({64, 128}, 8, 4);
+  CHECK(l.size_per_thread == Ints{1, 8});
+  CHECK(l.threads_per_warp == Ints{2, 16});
+  CHECK(l.warps_per_cta == Ints{4, 1});
+  CHECK(l.cta_tile(0) == 8);
+  CHECK(l.cta_tile(1) == 128);
+  CHECK(l.reps(0) == 8);
+  CHECK(l.reps(1) == 1);
+  CHECK(l.regs_per_thread() == 64);
+  CHECK(l.reg_offset(9) == Coords{8, 1});  // second row repetition, element 1 of the vector
+  // Thread 49 = warp 1, lane 17 = lane row 1, lane column 1: row 1 + 2 * 1, columns from 8.
+  CHECK(l.coords(49, 0) == Coords{3, 8});
+  CHECK(l.coords(49, 9) == Coords{11, 9});
+  CHECK_FALSE(l.replicated());
+  CHECK(l.str() == "blocked<spt=[1,8] tpw=[2,16] wpc=[4,1]>");
+}
+
+TEST_CASE("2-D: a narrow last dimension leaves the lanes to the rows", "[layout]") {
+  Layout l = blocked_layout({128, 4}, 4, 4);
+  CHECK(l.size_per_thread == Ints{1, 4});
+  CHECK(l.threads_per_warp == Ints{32, 1});
+  CHECK(l.warps_per_cta == Ints{4, 1});
+  CHECK(l.regs_per_thread() == 4);
+  CHECK(l.coords(37, 2) == Coords{37, 2});
+  CHECK_FALSE(l.replicated());
+}
+
+TEST_CASE("vec is capped at the last dimension", "[layout]") {
+  Layout l = blocked_layout({2}, 8, 1);
+  CHECK(l.size_per_thread == Ints{2});
+  CHECK(l.regs_per_thread() == 2);
+}
+
+TEST_CASE("a tile smaller than the CTA tile wraps around: replicated", "[layout]") {
+  SECTION("1-D, 16 elements for 32 lanes of 4") {
+    Layout l = blocked_layout({16}, 4, 1);
+    CHECK(l.size_per_thread == Ints{4});
+    CHECK(l.threads_per_warp == Ints{32});
+    CHECK(l.regs_per_thread() == 4);
+    CHECK(l.replicated());
+    CHECK(l.coords(4, 1) == Coords{1});  // lane 4 holds what lane 0 holds
+  }
+  SECTION("2-D, leftover warps stack on the rows") {
+    Layout l = blocked_layout({16, 16}, 4, 8);
+    CHECK(l.size_per_thread == Ints{1, 4});
+    CHECK(l.threads_per_warp == Ints{8, 4});
+    CHECK(l.warps_per_cta == Ints{8, 1});
+    CHECK(l.cta_tile(0) == 64);
+    CHECK(l.reps(0) == 1);
+    CHECK(l.regs_per_thread() == 4);
+    CHECK(l.replicated());
+    CHECK(l.coords(2 * 32, 0) == Coords{0, 0});  // warp 2 holds what warp 0 holds
+  }
+  SECTION("one row for several lane rows") {
+    Layout l = blocked_layout({1, 64}, 4, 4);
+    CHECK(l.threads_per_warp == Ints{2, 16});
+    CHECK(l.warps_per_cta == Ints{4, 1});
+    CHECK(l.replicated());
+  }
+}
+
+TEST_CASE("a scalar has no dimensions and one register in every thread", "[layout]") {
+  Layout l = blocked_layout({}, 4, 4);
+  CHECK(l.rank() == 0);
+  CHECK(l.regs_per_thread() == 1);
+  CHECK(l.coords(77, 0).empty());
+  CHECK(l.str() == "scalar");
+}
+
+TEST_CASE("every element is held exactly once, or equally often when replicated", "[layout]") {
+  // Brute force over shapes of rank 1-3, vector widths and warp counts.
+  std::vector<Coords> shapes = {{1},      {8},      {32},     {128},     {1024},    {4096},  {1, 64},
+                                {64, 1},  {2, 256}, {16, 16}, {64, 64},  {128, 32}, {8, 512}, {256, 8},
+                                {2, 4, 8}, {4, 16, 64}, {1, 32, 32}};
+  for (const Coords& shape : shapes)
+    for (int vec : {1, 2, 4, 8})
+      for (int warps : {1, 2, 4, 8}) {
+        Layout l = blocked_layout(shape, vec, warps);
+        INFO("shape rank " << shape.size() << " first " << shape[0] << " last " << shape.back() << ", vec " << vec
+                           << ", " << warps << " warps: " << l.str());
+        CHECK(product(l.threads_per_warp) == 32);
+        CHECK(product(l.warps_per_cta) == warps);
+        std::map<Coords, int64_t> count = holders(l, warps);
+        CHECK(int64_t(count.size()) == numel(shape));  // every element, nothing outside
+        bool all_inside = true;
+        for (const auto& [c, n] : count) all_inside = all_inside && inside(c, shape);
+        CHECK(all_inside);
+        int64_t copies = 32 * warps * l.regs_per_thread() / numel(shape);
+        bool even = true;
+        for (const auto& [c, n] : count) even = even && n == copies;
+        CHECK(even);
+        CHECK((copies == 1) == !l.replicated());
+      }
+}
+
+TEST_CASE("reg_offset is the compile-time part of coords, and reg_of inverts it", "[layout]") {
+  for (const Coords& shape : {Coords{1024}, Coords{64, 128}, Coords{4, 16, 64}}) {
+    Layout l = blocked_layout(shape, 4, 4);
+    CHECK_FALSE(l.replicated());
+    for (int64_t r = 0; r < l.regs_per_thread(); ++r) {
+      CHECK(l.coords(0, r) == l.reg_offset(r));  // thread 0 starts at the origin
+      CHECK(l.reg_of(l.reg_offset(r)) == r);
+    }
+  }
+}
