@@ -65,6 +65,171 @@ def gelu_kernel(x, w, b, out, n, BLOCK: tl.constexpr):
     tl.store(out + offs, 0.5 * v * (1.0 + libdevice.tanh(inner)), mask=m)
 
 
+@triton.jit
+def softmax_kernel(out, inp, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(inp + row * stride + offs, mask=offs < n, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    y = e / tl.sum(e, axis=0)
+    tl.store(out + row * stride + offs, y.to(out.dtype.element_ty), mask=offs < n)
+
+
+@triton.jit
+def layernorm_kernel(X, Y, W, B, Mean, Rstd, stride, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n
+    x = tl.load(X + row * stride + cols, mask=m, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n
+    xc = tl.where(m, x - mean, 0.0)
+    rstd = 1 / tl.sqrt(tl.sum(xc * xc, axis=0) / n + eps)
+    w = tl.load(W + cols, mask=m).to(tl.float32)
+    b = tl.load(B + cols, mask=m).to(tl.float32)
+    tl.store(Y + row * stride + cols, (xc * rstd * w + b).to(Y.dtype.element_ty), mask=m)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+
+
+@triton.jit
+def rmsnorm_kernel(X, Y, W, stride, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n
+    x = tl.load(X + row * stride + cols, mask=m, other=0.0).to(tl.float32)
+    r = 1 / tl.sqrt(tl.sum(x * x, axis=0) / n + eps)
+    w = tl.load(W + cols, mask=m).to(tl.float32)
+    tl.store(Y + row * stride + cols, (x * r * w).to(Y.dtype.element_ty), mask=m)
+
+
+def tilec_generic(name, argtypes):
+    f = getattr(lib, name)
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.c_void_p] + argtypes
+
+    def call(*args):
+        stream = torch.cuda.current_stream().cuda_stream
+        conv = [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]
+        r = f(stream, *conv)
+        if r != 0:
+            raise RuntimeError(f"{name} returned CUresult {r}")
+    return call
+
+
+def check_close(label, got, ref, tol):
+    err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
+    if not err < tol:
+        raise SystemExit(f"{label}: relative error {err}")
+    return err
+
+
+def bench_rows():
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    # softmax
+    for (M, N, dt, prefix, warps) in [(16384, 4096, torch.float32, "sm32_", 8), (16384, 4096, torch.float16, "sm16_", 8),
+                                      (4096, 32768, torch.float16, "sm16l_", 16)]:
+        wl = f"softmax {M}x{N} {str(dt)[6:]}"
+        x = torch.randn(M, N, device=dev, dtype=dt) * 4
+        y = torch.empty_like(x)
+        ref = torch.softmax(x.float(), dim=1)
+        nbytes = 2 * x.numel() * x.element_size()
+        eager = median_ms(lambda: torch.softmax(x, dim=1))
+        record(wl, "torch eager", eager, nbytes)
+        tri = median_ms(lambda: softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=warps))
+        check_close(wl + " triton", y, ref, 1e-2)
+        record(wl, f"Triton (row per program, {warps} warps)", tri, nbytes)
+        f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
+        y.fill_(float("nan"))
+        f(x, y, M, N)
+        torch.cuda.synchronize()
+        err = check_close(wl, y, ref, 2e-3 if dt != torch.float32 else 1e-5)
+        ms = median_ms(lambda: f(x, y, M, N))
+        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, {min(tri, eager) / ms:.2f}x best peer, rel err {err:.1e}")
+        del x, y, ref
+    # layernorm
+    for (M, N, dt, prefix) in [(16384, 4096, torch.float16, "ln16_"), (16384, 8192, torch.bfloat16, "lnbf_")]:
+        wl = f"layernorm {M}x{N} {str(dt)[6:]}"
+        x = torch.randn(M, N, device=dev, dtype=dt) + 1
+        w = torch.rand(N, device=dev, dtype=dt) + 0.5
+        b = torch.randn(N, device=dev, dtype=dt)
+        y = torch.empty_like(x)
+        mean = torch.empty(M, device=dev)
+        rstd = torch.empty(M, device=dev)
+        ref = torch.nn.functional.layer_norm(x.float(), (N,), w.float(), b.float(), 1e-5)
+        nbytes = 2 * x.numel() * x.element_size()
+        eager = median_ms(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5))
+        record(wl, "torch eager", eager, nbytes)
+        tri = median_ms(lambda: layernorm_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5, BLOCK=N, num_warps=8))
+        check_close(wl + " triton", y, ref, 1e-2)
+        record(wl, "Triton (row per program, 8 warps)", tri, nbytes)
+        f = tilec_generic(prefix + "layernorm", [U64] * 6 + [I64, I64])
+        y.fill_(float("nan"))
+        f(x, w, b, y, mean, rstd, M, N)
+        torch.cuda.synchronize()
+        err = check_close(wl, y, ref, 1e-2)
+        ms = median_ms(lambda: f(x, w, b, y, mean, rstd, M, N))
+        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, rel err {err:.1e}")
+        del x, y
+    # rmsnorm
+    M, N = 16384, 4096
+    wl = f"rmsnorm {M}x{N} bf16"
+    x = torch.randn(M, N, device=dev, dtype=torch.bfloat16)
+    w = torch.rand(N, device=dev, dtype=torch.bfloat16) + 0.5
+    y = torch.empty_like(x)
+    ref = torch.nn.functional.rms_norm(x.float(), (N,), w.float(), 1e-6)
+    nbytes = 2 * x.numel() * 2
+    eager = median_ms(lambda: torch.nn.functional.rms_norm(x, (N,), w, 1e-6))
+    record(wl, "torch eager", eager, nbytes)
+    tri = median_ms(lambda: rmsnorm_kernel[(M,)](x, y, w, N, N, 1e-6, BLOCK=N, num_warps=8))
+    record(wl, "Triton (row per program, 8 warps)", tri, nbytes)
+    f = tilec_generic("rmsbf_rmsnorm", [U64] * 3 + [I64, I64])
+    y.fill_(float("nan"))
+    f(x, w, y, M, N)
+    torch.cuda.synchronize()
+    err = check_close(wl, y, ref, 1e-2)
+    ms = median_ms(lambda: f(x, w, y, M, N))
+    record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, rel err {err:.1e}")
+    del x, y
+    # sum_rows
+    M, N = 16384, 16384
+    wl = f"sum_rows {M}x{N} f32"
+    x = torch.randn(M, N, device=dev)
+    out = torch.empty(M, device=dev)
+    ref = x.double().sum(dim=1)
+    nbytes = x.numel() * 4 + M * 4
+    eager = median_ms(lambda: torch.sum(x, dim=1))
+    record(wl, "torch.sum(x, dim=1)", eager, nbytes)
+    f = tilec_generic("sum_rows", [U64, U64, I64, I64])
+    out.fill_(float("nan"))
+    f(x, out, M, N)
+    torch.cuda.synchronize()
+    err = check_close(wl, out, ref, 1e-5)
+    ms = median_ms(lambda: f(x, out, M, N))
+    record(wl, "tilec", ms, nbytes, f"{eager / ms:.2f}x torch, rel err {err:.1e}")
+    del x
+    # transpose
+    M, N = 8192, 8192
+    wl = f"transpose {M}x{N} f32"
+    x = torch.randn(M, N, device=dev)
+    y = torch.empty(N, M, device=dev)
+    nbytes = 2 * x.numel() * 4
+    copy = median_ms(lambda: y.copy_(x))
+    record(wl, "copy (same bytes)", copy, nbytes)
+    eager = median_ms(lambda: y.copy_(x.t()))
+    record(wl, "torch x.t() copy", eager, nbytes)
+    for name in ["transpose", "transpose_tiles"]:
+        f = tilec_generic(name, [U64, U64, I64, I64])
+        y.fill_(float("nan"))
+        f(x, y, M, N)
+        torch.cuda.synchronize()
+        if not torch.equal(y, x.t()):
+            raise SystemExit(f"{name}: wrong result")
+        ms = median_ms(lambda: f(x, y, M, N))
+        record(wl, "tilec " + name, ms, nbytes, f"{copy / ms:.2f}x copy bandwidth, {eager / ms:.2f}x torch")
+
+
 def record(workload, impl, ms, nbytes, note=""):
     gbs = nbytes / ms / 1e6
     rows.append((workload, impl, ms, gbs, note))
@@ -116,8 +281,14 @@ def main():
     out = torch.empty_like(x)
     ref = torch.nn.functional.gelu(x.double() * w.double() + bb.double(), approximate="tanh")
     nbytes = 16 * n
-    eager = median_ms(lambda: torch.nn.functional.gelu(x * w + bb, approximate="tanh"))
-    record("gelu_bias f32 2^27", "torch eager", eager, nbytes)
+    fused_eager = median_ms(lambda: torch.nn.functional.gelu(x * w + bb, approximate="tanh"))
+    record("gelu_bias f32 2^27", "torch eager (F.gelu, 3 kernels)", fused_eager, nbytes)
+
+    def composed():
+        v = x * w + bb
+        return 0.5 * v * (1.0 + torch.tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)))
+    eager = median_ms(composed)
+    record("gelu_bias f32 2^27", "torch eager (formula, 10 kernels)", eager, nbytes)
     grid = (triton.cdiv(n, 1024),)
     tri = median_ms(lambda: gelu_kernel[grid](x, w, bb, out, n, BLOCK=1024, num_warps=4))
     record("gelu_bias f32 2^27", "Triton (BLOCK 1024, 4 warps)", tri, nbytes)
@@ -137,6 +308,8 @@ def main():
         ms = median_ms(lambda: f(x, w, bb, out, n=n))
         record("gelu_bias f32 2^27", label, ms, nbytes,
                f"{best_tri / ms:.2f}x Triton, {eager / ms:.2f}x eager, rel err {err:.1e}")
+
+    bench_rows()
 
     with open(results_path, "w") as fh:
         fh.write(f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}\n\n")

@@ -169,6 +169,15 @@ bool Layout::reshape_units(const std::vector<int64_t>& to, Layout& out) const {
   return true;
 }
 
+bool equivalent(const Layout& a, const Layout& b, int threads) {
+  if (a == b) return true;
+  if (a.shape != b.shape || a.regs_per_thread() != b.regs_per_thread()) return false;
+  for (int t = 0; t < threads; ++t)
+    for (int64_t r = 0; r < a.regs_per_thread(); ++r)
+      if (a.coords(t, r) != b.coords(t, r)) return false;
+  return true;
+}
+
 Layout blocked_layout(const std::vector<int64_t>& shape, int vec, int num_warps) {
   Layout l;
   l.shape = shape;

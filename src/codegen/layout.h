@@ -80,6 +80,10 @@ struct Layout {
   std::vector<int> dims_or_identity() const;
 };
 
+/// True when `a` and `b` place the same element in the same register of every one of the
+/// `threads` threads: values in one can be used as values in the other without moving data.
+bool equivalent(const Layout& a, const Layout& b, int threads);
+
 /// The blocked layout for `shape` with `vec` contiguous elements per thread along the last
 /// dimension (16 bytes of the narrowest dtype accessed) and `num_warps` warps: lanes, then
 /// warps, fill the last dimension first.

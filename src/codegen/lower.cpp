@@ -43,13 +43,14 @@ class Lowering {
   }
 
   LoweredKernel& k_;
+  std::vector<std::vector<Layout>> loops_;  ///< carried layouts of the enclosing loops
 };
 
 void Lowering::convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it, size_t i,
                                const Layout& want) {
   ir::Op& op = **it;
   ir::Value* v = op.operands[i];
-  if (v->type.is_scalar() || k_.layouts.at(v) == want) return;
+  if (v->type.is_scalar() || equivalent(k_.layouts.at(v), want, k_.threads())) return;
   if (is_splat(v)) {
     // A splat is one register whatever the layout: re-splat it in the wanted layout.
     ir::Builder bld(*k_.fn, &b);
@@ -120,33 +121,52 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       k_.conversion_smem = std::max(k_.conversion_smem, bytes);
       return;
     }
-    case OpKind::For: {
-      ir::Block& body = *op.regions[0];
-      for (size_t i = 1; i < body.args.size(); ++i) {
-        const ir::Value* init = op.operands[i + 2];
-        Layout l = init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init);
-        set(body.args[i], l);
-        set(op.results[i - 1], l);
+    case OpKind::For:
+    case OpKind::While: {
+      // Carried values keep their initial value's layout; yields, breaks and continues convert.
+      bool is_for = op.kind == OpKind::For;
+      ir::Block& body = *op.regions[is_for ? 0 : 1];
+      size_t first_init = is_for ? 3 : 0, first_arg = is_for ? 1 : 0;
+      std::vector<Layout> carried;
+      for (size_t i = first_init; i < op.operands.size(); ++i) {
+        const ir::Value* init = op.operands[i];
+        carried.push_back(init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init));
       }
-      set(body.args[0], blocked(body.args[0]->type));
+      for (size_t i = 0; i < carried.size(); ++i) {
+        set(body.args[i + first_arg], carried[i]);
+        set(op.results[i], carried[i]);
+        if (!is_for) set(op.regions[0]->args[i], carried[i]);
+      }
+      if (is_for) set(body.args[0], blocked(body.args[0]->type));
+      if (!is_for) block(*op.regions[0]);
+      loops_.push_back(carried);
       block(body);
+      loops_.pop_back();
       ir::Op& y = *body.ops.back();
-      auto yit = std::prev(body.ops.end());
-      for (size_t i = 0; i < y.operands.size(); ++i)
-        if (!y.operands[i]->type.is_scalar()) convert_operand(body, yit, i, k_.layouts.at(body.args[i + 1]));
+      if (y.kind == OpKind::Yield) {
+        auto yit = std::prev(body.ops.end());
+        for (size_t i = 0; i < y.operands.size(); ++i) convert_operand(body, yit, i, carried[i]);
+      }
       return;
     }
+    case OpKind::Break:
+    case OpKind::Continue:
+      for (size_t i = 0; i < op.operands.size(); ++i) convert_operand(b, it, i, loops_.back()[i]);
+      return;
     case OpKind::If: {
       block(*op.regions[0]);
       block(*op.regions[1]);
       if (op.results.empty()) return;
-      ir::Block& then = *op.regions[0];
-      ir::Block& other = *op.regions[1];
+      // The results take the layout of the first branch that yields; the other converts.
+      ir::Block* yielding[2] = {op.regions[0].get(), op.regions[1].get()};
+      std::vector<ir::Block*> ys;
+      for (ir::Block* r : yielding)
+        if (!r->ops.empty() && r->ops.back()->kind == OpKind::Yield) ys.push_back(r);
       for (size_t i = 0; i < op.results.size(); ++i) {
-        const ir::Value* t = then.ops.back()->operands[i];
+        const ir::Value* t = ys[0]->ops.back()->operands[i];
         Layout l = t->type.is_scalar() ? blocked(t->type) : k_.layouts.at(t);
         set(op.results[i], l);
-        if (!t->type.is_scalar()) convert_operand(other, std::prev(other.ops.end()), i, l);
+        for (size_t k = 1; k < ys.size(); ++k) convert_operand(*ys[k], std::prev(ys[k]->ops.end()), i, l);
       }
       return;
     }
@@ -192,8 +212,8 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps) {
     }
   });
   if (num_warps == 0) {
-    // About 16 elements per thread for the largest tile, between 1 and 8 warps.
-    num_warps = int(std::clamp<int64_t>(largest / (32 * 16), 1, 8));
+    // About 16 elements per thread for the largest tile, between 1 and 16 warps.
+    num_warps = int(std::clamp<int64_t>(largest / (32 * 16), 1, 16));
     while (num_warps & (num_warps - 1)) --num_warps;
   }
   k.num_warps = num_warps;

@@ -365,6 +365,7 @@ void Checker::check_kernel(ModuleScope& ms, Stmt& def) {
   fn_ = &fn;
   kernel_ = &k;
   module_ = &ms;
+  inlined_calls_ = 0;
   check_kernel_params(def, k);
   check_kernel_decorator(*def.decorators[0], k);
   check_block(def.body);

@@ -363,7 +363,10 @@ void Checker::check_return(Stmt& s) {
     if (s.value) diag_.error(s.value->range, "a kernel returns nothing; store() results into an array");
     return;
   }
-  if (v.is_error()) return;
+  if (v.is_error()) {
+    fn_->return_error = true;
+    return;
+  }
   if (fn_->returns.empty()) {
     fn_->first_return = s.range;
   } else if (!same_type(fn_->returns[0], v)) {
@@ -397,6 +400,14 @@ Value Checker::inline_helper(const Stmt& def, Expr& call) {
   }
   if (call_stack_.size() >= 64) {
     diag_.error(call.range, "helper calls nested more than 64 deep");
+    return Value::error();
+  }
+  if (++inlined_calls_ > kMaxInlinedCalls) {
+    if (inlined_calls_ == kMaxInlinedCalls + 1)
+      diag_.error(call.range, fmt::format("more than {} helper calls are inlined into kernel '{}'; each call is a "
+                                          "copy of the helper, so calls that double at every level grow "
+                                          "exponentially",
+                                          kMaxInlinedCalls, kernel_ ? kernel_->name : std::string("?")));
     return Value::error();
   }
   // Bind arguments: positional, then keywords, then defaults (evaluated among module names).
@@ -475,6 +486,7 @@ Value Checker::inline_helper(const Stmt& def, Expr& call) {
     DiagnosticEngine::note(d, fn.first_return, "a value is returned here");
     return Value::error();
   }
+  if (fn.return_error) return Value::error();  // reported inside; not "returns None"
   if (fn.returns.empty()) {
     Value none;
     none.kind = ValueKind::None;

@@ -52,6 +52,7 @@ struct FunctionScope {
   std::map<std::string, int> ids;  ///< name → variable id, stable across branches
   const Stmt* def = nullptr;       ///< helper being inlined (null for the kernel)
   std::vector<Value> returns;      ///< values of `return` statements seen
+  bool return_error = false;       ///< a `return` whose value had an error (already reported)
   SourceRange first_return;
   int loop_depth = 0;
   /// Loop-carried variables of the enclosing loops: name → (type, loop statement).
@@ -173,6 +174,11 @@ class Checker {
   bool in_grid_ = false;              ///< checking a grid= expression
   std::vector<const Stmt*> call_stack_;  ///< helpers being inlined, for recursion errors
   std::set<const Stmt*> bad_helpers_;    ///< helpers whose signature had errors (calls are skipped)
+  /// Helper calls inlined into the current kernel. Each call is a checked copy, so a helper
+  /// calling another twice, 30 levels deep, would make 2^30 copies: past the limit the
+  /// kernel is an error.
+  int inlined_calls_ = 0;
+  static constexpr int kMaxInlinedCalls = 10000;
 
   /// A -D NAME=VALUE override: parsed up front, evaluated at NAME's definition (so it may
   /// name the constants above it).

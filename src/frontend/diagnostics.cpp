@@ -57,11 +57,21 @@ Diagnostic& DiagnosticEngine::add(Severity s, const SourceRange& r, std::string 
     ++error_count_;
   }
   diags_.push_back(Diagnostic{s, r, std::move(msg), {}});
-  if (s != Severity::Note)
-    for (auto it = contexts_.rbegin(); it != contexts_.rend(); ++it) {
-      diags_.back().notes.push_back(*it);
-      ++diags_.back().context_notes;
+  if (s != Severity::Note) {
+    // Like clang's template backtrace limit: the 5 innermost and 5 outermost contexts.
+    Diagnostic& d = diags_.back();
+    size_t n = contexts_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (n > 10 && i == 5) {
+        d.notes.push_back(Diagnostic{Severity::Note, SourceRange{}, "(" + std::to_string(n - 10) + " more calls in between)", {}});
+        ++d.context_notes;
+        i = n - 6;
+        continue;
+      }
+      d.notes.push_back(contexts_[n - 1 - i]);
+      ++d.context_notes;
     }
+  }
   return diags_.back();
 }
 

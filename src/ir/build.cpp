@@ -35,6 +35,9 @@ class IrBuilder {
   void assign(const Expr& target, const BVal& v);
   void build_if(const Stmt& s);
   void build_for(const Stmt& s);
+  void build_while(const Stmt& s);
+  /// break, continue or return: ends the current block.
+  void leave(OpKind k, const Stmt& s);
 
   // expressions
   BVal expr(const Expr& e);
@@ -70,6 +73,8 @@ class IrBuilder {
   std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here
   bool failed_ = false;
   bool device_asserts_ = true;
+  bool terminated_ = false;                  ///< the current block ended in break/continue/return
+  std::vector<const std::vector<int>*> loops_;  ///< carried variables of the enclosing loops
 };
 
 void IrBuilder::build() {
@@ -100,9 +105,21 @@ void IrBuilder::build() {
 
 void IrBuilder::block(const StmtList& body) {
   for (const StmtPtr& s : body) {
-    if (failed_) return;
+    if (failed_ || terminated_) return;  // statements after break/continue/return never run
     stmt(*s);
   }
+}
+
+void IrBuilder::leave(OpKind k, const Stmt& s) {
+  // break/continue hand the innermost loop its carried values as they are here.
+  std::vector<Value*> carried;
+  if (k != OpKind::Return)
+    for (int var : *loops_.back()) {
+      if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
+      carried.push_back(env_[size_t(var)].v);
+    }
+  b_.create(k, s.range, carried, {});
+  terminated_ = true;
 }
 
 void IrBuilder::stmt(const Stmt& s) {
@@ -123,11 +140,11 @@ void IrBuilder::stmt(const Stmt& s) {
         returns_->push_back(s.value ? expr(*s.value) : BVal{});
         break;
       }
-      unsupported(s.range, "return in a kernel");
+      leave(OpKind::Return, s);
       break;
-    case StmtKind::While: unsupported(s.range, "a 'while' loop"); break;
-    case StmtKind::Break: unsupported(s.range, "'break'"); break;
-    case StmtKind::Continue: unsupported(s.range, "'continue'"); break;
+    case StmtKind::While: build_while(s); break;
+    case StmtKind::Break: leave(OpKind::Break, s); break;
+    case StmtKind::Continue: leave(OpKind::Continue, s); break;
     case StmtKind::Assert: {
       if (!device_asserts_) break;
       Value* c = to_bool(expr(*s.value).v, s.value->range);
@@ -150,7 +167,7 @@ void IrBuilder::assign(const Expr& target, const BVal& v) {
     for (size_t i = 0; i < target.args.size() && i < v.elems.size(); ++i) assign(*target.args[i], v.elems[i]);
 }
 
-// Paths that end in return/break/continue need control flow the IR does not model yet.
+// Helpers inline as straight-line code: a return before their end is not supported.
 bool ends_early(const StmtList& body) {
   for (const StmtPtr& s : body) {
     if (s->kind == StmtKind::Return || s->kind == StmtKind::Break || s->kind == StmtKind::Continue) return true;
@@ -165,39 +182,79 @@ void IrBuilder::build_if(const Stmt& s) {
     block(scalar_truth(*c.constant, c.tile.dtype) ? s.body : s.orelse);
     return;
   }
-  if (ends_early(s.body) || ends_early(s.orelse)) {
-    unsupported(s.range, "an 'if' with return, break or continue inside");
-    return;
-  }
   Value* cond = to_bool(expr(*s.value).v, s.value->range);
   Op* op = b_.create(OpKind::If, s.range, {cond}, {});
   Block* blocks[2] = {b_.new_block(op), b_.new_block(op)};
   const StmtList* bodies[2] = {&s.body, &s.orelse};
   std::vector<BVal> before = env_;
   std::vector<std::vector<Value*>> yields(2);
+  bool left[2] = {false, false};  // the branch ends in break/continue/return
   Block* outer = b_.block();
   for (int i = 0; i < 2; ++i) {
     env_ = before;
+    terminated_ = false;
     b_.set_end(blocks[i]);
     block(*bodies[i]);
+    left[i] = terminated_;
     for (int var : s.carried) yields[size_t(i)].push_back(env_[size_t(var)].v);
   }
+  terminated_ = left[0] && left[1];
   env_ = before;
   if (failed_) return;
+  // The results come from the branches that fall through.
+  int from = left[0] ? 1 : 0;
   for (int i = 0; i < 2; ++i) {
+    if (left[i]) continue;
     b_.set_end(blocks[i]);
     for (size_t j = 0; j < s.carried.size(); ++j)
       if (!yields[size_t(i)][j]) return (void)unsupported(s.range, "a tuple or array assigned inside an 'if'");
     b_.create(OpKind::Yield, s.range, yields[size_t(i)], {});
   }
   b_.set_end(outer);
+  if (terminated_) return;
   for (size_t j = 0; j < s.carried.size(); ++j) {
-    Value* r = f_.new_value(yields[0][j]->type);
+    Value* r = f_.new_value(yields[size_t(from)][j]->type);
     r->def = op;
     r->index = int(j);
     op->results.push_back(r);
     env_[size_t(s.carried[j])].v = r;
   }
+}
+
+void IrBuilder::build_while(const Stmt& s) {
+  std::vector<Value*> init;
+  for (int var : s.carried) {
+    if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
+    init.push_back(env_[size_t(var)].v);
+  }
+  std::vector<Type> types;
+  for (Value* v : init) types.push_back(v->type);
+  Op* op = b_.create(OpKind::While, s.range, init, types);
+  Block* cond = b_.new_block(op);
+  Block* body = b_.new_block(op);
+  Block* outer = b_.block();
+  // The condition sees the carried values of each iteration.
+  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(cond, types[i]);
+  b_.set_end(cond);
+  Value* c = to_bool(expr(*s.value).v, s.value->range);
+  if (!c) return;
+  b_.create(OpKind::Yield, s.value->range, {c}, {});
+  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(body, types[i]);
+  b_.set_end(body);
+  loops_.push_back(&s.carried);
+  bool saved = terminated_;
+  terminated_ = false;
+  block(s.body);
+  loops_.pop_back();
+  if (failed_) return;
+  if (!terminated_) {
+    std::vector<Value*> yields;
+    for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
+    b_.create(OpKind::Yield, s.range, yields, {});
+  }
+  terminated_ = saved;
+  b_.set_end(outer);
+  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = op->results[i];
 }
 
 void IrBuilder::build_for(const Stmt& s) {
@@ -228,11 +285,18 @@ void IrBuilder::build_for(const Stmt& s) {
   if (s.target->var >= 0) env_[size_t(s.target->var)].v = iv;
   Block* outer = b_.block();
   b_.set_end(body);
+  loops_.push_back(&s.carried);
+  bool saved = terminated_;
+  terminated_ = false;
   block(s.body);
+  loops_.pop_back();
   if (failed_) return;
-  std::vector<Value*> yields;
-  for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
-  b_.create(OpKind::Yield, s.range, yields, {});
+  if (!terminated_) {
+    std::vector<Value*> yields;
+    for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
+    b_.create(OpKind::Yield, s.range, yields, {});
+  }
+  terminated_ = saved;
   b_.set_end(outer);
   for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = op->results[i];
 }

@@ -36,6 +36,10 @@ int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
 bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::IsNan; }
 bool is_binary_elementwise(OpKind k) { return k >= OpKind::Add && k <= OpKind::Cmp; }
+bool is_terminator(OpKind k) {
+  return k == OpKind::Yield || k == OpKind::Break || k == OpKind::Continue || k == OpKind::Return;
+}
+
 bool is_elementwise(OpKind k) {
   return is_unary_elementwise(k) || is_binary_elementwise(k) || k == OpKind::Select || k == OpKind::Fma ||
          k == OpKind::Cast || k == OpKind::Bitcast;
@@ -234,6 +238,21 @@ class Printer {
         out += ind + "}";
         break;
       }
+      case OpKind::While: {
+        const Block& cond = *op.regions[0];
+        const Block& body = *op.regions[1];
+        out += " iter(";
+        for (size_t i = 0; i < op.operands.size(); ++i)
+          out += (i ? ", " : "") + name(cond.args[i]) + " = " + name(op.operands[i]);
+        out += ") {\n";
+        block(cond, depth + 1);
+        out += ind + "} do (";
+        for (size_t i = 0; i < body.args.size(); ++i) out += (i ? ", " : "") + name(body.args[i]);
+        out += ") {\n";
+        block(body, depth + 1);
+        out += ind + "}";
+        break;
+      }
       case OpKind::If: {
         operands(0);
         out += " {\n";
@@ -300,18 +319,27 @@ class Verifier {
       if (!counts(op)) return;  // the checks below index operands, results and regions
       for (const Value* v : op.operands)
         if (!visible.count(v)) fail(op, "uses a value that does not dominate it");
-      if (op.kind == OpKind::Yield && std::next(it) != b.ops.end()) fail(op, "yield must be the last op of its block");
+      if (is_terminator(op.kind) && std::next(it) != b.ops.end())
+        fail(op, "a terminator must be the last op of its block");
       check(op);
       if (op.kind == OpKind::For) block(*op.regions[0], visible, true, op.results.size());
+      if (op.kind == OpKind::While) {
+        block(*op.regions[0], visible, true, 1);
+        block(*op.regions[1], visible, true, op.results.size());
+      }
       if (op.kind == OpKind::If)
         for (auto& r : op.regions) block(*r, visible, !op.results.empty(), op.results.size());
       for (const Value* r : op.results) visible.insert(r);
     }
-    if (needs_yield) {
+    // A block that leaves early (break, continue, return) yields nothing.
+    bool leaves = !b.ops.empty() && is_terminator(b.ops.back()->kind) && b.ops.back()->kind != OpKind::Yield;
+    if (needs_yield && !leaves) {
       if (b.ops.empty() || b.ops.back()->kind != OpKind::Yield) {
         if (error.empty()) error = "region does not end with yield";
       } else if (b.ops.back()->operands.size() != yields) {
         fail(*b.ops.back(), fmt::format("yields {} values, the parent has {} results", b.ops.back()->operands.size(), yields));
+      } else if (b.parent && b.parent->kind == OpKind::While && &b == b.parent->regions[0].get()) {
+        if (!(b.ops.back()->operands[0]->type == Type::scalar(DType::Bool))) fail(*b.ops.back(), "a while condition must yield a bool scalar");
       } else if (b.parent) {
         for (size_t i = 0; i < yields; ++i)
           if (!(b.ops.back()->operands[i]->type == b.parent->results[i]->type))
@@ -331,15 +359,16 @@ class Verifier {
       fail(op, "needs a lower bound, an upper bound and a step");
       return false;
     }
-    size_t regions = op.kind == OpKind::For ? 1 : op.kind == OpKind::If ? 2 : 0;
+    size_t regions = op.kind == OpKind::For ? 1 : (op.kind == OpKind::If || op.kind == OpKind::While) ? 2 : 0;
     if (op.regions.size() != regions) {
       fail(op, fmt::format("needs {} regions, has {}", regions, op.regions.size()));
       return false;
     }
     // An `if` has as many results as its regions yield; every other op a fixed number.
     size_t results = 1;
-    if (op.kind == OpKind::Store || op.kind == OpKind::Yield || op.kind == OpKind::Assert || op.kind == OpKind::Print)
+    if (op.kind == OpKind::Store || is_terminator(op.kind) || op.kind == OpKind::Assert || op.kind == OpKind::Print)
       results = 0;
+    if (op.kind == OpKind::While) results = op.operands.size();
     if (op.kind == OpKind::For) results = op.operands.size() - 3;
     if (op.kind != OpKind::If && op.results.size() != results) {
       fail(op, fmt::format("expects {} results, has {}", results, op.results.size()));

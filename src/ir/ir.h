@@ -75,6 +75,10 @@ namespace tilec::ir {
   /* control flow */                                                                 \
   X(For, "for", -1)             /* lower, upper, step, init...; body(iv, iter...) */ \
   X(If, "if", 1)                /* cond; then, else regions yield the results */     \
+  X(While, "while", -1)         /* init...; cond(carried...) yields a bool, body yields carried */ \
+  X(Break, "break", -1)         /* leaves the innermost loop with these carried values */ \
+  X(Continue, "continue", -1)   /* next iteration of the innermost loop, these values */ \
+  X(Return, "return", 0)        /* ends the kernel */                                \
   X(Yield, "yield", -1)         /* terminates a region */                            \
   /* debugging */                                                                    \
   X(Assert, "assert", 1)        /* device assert: `text` message, fails where false */ \
@@ -97,6 +101,8 @@ int op_arity(OpKind k);
 bool is_elementwise(OpKind k);
 bool is_unary_elementwise(OpKind k);
 bool is_binary_elementwise(OpKind k);
+/// Ops that end a block: yield, break, continue, return.
+bool is_terminator(OpKind k);
 
 /// An IR type: a tile (rank 0 = scalar) or an array handle.
 struct Type {

@@ -368,6 +368,142 @@ void check_tiles2d(int64_t M, int64_t N, int32_t k, bool flip) {
           bad == 0 && info_ok, d);
 }
 
+// ---- reductions ----------------------------------------------------------------------------
+
+void check_reductions(int64_t M, int64_t N) {
+  // N <= 128: each row is one (16, 128) tile, padded past N.
+  std::vector<float> x(size_t(M * N));
+  std::vector<uint16_t> h(size_t(M * N));
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = uniform(-4.f, 4.f);
+    if (rng() % 50 == 0) x[i] = float(int(x[i]));  // ties for argmax/argmin
+    h[i] = f16_bits(uniform(-2.f, 2.f));
+  }
+  if (M > 3 && N > 5) {
+    x[size_t(2 * N + 3)] = NAN;  // row 2: max, min and argmax see a NaN
+    x[size_t(3 * N + 1)] = 100.f;
+    x[size_t(3 * N + 4)] = 100.f;  // row 3: a tie for the max: the first index wins
+  }
+  Buf dx(x.size() * 4), dh(h.size() * 2), drows(size_t(6 * M) * 4), didx(size_t(2 * M) * 4), dtot(8);
+  dx.put(x);
+  dh.put(h);
+  CHECK_CU(reductions(nullptr, dx.p, dh.p, drows.p, didx.p, dtot.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto rows = drows.get<float>(size_t(6 * M));
+  auto idx = didx.get<int32_t>(size_t(2 * M));
+  auto tot = dtot.get<float>(2);
+  size_t bad[9] = {};
+  auto close = [](float got, double ref, double scale) {
+    if (std::isnan(ref)) return std::isnan(got);
+    return std::fabs(double(got) - ref) <= 1e-5 * scale + 1e-6;
+  };
+  for (int64_t i = 0; i < M; ++i) {
+    double sum = 0, scale = 0, mx = -INFINITY, mn = INFINITY, sum_pad_max = -INFINITY, hsum = 0, prod = 1;
+    bool nan = false;
+    int32_t amax = -1, amin = -1;
+    float vmax = -INFINITY, vmin = INFINITY;
+    bool amax_nan = false;
+    for (int64_t j = 0; j < 128; ++j) {
+      bool in = j < N;
+      float v = in ? x[size_t(i * N + j)] : 0.f;  // default padding 0
+      sum += v;
+      scale += std::fabs(v);
+      if (std::isnan(v)) nan = true;
+      sum_pad_max = std::isnan(v) || std::isnan(sum_pad_max) ? NAN : std::max(sum_pad_max, double(v));
+      prod *= (v > 0 ? 1.0 : -1.0);
+      if (in) {
+        mx = std::isnan(v) || std::isnan(mx) ? NAN : std::max(mx, double(v));
+        mn = std::isnan(v) || std::isnan(mn) ? NAN : std::min(mn, double(v));
+        hsum += f16_float(h[size_t(i * N + j)]);
+        if (!amax_nan && (std::isnan(v) || amax < 0 || v > vmax)) {
+          amax = int32_t(j);
+          vmax = v;
+          amax_nan = std::isnan(v);
+        }
+        if (amin < 0 || std::isnan(v) || v < vmin) {
+          if (!(amin >= 0 && std::isnan(vmin))) {
+            amin = int32_t(j);
+            vmin = v;
+          }
+        }
+      }
+    }
+    if (amax < 0) amax = 0;  // a row wholly padding: the first index
+    if (amin < 0) amin = 0;
+    double centered = 0;
+    for (int64_t j = 0; j < 128; ++j) centered += (j < N ? x[size_t(i * N + j)] : 0.f) - sum_pad_max;
+    double ref[6] = {sum, nan ? NAN : mx, nan ? NAN : mn, centered, double(f16_float(f16_bits(float(hsum)))), prod};
+    double sc[6] = {scale, 1, 1, scale + 128 * std::fabs(sum_pad_max), 200, 1};
+    for (int k = 0; k < 6; ++k)
+      if (!close(rows[size_t(k * M + i)], ref[k], sc[k]) && !(k == 4 && std::fabs(rows[size_t(k * M + i)] - ref[k]) <= 0.0625))
+        ++bad[k];
+    if (idx[size_t(i)] != amax) ++bad[6];
+    if (idx[size_t(M + i)] != amin) ++bad[7];
+  }
+  double t = 0;
+  for (int64_t i = 0; i < std::min<int64_t>(M, 16); ++i)
+    for (int64_t j = 0; j < std::min<int64_t>(N, 128); ++j) t += x[size_t(i * N + j)];
+  if (!(close(tot[0], t, 1e3) && tot[0] == tot[1]) && !(std::isnan(t) && std::isnan(tot[0]))) ++bad[8];
+  const char* names[] = {"sum", "max (NaN)", "min (NaN)", "x - max(keepdims)", "f16 sum", "prod", "argmax", "argmin",
+                         "sum all"};
+  for (int k = 0; k < 9; ++k)
+    verdict(std::string("reduce ") + names[k] + " M=" + std::to_string(M) + " N=" + std::to_string(N), bad[k] == 0,
+            std::to_string(bad[k]) + " wrong");
+}
+
+// ---- control flow --------------------------------------------------------------------------
+
+void check_control(size_t n, int32_t steps) {
+  std::vector<float> x(n);
+  for (float& v : x) v = uniform(-1.f, 1.f);
+  Buf dx(n * 4), dout(n * 4);
+  dx.put(x);
+  CHECK_CU(control(nullptr, dx.p, dout.p, int64_t(n), steps));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<uint32_t>(n);
+  double s = 0;
+  for (int k = 1; k <= steps; ++k) {
+    if (k % 3 == 0) continue;
+    if (k > 20) break;
+    s += k;
+  }
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t t = i / 256;
+    bool returned = int64_t(t * 256) >= int64_t(n) - 128;
+    float got;
+    std::memcpy(&got, &out[i], 4);
+    if (returned) {
+      if (out[i] != 0xffffffffu) ++bad;  // untouched: still the poison
+    } else if (!(std::fabs(got - (x[i] * s + 4)) <= 1e-4 * (1 + std::fabs(x[i] * s)))) {
+      ++bad;
+    }
+  }
+  verdict("control while/break/continue/return n=" + std::to_string(n) + " steps=" + std::to_string(steps), bad == 0,
+          std::to_string(bad) + " wrong");
+}
+
+// ---- transposes ----------------------------------------------------------------------------
+
+void check_transposes(int64_t M, int64_t N) {
+  std::vector<float> x(size_t(M * N));
+  for (float& v : x) v = uniform(-1.f, 1.f);
+  Buf dx(x.size() * 4), dy(x.size() * 4), dz(x.size() * 4);
+  dx.put(x);
+  CHECK_CU(transposes(nullptr, dx.p, dy.p, dz.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto y = dy.get<float>(x.size());
+  auto z = dz.get<float>(x.size());
+  size_t by = 0, bz = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      by += y[size_t(j * M + i)] != x[size_t(i * N + j)];
+      bz += z[size_t(j * M + i)] != x[size_t(i * N + j)];
+    }
+  verdict("transpose() M=" + std::to_string(M) + " N=" + std::to_string(N), by == 0, std::to_string(by) + " wrong");
+  verdict("load order=(1,0) M=" + std::to_string(M) + " N=" + std::to_string(N), bz == 0, std::to_string(bz) + " wrong");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -391,6 +527,16 @@ int main(int argc, char** argv) {
   check_tiles2d(17, 100, 4, true);
   check_tiles2d(100, 1000, 0, false);
   if (!small) check_tiles2d(1000, 3000, 5, false);
+  check_reductions(1, 1);
+  check_reductions(33, 100);
+  check_reductions(64, 128);
+  if (!small) check_reductions(5000, 128);
+  check_control(1000, 7);
+  check_control(4099, 30);
+  check_control(1, 2);
+  check_transposes(1, 1);
+  check_transposes(100, 70);
+  if (!small) check_transposes(1000, 3000);
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }

@@ -14,6 +14,14 @@
 #include <vector>
 
 #include "gelu_bias.h"
+#include "layernorm_bf16.h"
+#include "layernorm_f16.h"
+#include "rmsnorm_bf16.h"
+#include "softmax_f16.h"
+#include "softmax_f16_32k.h"
+#include "softmax_f32.h"
+#include "sum_rows.h"
+#include "transpose.h"
 #include "vector_add.h"
 
 namespace {
@@ -152,6 +160,210 @@ void check_gelu(size_t n, std::mt19937_64& rng) {
   report("gelu_bias", n, bad, worst, first);
 }
 
+// ---- f16 / bf16 on the CPU ----------------------------------------------------------------
+
+uint16_t to_f16(float f) {
+  _Float16 h = (_Float16)f;
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+float from_f16(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return float(h);
+}
+uint16_t to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+float from_bf16(uint16_t b) {
+  uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+enum class Ty { F32, F16, BF16 };
+size_t ty_bytes(Ty t) { return t == Ty::F32 ? 4 : 2; }
+
+// Host data of type `t` from floats, and back.
+std::vector<uint8_t> pack(const std::vector<float>& v, Ty t) {
+  std::vector<uint8_t> out(v.size() * ty_bytes(t));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (t == Ty::F32) std::memcpy(&out[i * 4], &v[i], 4);
+    else {
+      uint16_t h = t == Ty::F16 ? to_f16(v[i]) : to_bf16(v[i]);
+      std::memcpy(&out[i * 2], &h, 2);
+    }
+  }
+  return out;
+}
+std::vector<double> unpack(const std::vector<uint8_t>& b, Ty t) {
+  size_t n = b.size() / ty_bytes(t);
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (t == Ty::F32) {
+      float f;
+      std::memcpy(&f, &b[i * 4], 4);
+      out[i] = f;
+    } else {
+      uint16_t h;
+      std::memcpy(&h, &b[i * 2], 2);
+      out[i] = t == Ty::F16 ? from_f16(h) : from_bf16(h);
+    }
+  }
+  return out;
+}
+// The inputs as the kernel sees them (rounded to the dtype).
+std::vector<double> rounded(const std::vector<float>& v, Ty t) { return unpack(pack(v, t), t); }
+
+// ||out - ref|| / ||ref|| (NaN and unwritten poison never pass).
+double rel_error(const std::vector<double>& out, const std::vector<double>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::isnan(out[i])) return INFINITY;
+    num += (out[i] - ref[i]) * (out[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / (den ? den : 1));
+}
+
+void report_rel(const std::string& what, double err, double bound) {
+  std::printf("%-34s %s  rel err %.2e (bound %.0e)\n", what.c_str(), err <= bound ? "ok  " : "FAIL", err, bound);
+  if (!(err <= bound)) ++failures;
+}
+
+double tolerance(Ty t) { return t == Ty::F32 ? 1e-5 : t == Ty::F16 ? 2e-3 : 1e-2; }
+const char* ty_name(Ty t) { return t == Ty::F32 ? "f32" : t == Ty::F16 ? "f16" : "bf16"; }
+
+using RowKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, int64_t, int64_t);
+
+void check_softmax(RowKernel k, Ty t, int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(size_t(M * N));
+  fill(x, rng, -8.f, 8.f);
+  std::vector<double> xr = rounded(x, t);
+  std::vector<uint8_t> hx = pack(x, t), hy(hx.size());
+  Buffer dx(hx.size()), dy(hx.size());
+  CHECK_CU(cuMemcpyHtoD(dx.p, hx.data(), hx.size()));
+  poison(dy);
+  CHECK_CU(k(nullptr, dx.p, dy.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hy.data(), dy.p, hy.size()));
+  std::vector<double> ref(xr.size());
+  for (int64_t i = 0; i < M; ++i) {
+    double m = -INFINITY, s = 0;
+    for (int64_t j = 0; j < N; ++j) m = std::max(m, xr[size_t(i * N + j)]);
+    for (int64_t j = 0; j < N; ++j) s += std::exp(xr[size_t(i * N + j)] - m);
+    for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = std::exp(xr[size_t(i * N + j)] - m) / s;
+  }
+  report_rel(std::string("softmax ") + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N),
+             rel_error(unpack(hy, t), ref), tolerance(t));
+}
+
+using NormKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr,
+                                int64_t, int64_t);
+
+void check_layernorm(NormKernel k, Ty t, int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(static_cast<size_t>(M * N)), w(static_cast<size_t>(N)), b(static_cast<size_t>(N));
+  fill(x, rng, -3.f, 5.f);
+  fill(w, rng, 0.5f, 1.5f);
+  fill(b, rng, -1.f, 1.f);
+  std::vector<double> xr = rounded(x, t), wr = rounded(w, t), br = rounded(b, t);
+  std::vector<uint8_t> hx = pack(x, t), hw = pack(w, t), hb = pack(b, t), hy(hx.size());
+  Buffer dx(hx.size()), dw(hw.size()), db(hb.size()), dy(hx.size()), dm(size_t(M) * 4), dr(size_t(M) * 4);
+  CHECK_CU(cuMemcpyHtoD(dx.p, hx.data(), hx.size()));
+  CHECK_CU(cuMemcpyHtoD(dw.p, hw.data(), hw.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  poison(dy);
+  poison(dm);
+  poison(dr);
+  CHECK_CU(k(nullptr, dx.p, dw.p, db.p, dy.p, dm.p, dr.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hy.data(), dy.p, hy.size()));
+  std::vector<float> mean(static_cast<size_t>(M)), rstd(static_cast<size_t>(M));
+  CHECK_CU(cuMemcpyDtoH(mean.data(), dm.p, size_t(M) * 4));
+  CHECK_CU(cuMemcpyDtoH(rstd.data(), dr.p, size_t(M) * 4));
+  std::vector<double> ref(xr.size()), rm(static_cast<size_t>(M)), rr(static_cast<size_t>(M)), gm(mean.begin(), mean.end()),
+      gr(rstd.begin(), rstd.end());
+  for (int64_t i = 0; i < M; ++i) {
+    double s = 0, v = 0;
+    for (int64_t j = 0; j < N; ++j) s += xr[size_t(i * N + j)];
+    double m = s / double(N);
+    for (int64_t j = 0; j < N; ++j) v += (xr[size_t(i * N + j)] - m) * (xr[size_t(i * N + j)] - m);
+    double r = 1 / std::sqrt(v / double(N) + 1e-5);
+    rm[size_t(i)] = m;
+    rr[size_t(i)] = r;
+    for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = (xr[size_t(i * N + j)] - m) * r * wr[size_t(j)] + br[size_t(j)];
+  }
+  std::string what = std::string("layernorm ") + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N);
+  report_rel(what, rel_error(unpack(hy, t), ref), tolerance(t));
+  report_rel(what + " mean", rel_error(gm, rm), 1e-5);
+  report_rel(what + " rstd", rel_error(gr, rr), 1e-5);
+}
+
+void check_rmsnorm(Ty t, int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(static_cast<size_t>(M * N)), w(static_cast<size_t>(N));
+  fill(x, rng, -3.f, 3.f);
+  fill(w, rng, 0.5f, 1.5f);
+  std::vector<double> xr = rounded(x, t), wr = rounded(w, t);
+  std::vector<uint8_t> hx = pack(x, t), hw = pack(w, t), hy(hx.size());
+  Buffer dx(hx.size()), dw(hw.size()), dy(hx.size());
+  CHECK_CU(cuMemcpyHtoD(dx.p, hx.data(), hx.size()));
+  CHECK_CU(cuMemcpyHtoD(dw.p, hw.data(), hw.size()));
+  poison(dy);
+  CHECK_CU(rmsbf_rmsnorm(nullptr, dx.p, dw.p, dy.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hy.data(), dy.p, hy.size()));
+  std::vector<double> ref(xr.size());
+  for (int64_t i = 0; i < M; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < N; ++j) s += xr[size_t(i * N + j)] * xr[size_t(i * N + j)];
+    double r = 1 / std::sqrt(s / double(N) + 1e-6);
+    for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = xr[size_t(i * N + j)] * r * wr[size_t(j)];
+  }
+  report_rel(std::string("rmsnorm ") + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N),
+             rel_error(unpack(hy, t), ref), tolerance(t));
+}
+
+void check_sum_rows(int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(size_t(M * N));
+  fill(x, rng, -1.f, 1.f);
+  Buffer dx(x.size() * 4), dout(size_t(M) * 4);
+  CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), x.size() * 4));
+  poison(dout);
+  CHECK_CU(sum_rows(nullptr, dx.p, dout.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out(static_cast<size_t>(M));
+  CHECK_CU(cuMemcpyDtoH(out.data(), dout.p, size_t(M) * 4));
+  std::vector<double> ref(static_cast<size_t>(M)), got(out.begin(), out.end());
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) ref[size_t(i)] += x[size_t(i * N + j)];
+  report_rel("sum_rows " + std::to_string(M) + "x" + std::to_string(N), rel_error(got, ref), 1e-5);
+}
+
+void check_transpose(int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(size_t(M * N));
+  fill(x, rng, -1.f, 1.f);
+  for (int variant = 0; variant < 2; ++variant) {
+    Buffer dx(x.size() * 4), dy(x.size() * 4);
+    CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), x.size() * 4));
+    poison(dy);
+    if (variant == 0) CHECK_CU(transpose(nullptr, dx.p, dy.p, M, N));
+    else CHECK_CU(transpose_tiles(nullptr, dx.p, dy.p, M, N));
+    CHECK_CU(cuCtxSynchronize());
+    std::vector<float> y(x.size());
+    CHECK_CU(cuMemcpyDtoH(y.data(), dy.p, y.size() * 4));
+    size_t bad = 0;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) bad += !(y[size_t(j * M + i)] == x[size_t(i * N + j)]);
+    report((std::string(variant ? "transpose_tiles " : "transpose ") + std::to_string(M) + "x" + std::to_string(N)).c_str(),
+           size_t(M * N), bad, 0, 0);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,6 +386,23 @@ int main(int argc, char** argv) {
     check_gelu(n, rng);
   }
   if (!small) check_vector_add((size_t(1) << 31) + 5, rng, "dense");  // more than 2^31 elements
+  for (int64_t M : {int64_t(1), int64_t(5), int64_t(257)})
+    for (int64_t N : {int64_t(1), int64_t(100), int64_t(1000), int64_t(4096)}) {
+      check_softmax(sm32_softmax, Ty::F32, M, N, rng);
+      check_softmax(sm16_softmax, Ty::F16, M, N, rng);
+      check_layernorm(ln16_layernorm, Ty::F16, M, N, rng);
+      check_layernorm(lnbf_layernorm, Ty::BF16, M, N, rng);
+      check_rmsnorm(Ty::BF16, M, N, rng);
+    }
+  check_softmax(sm16l_softmax, Ty::F16, 3, 32768, rng);
+  check_softmax(sm16l_softmax, Ty::F16, 2, 20000, rng);
+  check_layernorm(lnbf_layernorm, Ty::BF16, 3, 8192, rng);
+  for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}})
+    check_sum_rows(M, N, rng);
+  if (!small) check_sum_rows(2000, 5000, rng);
+  for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 65}})
+    check_transpose(M, N, rng);
+  if (!small) check_transpose(1000, 3000, rng);
   // Empty arrays: the grid has a zero dimension, so the stub returns success without launching.
   Buffer d(4);
   CHECK_CU(vector_add(nullptr, d.p, d.p, d.p, 0));

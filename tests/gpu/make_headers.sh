@@ -23,5 +23,15 @@ for s in vector_add gelu_bias; do
 done
 "$tilec" tests/gpu/ops.tile "${arch[@]}" -o "$out/ops.h"
 "$tilec" tests/gpu/ops.tile "${arch[@]}" --fast-math --prefix fast_ -o "$out/ops_fast.h"
+"$tilec" tests/gpu/debug.tile "${arch[@]}" -o "$out/debug.h"
+# Row kernels at the benchmark's sizes (whole rows in registers), and the others.
+"$tilec" samples/softmax.tile "${arch[@]}" -D T=f32 -D TILE_N=4096 --prefix sm32_ -o "$out/softmax_f32.h"
+"$tilec" samples/softmax.tile "${arch[@]}" -D T=f16 -D TILE_N=4096 --prefix sm16_ -o "$out/softmax_f16.h"
+"$tilec" samples/softmax.tile "${arch[@]}" -D T=f16 -D TILE_N=32768 --prefix sm16l_ -o "$out/softmax_f16_32k.h"
+"$tilec" samples/layernorm.tile "${arch[@]}" -D T=f16 -D TILE_N=4096 --prefix ln16_ -o "$out/layernorm_f16.h"
+"$tilec" samples/layernorm.tile "${arch[@]}" -D T=bf16 -D TILE_N=8192 --prefix lnbf_ -o "$out/layernorm_bf16.h"
+"$tilec" samples/rmsnorm.tile "${arch[@]}" -D T=bf16 -D TILE_N=4096 --prefix rmsbf_ -o "$out/rmsnorm_bf16.h"
+"$tilec" samples/sum_rows.tile "${arch[@]}" -o "$out/sum_rows.h"
+"$tilec" samples/transpose.tile "${arch[@]}" -o "$out/transpose.h"
 cp examples/vector_add_main.c "$out/"
 echo "headers in $out"

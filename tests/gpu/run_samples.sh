@@ -15,7 +15,12 @@ g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_samp
   -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_samples || exit 1
 g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_ops.cpp \
   -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_ops || exit 1
+g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_debug.cpp \
+  -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_debug || exit 1
 echo "== correctness (full sizes)"
+/tmp/check_debug pass > "$out/debug.txt" 2>&1 || status=1
+/tmp/check_debug fail >> "$out/debug.txt" 2>&1 || status=1
+cat "$out/debug.txt"
 /tmp/check_samples 2>&1 | tee "$out/check.txt" || status=1
 /tmp/check_ops 2>&1 | tee "$out/check_ops.txt" | grep -v " ok " || status=1
 echo "== compute-sanitizer memcheck (small ragged sizes)"

@@ -57,6 +57,11 @@ class Emitter {
   void op(const ir::Op& op);
   void emit_for(const ir::Op& op);
   void emit_if(const ir::Op& op);
+  void emit_while(const ir::Op& op);
+  /// break/continue: the carried registers take the operands, then jump.
+  void emit_leave(const ir::Op& op);
+  /// Parallel copy of `src` values into the registers of `dst` values.
+  void move_values(const std::vector<const ir::Value*>& dst, const std::vector<ir::Value*>& src);
   void grid_op(const ir::Op& op);
 
   // ---- elementwise.cpp
@@ -143,6 +148,13 @@ class Emitter {
   std::string param_text_;  ///< the entry's parameter list
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   std::string entry_name_;
+  /// The enclosing loops: where break and continue jump, and the carried registers.
+  struct Loop {
+    std::string break_label, continue_label;
+    std::vector<const ir::Value*> carried;  ///< body arguments holding the carried values
+  };
+  std::vector<Loop> loops_;
+  std::string exit_label_;
   std::string globals_;       ///< module-scope declarations (string constants)
   std::string entry_decls_;   ///< entry-scope declarations (.local printf buffers)
   int strings_ = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -261,8 +263,10 @@ std::string Emitter::entry(const std::string& name) {
   need_ptx(o_.target.ptx_version);
   params();
   prologue();
+  exit_label_ = b_.label_name("exit");
   block(k_.fn->body);
   if (failed_) return "";
+  b_.label(exit_label_);
   b_.ins("ret", {});
   const KernelInfo& k = *k_.fn->kernel;
   std::string text = ".visible .entry " + name + "(" + param_text_ + "\n)\n";
@@ -307,6 +311,10 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Store: store(op); break;
     case OpKind::For: emit_for(op); break;
     case OpKind::If: emit_if(op); break;
+    case OpKind::While: emit_while(op); break;
+    case OpKind::Break:
+    case OpKind::Continue: emit_leave(op); break;
+    case OpKind::Return: b_.ins("bra.uni", {exit_label_}); break;
     case OpKind::Yield: break;  // handled by the parent
     case OpKind::Assert: emit_assert(op); break;
     case OpKind::Print: emit_print(op); break;
@@ -335,6 +343,26 @@ void move_all(PtxBuilder& b, const std::vector<std::string>& dst, const std::vec
     const char* mov = c == RegClass::Pred ? "mov.pred" : c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64";
     b.ins(mov, {dst[i], src[i]});
   }
+}
+
+// Copies several values at once (a parallel copy): when a source register is also a
+// destination (a, b = b, a in a loop), the sources go through temporaries first.
+void parallel_move(PtxBuilder& b, std::vector<std::tuple<std::string, std::string, DType>> moves) {
+  std::set<std::string> dsts;
+  for (auto& [d, s, t] : moves)
+    if (d != s) dsts.insert(d);
+  auto mov_for = [](DType t) {
+    RegClass c = reg_class(t);
+    return c == RegClass::Pred ? "mov.pred" : c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64";
+  };
+  for (auto& [d, s, t] : moves)
+    if (d != s && dsts.count(s)) {
+      std::string tmp = b.reg(reg_class(t));
+      b.ins(mov_for(t), {tmp, s});
+      s = tmp;
+    }
+  for (auto& [d, s, t] : moves)
+    if (d != s) b.ins(mov_for(t), {d, s});
 }
 
 const char* int_type(DType d) {
@@ -379,14 +407,60 @@ void Emitter::emit_for(const ir::Op& op) {
     b_.ins("not.pred", {p, cont});
   }
   b_.ins_if(p, "bra.uni", {done});
+  Loop loop{done, b_.label_name("loop_next"), {}};
+  for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
+  loops_.push_back(loop);
   block(body);
+  loops_.pop_back();
   const ir::Op& y = *body.ops.back();
-  for (size_t i = 1; i < body.args.size(); ++i)
-    move_all(b_, regs(body.args[i]), regs(y.operands[i - 1]), body.args[i]->type.tile.dtype);
+  if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
+  b_.label(loop.continue_label);
   b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
   b_.ins("bra.uni", {top});
   b_.label(done);
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
+}
+
+void Emitter::move_values(const std::vector<const ir::Value*>& dst, const std::vector<ir::Value*>& src) {
+  std::vector<std::tuple<std::string, std::string, DType>> moves;
+  for (size_t i = 0; i < dst.size(); ++i) {
+    const std::vector<std::string>& d = regs(dst[i]);
+    const std::vector<std::string>& s = regs(src[i]);
+    for (size_t k = 0; k < d.size(); ++k) moves.emplace_back(d[k], s[k], dst[i]->type.tile.dtype);
+  }
+  parallel_move(b_, moves);
+}
+
+void Emitter::emit_leave(const ir::Op& op) {
+  const Loop& loop = loops_.back();
+  move_values(loop.carried, op.operands);
+  b_.ins("bra.uni", {op.kind == ir::OpKind::Break ? loop.break_label : loop.continue_label});
+}
+
+void Emitter::emit_while(const ir::Op& op) {
+  // The condition's and the body's arguments share the carried registers; so do the results.
+  const ir::Block& cond = *op.regions[0];
+  const ir::Block& body = *op.regions[1];
+  for (size_t i = 0; i < cond.args.size(); ++i) {
+    std::vector<std::string>& r = define(cond.args[i]);
+    move_all(b_, r, regs(op.operands[i]), cond.args[i]->type.tile.dtype);
+    regs_[body.args[i]] = r;
+    regs_[op.results[i]] = r;
+  }
+  std::string top = b_.label_name("while"), done = b_.label_name("while_end");
+  b_.label(top);
+  block(cond);
+  const std::string& c = regs(cond.ops.back()->operands[0])[0];
+  b_.ins_if("!" + c, "bra.uni", {done});
+  Loop loop{done, top, {}};
+  for (const ir::Value* a : body.args) loop.carried.push_back(a);
+  loops_.push_back(loop);
+  block(body);
+  loops_.pop_back();
+  const ir::Op& y = *body.ops.back();
+  if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
+  b_.ins("bra.uni", {top});
+  b_.label(done);
 }
 
 void Emitter::emit_if(const ir::Op& op) {

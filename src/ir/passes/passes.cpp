@@ -27,8 +27,12 @@ bool is_pure(const Op& op) {
   switch (op.kind) {
     case OpKind::Store:
     case OpKind::Yield:
+    case OpKind::Break:
+    case OpKind::Continue:
+    case OpKind::Return:
     case OpKind::Assert:
     case OpKind::Print: return false;
+    case OpKind::While: return false;  // may not terminate: never removed
     case OpKind::For:
     case OpKind::If: {
       bool pure = true;
