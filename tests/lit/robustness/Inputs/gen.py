@@ -28,6 +28,8 @@ text = {
     "many_errors": b"x = $\n" * 50_000,
     "many_defs": b"".join(b"def f%d(x):\n    return f%d(x)\n" % (i, i + 1) for i in range(200))
                  + b"def f200(x):\n    return x\n@kernel(grid=(1,))\ndef k(a: f32[n]):\n    y = f0(1)\n",
+    "doubling": b"".join(b"def h%d(x):\n    return h%d(x) + h%d(x)\n" % (i, i + 1, i + 1) for i in range(40))
+                + b"def h40(x):\n    return x\n@kernel(grid=(1,))\ndef k(a: f32[n]):\n    y = h0(1)\n",
     "unterminated": b"@kernel(grid=(1,))\ndef k(a: f32[n]):\n    print(\"abc",
     "backslash": b"X = 1 + \\",
     "dedent_only": b"    x = 1\n  y = 2\nz = 3\n        w\n",
