@@ -617,25 +617,28 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
       // One entry may be -1: the extent that keeps the element count (docs §7.4).
       std::optional<std::vector<int64_t>> given = const_list(a.get(1), "reshape's shape");
       if (!given) return Value::error();
-      int64_t known = 1;
+      std::vector<int64_t> shape = *given;
+      int64_t numel = t.tile.numel(), known = 1;  // `known` saturates past numel: no overflow
       int infer = -1;
-      for (size_t i = 0; i < given->size(); ++i) {
-        int64_t d = (*given)[i];
+      for (size_t i = 0; i < shape.size(); ++i) {
+        int64_t d = shape[i];
         if (d == -1 && infer < 0) infer = int(i);
-        else if (d > 0 && known <= t.tile.numel()) known *= d;
-        else if (d <= 0) known = 0;
+        else if (d > 0) known = d > numel ? numel + 1 : std::min(known * d, numel + 1);
       }
-      if (infer >= 0 && known > 0) (*given)[size_t(infer)] = t.tile.numel() % known ? 0 : t.tile.numel() / known;
-      if (!check_tile_shape(*given, a.get(1)->range)) return Value::error();
-      std::vector<int64_t>* shape = &*given;
-      int64_t n = 1;
-      for (int64_t d : *shape) n *= d;
-      if (n != t.tile.numel()) {
-        diag_.error(a.call->range, "cannot reshape " + shape_str(in) + " to " + shape_str(*shape) +
+      auto counts_differ = [&] {
+        diag_.error(a.call->range, "cannot reshape " + shape_str(in) + " to " + shape_str(*given) +
                                        ": the element counts differ");
         return Value::error();
+      };
+      if (infer >= 0) {
+        if (numel % known != 0) return counts_differ();
+        shape[size_t(infer)] = numel / known;
       }
-      return result(*shape);
+      if (!check_tile_shape(shape, a.get(1)->range)) return Value::error();
+      int64_t n = 1;
+      for (int64_t d : shape) n *= d;  // a valid tile shape: at most 2^24
+      if (n != numel) return counts_differ();
+      return result(shape);
     }
     case Builtin::Permute: {
       std::optional<std::vector<int64_t>> p = const_list(a.get(1), "permute's dims");

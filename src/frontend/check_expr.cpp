@@ -275,7 +275,8 @@ bool Checker::check_tile_shape(const std::vector<int64_t>& shape, const SourceRa
       diag_.error(r, fmt::format("tile dimension {} is not a power of two", d));
       return false;
     }
-    n *= d;
+    // n <= 2^24 here; a dimension past 2^24 is too many on its own (and n * d could wrap).
+    n = d > (int64_t(1) << 24) ? d : n * d;
     if (n > (int64_t(1) << 24)) {
       diag_.error(r, fmt::format("tile shape {} has more than 2^24 elements", shape_str(shape)));
       return false;
