@@ -306,7 +306,7 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
       const ArrayDim& d = arr.array->dims[size_t(perm[size_t(*ax)])];
       if (d.symbol.empty()) {
         int64_t t = (*shape)[size_t(*ax)];
-        return Value::make_const(DType::I64, Scalar{(d.constant + t - 1) / t, 0});
+        return Value::make_const(DType::I64, Scalar{d.constant / t + (d.constant % t != 0), 0});  // no overflow near 2^63
       }
       return Value::make_scalar(DType::I64);
     }
