@@ -155,9 +155,9 @@ bool Checker::expect_scalar_int(Expr* e, const char* what) {
   return true;
 }
 
-std::optional<int> Checker::normalize_axis(int64_t axis, int rank, Expr* where) {
+std::optional<int> Checker::normalize_axis(int64_t axis, int rank, Expr* where, const char* subject) {
   if (axis < -rank || axis >= rank) {
-    diag_.error(where->range, fmt::format("axis {} is out of range for a tile of rank {}", axis, rank));
+    diag_.error(where->range, fmt::format("axis {} is out of range for {} of rank {}", axis, subject, rank));
     return std::nullopt;
   }
   return int(axis < 0 ? axis + rank : axis);
@@ -301,7 +301,7 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
         }
         perm = p;
       }
-      std::optional<int> ax = normalize_axis(*axis, rank, a.get(1));
+      std::optional<int> ax = normalize_axis(*axis, rank, a.get(1), "an array");
       if (!ax) return Value::error();
       const ArrayDim& d = arr.array->dims[size_t(perm[size_t(*ax)])];
       if (d.symbol.empty()) {
@@ -684,10 +684,15 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
     case Builtin::ExpandDims: {
       std::optional<int64_t> axis = const_int(a.get(1), "expand_dims' axis");
       if (!axis) return Value::error();
-      std::optional<int> ax = normalize_axis(*axis, rank + 1, a.get(1));
-      if (!ax) return Value::error();
+      // The new axis goes before axis `axis` of the result, so a rank-r tile takes -(r+1)..r.
+      if (*axis < -(rank + 1) || *axis > rank) {
+        diag_.error(a.get(1)->range, fmt::format("expand_dims' axis {} is out of range for a tile of rank {}: it "
+                                                 "must be between {} and {}", *axis, rank, -(rank + 1), rank));
+        return Value::error();
+      }
+      int ax = int(*axis < 0 ? *axis + rank + 1 : *axis);
       std::vector<int64_t> out = in;
-      out.insert(out.begin() + *ax, 1);
+      out.insert(out.begin() + ax, 1);
       return result(out);
     }
     case Builtin::BroadcastTo: {
@@ -752,7 +757,8 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
 Value Checker::builtin_convert(Builtin b, BoundArgs& a) {
   const Value& t = a.get(0)->value;
   if (t.kind != ValueKind::Tile) {
-    diag_.error(a.get(0)->range, "cannot convert " + describe(t));
+    diag_.error(a.get(0)->range, "cannot convert " + describe(t) +
+                                     (t.kind == ValueKind::Array ? "; load() it into a tile first" : ""));
     return Value::error();
   }
   std::optional<DType> d = const_dtype(a.get(1), "the target dtype");

@@ -154,7 +154,7 @@ class Checker {
   bool expect_tile(Expr* e, const char* what);
   bool expect_scalar_int(Expr* e, const char* what);
   /// Normalizes axis `axis` (negative counts from the end) for rank `rank`.
-  std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where);
+  std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where, const char* subject = "a tile");
 
   // ---- names and scopes
   LocalVar* lookup_local(const std::string& name);
