@@ -89,17 +89,21 @@ bool Lexer::unclosed_bracket_ends_here() {
   const char* p = cursor_;
   int width = 0;
   for (; p < limit_ && *p == ' '; ++p) ++width;
-  if (width > first_open_indent_) return false;
-  if (p < limit_ && *p == '@') return true;
-  static const char* kStarters[] = {"def", "if", "elif", "else", "for", "while", "return",
-                                    "import", "assert", "pass", "break", "continue"};
-  for (const char* k : kStarters) {
+  auto starts_with = [&](const char* k) {
     size_t n = std::strlen(k);
-    if (size_t(limit_ - p) >= n && std::strncmp(p, k, n) == 0 &&
-        (size_t(limit_ - p) == n || !(std::isalnum(static_cast<unsigned char>(p[n])) || p[n] == '_')))
-      return true;
-  }
-  return false;
+    return size_t(limit_ - p) >= n && std::strncmp(p, k, n) == 0 &&
+           (size_t(limit_ - p) == n || !(std::isalnum(static_cast<unsigned char>(p[n])) || p[n] == '_'));
+  };
+  // These keywords never continue an expression, however deep the line is indented (a
+  // `def f(x:` missing its ')' followed by the indented body).
+  static const char* kStatementOnly[] = {"def", "elif", "for", "while", "return", "import",
+                                         "assert", "pass", "break", "continue"};
+  for (const char* k : kStatementOnly)
+    if (starts_with(k)) return true;
+  // `if`, `else` and `@` may continue one (`x if c else y`, `a @ b`) unless the line is no
+  // deeper than the bracket's.
+  if (width > first_open_indent_) return false;
+  return (p < limit_ && *p == '@') || starts_with("if") || starts_with("else");
 }
 
 Token Lexer::next() {

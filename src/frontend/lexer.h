@@ -34,6 +34,8 @@ class Lexer {
   const Token* open_bracket() const;
   /// True when the last token returned is the first one on its physical line.
   bool token_starts_line() const { return starts_line_; }
+  /// The indentation of the line where open_bracket() was opened.
+  int open_bracket_indent() const { return first_open_indent_; }
   /// Forgets the open brackets (after the parser reported one as never closed).
   void drop_brackets() { bracket_depth_ = 0; }
 

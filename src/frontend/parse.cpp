@@ -184,10 +184,12 @@ ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r
 
 void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   if (lexer.error_line() != 0 && lexer.error_line() == yyctx.location().begin.line) return;
-  // A statement that starts a line inside a bracket opened on an earlier line: the bracket is
-  // the mistake (Python 3.10's "'(' was never closed").
+  // A line inside a bracket opened on an earlier line, indented no deeper than the bracket's
+  // line, that cannot continue it: the bracket is the mistake (Python 3.10's "'(' was never
+  // closed"). A deeper line is a continuation with a mistake of its own (a missing ',').
   const Token* open = lexer.open_bracket();
-  if (open && lexer.token_starts_line() && open->range.begin.line < yyctx.location().begin.line) {
+  if (open && lexer.token_starts_line() && open->range.begin.line < yyctx.location().begin.line &&
+      int(yyctx.location().begin.col) - 1 <= lexer.open_bracket_indent()) {
     diag.error(open->range, "'" + std::string(open->text) + "' was never closed");
     lexer.drop_brackets();
     return;
@@ -203,11 +205,15 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
     msg += ", expecting ";
     for (int i = 0; i < n; ++i) msg += (i ? " or " : "") + readable(expected[i]);
   } else {
-    // Many tokens could continue an expression; name the closer that is surely missing.
+    // Many tokens could continue an expression; name the closer that is surely missing, and
+    // the ',' that may be ("f(a b)").
+    bool comma = false;
+    for (int i = 0; i < n; ++i) comma = comma || expected[i] == parser::symbol_kind::S_COMMA;
     for (int i = 0; i < n; ++i)
       if (expected[i] == parser::symbol_kind::S_COLON || expected[i] == parser::symbol_kind::S_RPAREN ||
           expected[i] == parser::symbol_kind::S_RBRACKET) {
-        msg += ", expecting " + readable(expected[i]);
+        bool closer = expected[i] != parser::symbol_kind::S_COLON;
+        msg += ", expecting " + std::string(comma && closer ? "',' or " : "") + readable(expected[i]);
         break;
       }
   }
