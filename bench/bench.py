@@ -16,7 +16,7 @@ import triton.language as tl
 from triton.language.extra import libdevice
 
 lib = ctypes.CDLL(sys.argv[1])
-results_path = sys.argv[2]
+results_path = sys.argv[2] if len(sys.argv) > 2 else "/dev/null"
 rows = []
 
 
@@ -230,6 +230,41 @@ def bench_rows():
         record(wl, "tilec " + name, ms, nbytes, f"{copy / ms:.2f}x copy bandwidth, {eager / ms:.2f}x torch")
 
 
+def bench_variants(variants_txt):
+    """Warp-count variants of the row kernels (tests/gpu/make_variants.sh), for tuning."""
+    import os
+    if not os.path.exists(variants_txt):
+        return
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    shapes = {"sm16": (16384, 4096, torch.float16), "sm16l": (4096, 32768, torch.float16),
+              "ln16": (16384, 4096, torch.float16), "lnbf": (16384, 8192, torch.bfloat16),
+              "rmsbf": (16384, 4096, torch.bfloat16)}
+    for line in open(variants_txt):
+        name, warps = line.split()
+        M, N, dt = shapes[name]
+        x = torch.randn(M, N, device=dev, dtype=dt)
+        y = torch.empty_like(x)
+        nbytes = 2 * x.numel() * x.element_size()
+        prefix = f"v{name}_w{warps}_"
+        if name.startswith("sm"):
+            f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
+            fn = lambda: f(x, y, M, N)
+        elif name.startswith("ln"):
+            w = torch.ones(N, device=dev, dtype=dt)
+            b = torch.zeros(N, device=dev, dtype=dt)
+            mean = torch.empty(M, device=dev)
+            rstd = torch.empty(M, device=dev)
+            f = tilec_generic(prefix + "layernorm", [U64] * 6 + [I64, I64])
+            fn = lambda: f(x, w, b, y, mean, rstd, M, N)
+        else:
+            w = torch.ones(N, device=dev, dtype=dt)
+            f = tilec_generic(prefix + "rmsnorm", [U64] * 3 + [I64, I64])
+            fn = lambda: f(x, w, y, M, N)
+        record(f"tuning {name} {M}x{N}", f"tilec num_warps={warps}", median_ms(fn), nbytes)
+        del x, y
+
+
 def record(workload, impl, ms, nbytes, note=""):
     gbs = nbytes / ms / 1e6
     rows.append((workload, impl, ms, gbs, note))
@@ -310,6 +345,7 @@ def main():
                f"{best_tri / ms:.2f}x Triton, {eager / ms:.2f}x eager, rel err {err:.1e}")
 
     bench_rows()
+    bench_variants(sys.argv[3] if len(sys.argv) > 3 else "")
 
     with open(results_path, "w") as fh:
         fh.write(f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}\n\n")
@@ -318,4 +354,5 @@ def main():
             fh.write(f"| {wl} | {impl} | {ms:.4f} | {gbs:.0f} | {note} |\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -16,3 +16,4 @@
 #include "rmsnorm_bf16.h"
 #include "sum_rows.h"
 #include "transpose.h"
+#include "variants.h"

@@ -30,6 +30,13 @@ void Emitter::emit_assert(const ir::Op& op) {
   }
   std::string file = "<unknown>", function = k_.fn->name;
   if (o_.sm && op.loc.valid()) file = o_.sm->file(op.loc.file).path;
+  if (op.operands[0]->type.is_scalar()) {
+    // The same in every thread: thread 0 reports it.
+    std::string not0 = b_.reg(RegClass::Pred), t = b_.reg(RegClass::Pred);
+    b_.ins("setp.ne.u32", {not0, tid_, "0"});
+    b_.ins("or.pred", {t, all, not0});
+    all = t;
+  }
   std::string skip = b_.label_name("assert_ok");
   b_.ins_if(all, "bra", {skip});
   std::string msg = string_constant(op.text), f = string_constant(file), fn = string_constant(function);

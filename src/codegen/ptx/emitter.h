@@ -87,8 +87,8 @@ class Emitter {
   // ---- reduce.cpp
   void reduce(const ir::Op& op);
   /// Combines (a, ia) with (b, ib) into `out`/`iout` (indices only for argmax/argmin).
-  void combine(ir::Combine c, DType d, const std::string& a, const std::string& ia, const std::string& b,
-               const std::string& ib, std::string& out, std::string& iout);
+  void combine(ir::Combine c, DType d, std::string a, std::string ia, std::string b, std::string ib,
+               std::string& out, std::string& iout);
   std::string shuffle_xor(const std::string& v, DType d, int64_t mask);
 
   // ---- debug.cpp

@@ -49,16 +49,18 @@ std::string Emitter::exp_f32(const std::string& x, bool approx) {
   // e^x = 2^j * e^f with j = rint(x / ln2) and f = x - j ln2 (|f| <= ln2/2), computed with
   // the two-part ln 2 so that f is exact; 2^j is applied in two halves to stay in range.
   std::string j = b_.reg(RegClass::B32), f = b_.reg(RegClass::B32), e = b_.reg(RegClass::B32);
-  b_.ins("mul.f32", {j, x, f32_imm(float(kLog2e))});
+  // Past these bounds e^x is 0 or inf anyway; clamping keeps inf - inf out of the reduction.
+  std::string xc = b_.reg(RegClass::B32);
+  b_.ins("max.f32", {xc, x, f32_imm(-110.f)});
+  b_.ins("min.f32", {xc, xc, f32_imm(100.f)});
+  b_.ins("mul.f32", {j, xc, f32_imm(float(kLog2e))});
   b_.ins("cvt.rni.f32.f32", {j, j});
-  b_.ins("fma.rn.f32", {f, j, f32_imm(-kLn2Hi), x});
+  b_.ins("fma.rn.f32", {f, j, f32_imm(-kLn2Hi), xc});
   b_.ins("fma.rn.f32", {f, j, f32_imm(-kLn2Lo), f});
   b_.ins("mul.f32", {f, f, f32_imm(float(kLog2e))});
   b_.ins("ex2.approx.f32", {e, f});
-  // j is in [-150, 129] for finite results; clamp so the exponent halves stay representable.
+  // 2^j in two halves, each a normal f32 (j is in [-159, 145]).
   std::string ji = b_.reg(RegClass::B32), j1 = b_.reg(RegClass::B32), j2 = b_.reg(RegClass::B32);
-  b_.ins("max.f32", {j, j, f32_imm(-200.f)});
-  b_.ins("min.f32", {j, j, f32_imm(200.f)});
   b_.ins("cvt.rzi.s32.f32", {ji, j});
   b_.ins("shr.s32", {j1, ji, "1"});
   b_.ins("sub.s32", {j2, ji, j1});

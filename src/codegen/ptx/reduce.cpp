@@ -61,8 +61,9 @@ std::string Emitter::shuffle_xor(const std::string& v, DType d, int64_t mask) {
   return p;
 }
 
-void Emitter::combine(ir::Combine c, DType d, const std::string& a, const std::string& ia, const std::string& b,
-                      const std::string& ib, std::string& out, std::string& iout) {
+void Emitter::combine(ir::Combine c, DType d, std::string a, std::string ia, std::string b, std::string ib,
+                      std::string& out, std::string& iout) {
+  // The inputs are copies: callers pass their accumulator as both `a` and `out`.
   using ir::Combine;
   switch (c) {
     case Combine::Sum: out = binary_reg(ir::OpKind::Add, d, a, b); return;
