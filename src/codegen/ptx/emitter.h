@@ -144,6 +144,15 @@ class Emitter {
   };
   std::map<const ArrayParam*, ArrayRegs> arrays_;
   std::vector<std::pair<Layout, ThreadCoords>> coords_;
+  /// Thread coordinates per parent (blocked) layout, shared by its slices.
+  struct ParentCoords {
+    Layout layout;
+    std::vector<std::string> base;       ///< per dim: (thread coord * spt) mod extent
+    std::vector<std::string> unwrapped;  ///< per dim: the coordinate did not wrap ("" = always)
+    std::vector<std::string> first;      ///< per dim: the thread coordinate is 0 ("" = always)
+  };
+  std::vector<ParentCoords> parents_;
+  std::string zero_;  ///< a u32 register holding 0
   std::string tid_;        ///< u32 %tid.x
   std::string param_text_;  ///< the entry's parameter list
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions

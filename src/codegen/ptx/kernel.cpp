@@ -64,53 +64,71 @@ std::string Emitter::imm(DType d, Scalar s) const {
 const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
   for (auto& [layout, tc] : coords_)
     if (layout == l) return tc;
-  // Lane and warp ids decompose with the last parent dimension fastest (layout.h).
-  ThreadCoords tc;
-  std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lane, tid_, "31"});
-  b_.ins("shr.u32", {warp, tid_, "5"});
-  int64_t lane_stride = 1, warp_stride = 1;
-  std::vector<std::string> conds;
-  std::vector<std::string> parent_base(size_t(l.parent_rank()));
-  std::vector<int> sliced = l.sliced_dims();
-  for (int p = l.parent_rank() - 1; p >= 0; --p) {
-    int tpw = l.threads_per_warp[size_t(p)], wpc = l.warps_per_cta[size_t(p)];
-    int64_t extent = l.pshape()[size_t(p)];
-    std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
-    b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
-    b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
-    b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
-    b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});  // thread coordinate along p
-    bool is_sliced = std::find(sliced.begin(), sliced.end(), p) != sliced.end();
-    if (is_sliced && tpw * wpc > 1) {
-      // Threads along a reduced dimension hold copies: the first one is primary.
-      std::string q = b_.reg(RegClass::Pred);
-      b_.ins("setp.eq.u32", {q, t, "0"});
-      conds.push_back(q);
-    }
-    b_.ins("mul.lo.u32", {t, t, u32(l.size_per_thread[size_t(p)])});
-    if (l.parent_cta_tile(p) > extent) {
-      // The tile is smaller than the CTA tile along p: threads past it hold copies.
-      if (!is_sliced) {
+  // Per parent dimension (shared by every slice of one parent): the thread's coordinate
+  // (lane part + warp part, last dimension fastest, layout.h), and two predicates: it did not
+  // wrap around, and it is the first thread along the dimension.
+  Layout parent = l.parent();
+  auto pit = std::find_if(parents_.begin(), parents_.end(), [&](const ParentCoords& p) { return p.layout == parent; });
+  if (pit == parents_.end()) {
+    ParentCoords pc;
+    pc.layout = parent;
+    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
+    b_.ins("and.b32", {lane, tid_, "31"});
+    b_.ins("shr.u32", {warp, tid_, "5"});
+    int64_t lane_stride = 1, warp_stride = 1;
+    int rank = parent.rank();
+    pc.base.resize(size_t(rank));
+    pc.unwrapped.resize(size_t(rank));
+    pc.first.resize(size_t(rank));
+    for (int p = rank - 1; p >= 0; --p) {
+      int tpw = parent.threads_per_warp[size_t(p)], wpc = parent.warps_per_cta[size_t(p)];
+      int64_t extent = parent.shape[size_t(p)];
+      std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
+      b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
+      b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
+      b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
+      b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
+      b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});  // thread coordinate along p
+      if (tpw * wpc > 1) {
+        std::string q = b_.reg(RegClass::Pred);
+        b_.ins("setp.eq.u32", {q, t, "0"});
+        pc.first[size_t(p)] = q;
+      }
+      b_.ins("mul.lo.u32", {t, t, u32(parent.size_per_thread[size_t(p)])});
+      if (parent.parent_cta_tile(p) > extent) {
+        // The tile is smaller than the CTA tile along p: threads past it hold copies.
         std::string q = b_.reg(RegClass::Pred);
         b_.ins("setp.lt.u32", {q, t, u32(extent)});
-        conds.push_back(q);
+        pc.unwrapped[size_t(p)] = q;
+        b_.ins("and.b32", {t, t, u32(extent - 1)});
       }
-      b_.ins("and.b32", {t, t, u32(extent - 1)});
+      pc.base[size_t(p)] = t;
+      lane_stride *= tpw;
+      warp_stride *= wpc;
     }
-    parent_base[size_t(p)] = t;
-    lane_stride *= tpw;
-    warp_stride *= wpc;
+    parents_.push_back(pc);
+    pit = std::prev(parents_.end());
+  }
+  const ParentCoords& pc = *pit;
+  ThreadCoords tc;
+  std::vector<std::string> conds;
+  std::vector<int> sliced = l.sliced_dims();
+  for (int p = 0; p < l.parent_rank(); ++p) {
+    bool is_sliced = std::find(sliced.begin(), sliced.end(), p) != sliced.end();
+    // Threads along a reduced dimension hold copies: the first one is primary.
+    if (is_sliced && !pc.first[size_t(p)].empty()) conds.push_back(pc.first[size_t(p)]);
+    if (!is_sliced && !pc.unwrapped[size_t(p)].empty()) conds.push_back(pc.unwrapped[size_t(p)]);
   }
   for (int d = 0; d < l.rank(); ++d) {
     int p = l.parent_dim(d);
     if (p >= 0) {
-      tc.base.push_back(parent_base[size_t(p)]);
+      tc.base.push_back(pc.base[size_t(p)]);
     } else {
-      std::string z = b_.reg(RegClass::B32);
-      b_.ins("mov.u32", {z, "0"});
-      tc.base.push_back(z);
+      if (zero_.empty()) {
+        zero_ = b_.reg(RegClass::B32);
+        b_.ins("mov.u32", {zero_, "0"});
+      }
+      tc.base.push_back(zero_);
     }
   }
   for (size_t i = 0; i < conds.size(); ++i) {

@@ -16,6 +16,8 @@ struct Emitter::Access {
   std::vector<std::string> stride_bytes;    ///< per tile dim, s64
   std::vector<int64_t> const_stride_bytes;  ///< per tile dim: the stride in bytes when known, else 0
   std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit)
+  std::vector<std::string> origin, rem;     ///< per tile dim, s64: first coordinate, extent - origin
+  std::vector<int64_t> shape;               ///< the tile's shape
   std::string interior;                     ///< predicate: the whole tile is inside the array
   std::string thread_base;                  ///< u64 address of this thread's first element
   bool contiguous = false;                  ///< last tile dim is the array's innermost, stride 1
@@ -82,19 +84,13 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     }
     a.stride_bytes.push_back(sb);
     a.const_stride_bytes.push_back(csb);
-    // Valid coordinates inside the tile: [max(-origin, 0), min(extent - origin, shape)), clamped to [0, shape].
-    std::string rem = b_.reg(RegClass::B64), lim = b_.reg(RegClass::B64), lo = b_.reg(RegClass::B64);
+    // The tile is interior when origin >= 0 and extent - origin >= shape; the valid range of
+    // an edge tile is computed on the edge path only (edge_limits).
+    std::string rem = b_.reg(RegClass::B64);
     b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
-    b_.ins("max.s64", {lim, rem, "0"});
-    b_.ins("min.s64", {lim, lim, std::to_string(shape)});
-    b_.ins("neg.s64", {lo, origin});
-    b_.ins("max.s64", {lo, lo, "0"});
-    b_.ins("min.s64", {lo, lo, std::to_string(shape)});
-    std::string lim32 = b_.reg(RegClass::B32), lo32 = b_.reg(RegClass::B32);
-    b_.ins("cvt.u32.u64", {lim32, lim});
-    b_.ins("cvt.u32.u64", {lo32, lo});
-    a.limit.push_back(lim32);
-    a.low.push_back(lo32);
+    a.origin.push_back(origin);
+    a.rem.push_back(rem);
+    a.shape.push_back(shape);
     std::string in = b_.reg(RegClass::Pred), nonneg = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
     b_.ins("setp.ge.s64", {nonneg, origin, "0"});
@@ -125,6 +121,28 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
 }
 
 namespace {
+
+// Valid coordinates of an edge tile: [max(-origin, 0), min(extent - origin, shape)), both
+// clamped to [0, shape] so that they fit 32 bits.
+void edge_limits(PtxBuilder& b, Emitter::Access& a) {
+  a.low.clear();
+  a.limit.clear();
+  a.valid.clear();
+  for (int j = 0; j < a.rank; ++j) {
+    std::string shape = std::to_string(a.shape[size_t(j)]);
+    std::string lim = b.reg(RegClass::B64), lo = b.reg(RegClass::B64);
+    b.ins("max.s64", {lim, a.rem[size_t(j)], "0"});
+    b.ins("min.s64", {lim, lim, shape});
+    b.ins("neg.s64", {lo, a.origin[size_t(j)]});
+    b.ins("max.s64", {lo, lo, "0"});
+    b.ins("min.s64", {lo, lo, shape});
+    std::string lim32 = b.reg(RegClass::B32), lo32 = b.reg(RegClass::B32);
+    b.ins("cvt.u32.u64", {lim32, lim});
+    b.ins("cvt.u32.u64", {lo32, lo});
+    a.limit.push_back(lim32);
+    a.low.push_back(lo32);
+  }
+}
 
 // Byte offset of dim-j coordinate offset `o` = rep * cta_tile + e: adds of precomputed
 // multiples of the stride (no 64-bit multiply per element).
@@ -299,6 +317,7 @@ void Emitter::load(const ir::Op& op) {
 
   // Edge: each element in bounds is loaded; the rest read the padding value.
   b_.label(masked);
+  edge_limits(b_, a);
   RegClass c = reg_class(dt);
   std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
   for (int64_t r = 0; r < n; ++r) {
@@ -372,6 +391,7 @@ void Emitter::store(const ir::Op& op) {
   }
   b_.ins("bra.uni", {done});
   b_.label(masked);
+  edge_limits(b_, a);
   for (int64_t r = 0; r < n; ++r) {
     std::string p = element_valid(b_, a, l, tc.base, r);
     if (!primary.empty()) {

@@ -1,6 +1,8 @@
 // canonicalize: local rewrites to simpler equivalent forms — shape ops that change nothing,
-// chains of reshapes, broadcasts of splats, and algebraic identities with exact results
-// (x + 0 and x * 1 on integers only: on floats -0.0 + 0 changes the sign).
+// chains of reshapes, broadcasts of splats, algebraic identities with exact results
+// (x + 0 and x * 1 on integers only: on floats -0.0 + 0 changes the sign), and 64-bit
+// comparisons of a value known to fit 32 bits (an arange) with a scalar, which become 32-bit
+// comparisons with the scalar clamped once (`arange(T) < n` with an i64 extent n).
 #include "ir/passes/passes.h"
 
 namespace tilec::ir {
@@ -11,6 +13,67 @@ bool is_const(const Value* v, int64_t i) {
   if (!d) return false;
   if (d->kind == OpKind::Splat) return is_const(d->operands[0], i);
   return d->kind == OpKind::Constant && is_integer(d->dtype) && d->value.i == i;
+}
+
+// The range [lo, hi] of integer tile `v` when it is known to lie inside i32 (an arange, a
+// constant, sums of those, widened or reshaped).
+bool int32_range(const Value* v, int64_t& lo, int64_t& hi) {
+  const Op* d = v->def;
+  if (!d || !is_integer(v->type.tile.dtype)) return false;
+  switch (d->kind) {
+    case OpKind::Iota:
+      lo = 0;
+      hi = d->shape[0] - 1;
+      return true;
+    case OpKind::Constant:
+      lo = hi = d->value.i;
+      return lo >= INT32_MIN && lo <= INT32_MAX;
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::Reshape:
+      return int32_range(d->operands[0], lo, hi);
+    case OpKind::Cast:
+      // widening keeps the values; the source must be an integer dtype
+      return is_integer(d->operands[0]->type.tile.dtype) &&
+             dtype_bits(d->operands[0]->type.tile.dtype) <= dtype_bits(v->type.tile.dtype) &&
+             int32_range(d->operands[0], lo, hi);
+    case OpKind::Add: {
+      int64_t a0, a1, b0, b1;
+      if (!int32_range(d->operands[0], a0, a1) || !int32_range(d->operands[1], b0, b1)) return false;
+      lo = a0 + b0;
+      hi = a1 + b1;
+      return lo >= INT32_MIN && hi <= INT32_MAX;
+    }
+    default: return false;
+  }
+}
+
+// cmp(x, s) on i64 with x in [lo, hi] ⊂ i32 and s a splat of a scalar: compare in i32 against
+// s clamped to [lo - 1, hi + 1], which gives the same answer for every x in [lo, hi].
+Value* narrow_compare(Function& f, Block& b, std::list<std::unique_ptr<Op>>::iterator it) {
+  Op& op = **it;
+  DType t = op.operands[0]->type.tile.dtype;
+  if (dtype_bits(t) != 64 || !is_signed_int(t)) return nullptr;
+  for (int side = 0; side < 2; ++side) {
+    Value* x = op.operands[size_t(side)];
+    Value* s = op.operands[size_t(1 - side)];
+    int64_t lo, hi;
+    if (!s->def || s->def->kind != OpKind::Splat || !int32_range(x, lo, hi)) continue;
+    if (lo - 1 < INT32_MIN || hi + 1 > INT32_MAX) continue;
+    Builder bld(f, &b);
+    bld.set_before(&b, it);
+    Value* scalar = s->def->operands[0];
+    Value* clamped = bld.binary(OpKind::Max, scalar, bld.constant(t, Scalar{lo - 1, 0}, op.loc), op.loc);
+    clamped = bld.binary(OpKind::Min, clamped, bld.constant(t, Scalar{hi + 1, 0}, op.loc), op.loc);
+    Value* s32 = bld.broadcast_to(bld.cast(clamped, DType::I32, op.loc), x->type.tile.shape, op.loc);
+    // x itself as i32: below its widening cast, or a fresh narrowing cast (exact in range).
+    Value* x32 = x->def->kind == OpKind::Cast && x->def->operands[0]->type.tile.dtype == DType::I32
+                     ? x->def->operands[0]
+                     : bld.cast(x, DType::I32, op.loc);
+    if (x32->type.tile.shape != x->type.tile.shape) return nullptr;
+    return side == 0 ? bld.cmp(op.pred, x32, s32, op.loc) : bld.cmp(op.pred, s32, x32, op.loc);
+  }
+  return nullptr;
 }
 
 // The value `op` reduces to, or null.
@@ -34,6 +97,8 @@ Value* simplify(Function& f, Block& b, std::list<std::unique_ptr<Op>>::iterator 
       return nullptr;
     case OpKind::Cast:
       return x->type == op.results[0]->type ? x : nullptr;
+    case OpKind::Cmp:
+      return narrow_compare(f, b, it);
     case OpKind::Add:
     case OpKind::Or:
     case OpKind::Xor:
