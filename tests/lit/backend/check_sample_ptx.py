@@ -18,7 +18,6 @@ NOT_YET = {
     "histogram": "'atomic_add'",
     "matmul": "'mma'",
     "matmul_bias_relu": "'mma'",
-    "transpose": "'transpose'",
 }
 
 tilec, ptxas, samples, out = sys.argv[1:5]
