@@ -146,7 +146,7 @@ TEST_CASE("the verifier catches a yield that does not match its loop", "[ir][ver
       k.b.create(OpKind::Yield, k.loc, {a}, {});
       return std::vector<Value*>{a};
     });
-    CHECK(verify(k.f) == "yield: yield must be the last op of its block");
+    CHECK(verify(k.f) == "yield: a terminator must be the last op of its block");
   }
   SECTION("a region without a yield") {
     Kernel k;
