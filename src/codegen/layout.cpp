@@ -27,11 +27,13 @@ int64_t Layout::parent_cta_tile(int p) const {
 }
 
 int64_t Layout::cta_tile(int d) const {
+  if (kind == Kind::Mma) return d == 0 ? inst_m : 8;
   int p = parent_dim(d);
   return p < 0 ? 1 : parent_cta_tile(p);
 }
 
 int64_t Layout::reps(int d) const {
+  if (kind == Kind::Mma) return (shape[size_t(d)] / (d == 0 ? warps_m : warps_n)) / cta_tile(d);
   int p = parent_dim(d);
   if (p < 0) return 1;
   int64_t t = parent_cta_tile(p);
@@ -39,17 +41,28 @@ int64_t Layout::reps(int d) const {
 }
 
 int Layout::spt(int d) const {
+  if (kind == Kind::Mma) return d == 1 ? 2 : 1;
   int p = parent_dim(d);
   return p < 0 ? 1 : size_per_thread[size_t(p)];
 }
 
 int64_t Layout::regs_per_thread() const {
+  if (kind == Kind::Mma) return reps(0) * reps(1) * (inst_m == 16 ? 4 : 2);
   int64_t n = 1;
   for (int d = 0; d < rank(); ++d) n *= reps(d) * spt(d);
   return n;
 }
 
 std::vector<int64_t> Layout::reg_offset(int64_t r) const {
+  if (kind == Kind::Mma) {
+    // Register r: instruction tile (rm, rn) = r / per, element i = r % per of its fragment.
+    int per = inst_m == 16 ? 4 : 2;
+    int64_t tile = r / per, i = r % per;
+    int64_t rm = tile / reps(1), rn = tile % reps(1);
+    int64_t row = rm * inst_m + (inst_m == 16 ? 8 * (i / 2) : 0);
+    int64_t col = rn * 8 + (inst_m == 16 ? i % 2 : i);
+    return {row, col};
+  }
   // Registers are numbered with the last dimension fastest, and within a dimension the
   // elements of one repetition before the next repetition.
   std::vector<int64_t> off(size_t(rank()), 0);
@@ -64,6 +77,12 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
 }
 
 int64_t Layout::reg_of(const std::vector<int64_t>& off) const {
+  if (kind == Kind::Mma) {
+    int per = inst_m == 16 ? 4 : 2;
+    int64_t rm = off[0] / inst_m, rn = off[1] / 8;
+    int64_t i = inst_m == 16 ? 2 * ((off[0] % inst_m) / 8) + off[1] % 2 : off[1] % 2;
+    return (rm * reps(1) + rn) * per + i;
+  }
   int64_t r = 0;
   for (int d = 0; d < rank(); ++d) {
     int64_t per = reps(d) * spt(d);
@@ -87,6 +106,12 @@ int64_t Layout::thread_coord(int thread, int p) const {
 
 std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
   std::vector<int64_t> c = reg_offset(reg);
+  if (kind == Kind::Mma) {
+    int lane = thread % 32, warp = thread / 32;
+    c[0] += (warp / warps_n) * (shape[0] / warps_m) + lane / 4;
+    c[1] += (warp % warps_n) * (shape[1] / warps_n) + 2 * (lane % 4);
+    return c;
+  }
   for (int d = 0; d < rank(); ++d) {
     int p = parent_dim(d);
     if (p < 0) continue;
@@ -97,6 +122,7 @@ std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
 }
 
 bool Layout::replicated() const {
+  if (kind == Kind::Mma) return false;
   for (int p : sliced_dims())
     if (threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)] > 1) return true;
   for (int p = 0; p < parent_rank(); ++p)
@@ -105,6 +131,8 @@ bool Layout::replicated() const {
 }
 
 std::string Layout::str() const {
+  if (kind == Kind::Mma)
+    return fmt::format("mma<m{}n8, warps=[{},{}]>", inst_m, warps_m, warps_n);
   if (shape.empty() && size_per_thread.empty()) return "scalar";
   auto list = [](const auto& v) {
     std::string s = "[";
@@ -118,6 +146,7 @@ std::string Layout::str() const {
 }
 
 Layout Layout::parent() const {
+  if (kind == Kind::Mma) return *this;
   Layout p = *this;
   p.shape = pshape();
   p.parent_shape.clear();
@@ -137,6 +166,7 @@ Layout Layout::slice(int d) const {
 }
 
 bool Layout::reshape_units(const std::vector<int64_t>& to, Layout& out) const {
+  if (kind == Kind::Mma) return false;  // fragments are 2-D: reshapes go through a conversion
   // The non-unit dimensions must stay the same, in order.
   std::vector<int64_t> a, b;
   for (int64_t x : shape)
@@ -167,6 +197,25 @@ bool Layout::reshape_units(const std::vector<int64_t>& to, Layout& out) const {
     if (identity) out = out.parent();
   }
   return true;
+}
+
+Layout mma_layout(const std::vector<int64_t>& shape, int inst_m, int num_warps) {
+  // Split the warps between rows and columns so that each warp's block stays as square as
+  // possible (fewer fragment loads per instruction), keeping whole instruction tiles.
+  Layout l;
+  l.kind = Layout::Kind::Mma;
+  l.shape = shape;
+  l.inst_m = inst_m;
+  int wm = 1, wn = 1;
+  for (int w = num_warps; w > 1; w /= 2) {
+    int64_t bm = shape[0] / wm, bn = shape[1] / wn;
+    if (bm >= 2 * inst_m && (bm >= bn || bn < 16)) wm *= 2;
+    else if (bn >= 16) wn *= 2;
+    else wm *= 2;  // the tile is too small: extra warps would hold copies (not chosen, see lower)
+  }
+  l.warps_m = wm;
+  l.warps_n = wn;
+  return l;
 }
 
 bool equivalent(const Layout& a, const Layout& b, int threads) {

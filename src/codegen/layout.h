@@ -19,6 +19,15 @@
 namespace tilec::codegen {
 
 struct Layout {
+  /// Blocked (with slices), or the accumulator layout of mma.sync (PTX ISA §9.7.13.4: the
+  /// C/D fragments of m16n8kK and m8n8k4): `warps_m` × `warps_n` warps, each holding a
+  /// (shape[0]/warps_m) × (shape[1]/warps_n) block made of inst_m × 8 instruction tiles; in
+  /// each tile lane l holds rows l/4 (+8 when inst_m is 16) and columns 2*(l%4) + {0, 1}.
+  enum class Kind { Blocked, Mma };
+  Kind kind = Kind::Blocked;
+  int inst_m = 16;
+  int warps_m = 1, warps_n = 1;
+
   std::vector<int64_t> shape;         ///< the tile's shape
   // The blocked distribution, per PARENT dimension:
   std::vector<int> size_per_thread;
@@ -61,7 +70,8 @@ struct Layout {
   /// True when some threads hold copies of other threads' elements.
   bool replicated() const;
   bool operator==(const Layout& o) const {
-    return shape == o.shape && size_per_thread == o.size_per_thread && threads_per_warp == o.threads_per_warp &&
+    return kind == o.kind && inst_m == o.inst_m && warps_m == o.warps_m && warps_n == o.warps_n && shape == o.shape &&
+           size_per_thread == o.size_per_thread && threads_per_warp == o.threads_per_warp &&
            warps_per_cta == o.warps_per_cta && pshape() == o.pshape() && dims_or_identity() == o.dims_or_identity();
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
@@ -79,6 +89,10 @@ struct Layout {
  private:
   std::vector<int> dims_or_identity() const;
 };
+
+/// The mma.sync accumulator layout for an (m, n) tile with `num_warps` warps, split between
+/// rows and columns to keep each warp's block square; `inst_m` 16 (m16n8kK) or 8 (f64 m8n8k4).
+Layout mma_layout(const std::vector<int64_t>& shape, int inst_m, int num_warps);
 
 /// True when `a` and `b` place the same element in the same register of every one of the
 /// `threads` threads: values in one can be used as values in the other without moving data.

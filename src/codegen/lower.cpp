@@ -75,7 +75,19 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
   auto set = [&](const ir::Value* v, const Layout& l) { k_.layouts[v] = l; };
   auto tile_result = [&]() { return !op.results.empty() && !op.results[0]->type.is_array; };
   switch (op.kind) {
+    case OpKind::Mma: {
+      // The accumulator lives in the mma.sync fragment layout; a and b are staged through
+      // shared memory by the emitter, whatever their layout.
+      const ir::Value* acc = op.operands[2];
+      Layout l = mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
+      convert_operand(b, it, 2, l);
+      set(op.results[0], l);
+      k_.conversion_smem = std::max(k_.conversion_smem, mma_staging_bytes(op));
+      return;
+    }
     case OpKind::Reduce: {
+      if (!op.operands[0]->type.is_scalar() && k_.layouts.at(op.operands[0]).kind == Layout::Kind::Mma)
+        convert_operand(b, it, 0, blocked(op.operands[0]->type));  // reductions work on blocked layouts
       const Layout& in = k_.layouts.at(op.operands[0]);
       set(op.results[0], op.operands[0]->type.is_scalar() ? blocked(op.results[0]->type) : in.slice(op.axis));
       // Partials of the warps along the axis meet in shared memory (values, then indices).
@@ -112,6 +124,68 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       if (k_.layouts.at(op.results[0]) != in.parent()) note_conversion(op.operands[0]);
       return;
     }
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::Atomic: {
+      // Element-index memory: every tile operand takes the layout of the first index that is
+      // not a splat (else of any such operand); so does the result.
+      size_t first_index = 1 + size_t(ir::element_values(op));
+      std::vector<size_t> order;
+      for (size_t i = first_index; i < op.operands.size(); ++i) order.push_back(i);
+      for (size_t i = 1; i < first_index; ++i) order.push_back(i);
+      const ir::Value* shaped = op.kind == OpKind::Scatter ? op.operands[1] : op.results[0];
+      Layout l = blocked(shaped->type);
+      for (size_t i : order)
+        if (!op.operands[i]->type.is_scalar() && !is_splat(op.operands[i])) {
+          l = k_.layouts.at(op.operands[i]);
+          break;
+        }
+      for (size_t i = 1; i < op.operands.size(); ++i) convert_operand(b, it, i, l);
+      if (!op.results.empty()) set(op.results[0], l);
+      // Only one copy of a replicated element does the atomic; the old value reaches the
+      // copies through shared memory.
+      if (op.kind == OpKind::Atomic && (shaped->type.is_scalar() || l.replicated()))
+        k_.conversion_smem = std::max(k_.conversion_smem, shaped->type.tile.numel() * 8);
+      return;
+    }
+    case OpKind::Scan: {
+      // A scan keeps its operand's layout; the warps along the axis exchange their totals
+      // through shared memory (ptx/scan.cpp), one 8-byte slot per warp, row and repetition.
+      const Layout& in = k_.layouts.at(op.operands[0]);
+      set(op.results[0], in);
+      int p = in.parent_dim(op.axis);
+      if (p >= 0 && in.warps_per_cta[size_t(p)] > 1) {
+        int64_t extent = op.operands[0]->type.tile.shape[size_t(op.axis)];
+        int64_t rows = op.operands[0]->type.tile.numel() / extent;
+        int64_t reps = std::max<int64_t>(1, extent / in.parent_cta_tile(p));
+        k_.conversion_smem = std::max(k_.conversion_smem, rows * reps * in.warps_per_cta[size_t(p)] * 8);
+      }
+      return;
+    }
+    case OpKind::Cat:
+      // Both operands go to shared memory in the result's row-major order (ptx/shape.cpp).
+      set(op.results[0], blocked(op.results[0]->type));
+      note_conversion(op.results[0]);
+      return;
+    case OpKind::Extract: {
+      // The operand goes to shared memory. An extract that keeps some dimensions whole and
+      // the others at extent 1 (a row, a column) takes the operand's layout with those
+      // dimensions sliced off, like a reduction with keepdims: broadcasting it back to the
+      // operand's shape then needs no data movement.
+      const ir::Value* src = op.operands[0];
+      const std::vector<int64_t>&in_shape = src->type.tile.shape, &out_shape = op.results[0]->type.tile.shape;
+      Layout l = k_.layouts.at(src), sliced;
+      bool slice = true;
+      for (int d = int(in_shape.size()) - 1; d >= 0 && slice; --d) {
+        if (out_shape[size_t(d)] == in_shape[size_t(d)]) continue;
+        slice = out_shape[size_t(d)] == 1 && l.parent_dim(d) >= 0;
+        if (slice) l = l.slice(d);
+      }
+      if (slice && l.reshape_units(out_shape, sliced)) set(op.results[0], sliced);
+      else set(op.results[0], blocked(op.results[0]->type));
+      note_conversion(src);
+      return;
+    }
     case OpKind::Permute: {
       set(op.results[0], blocked(op.results[0]->type));
       // The operand is staged in shared memory with one word of padding per row.
@@ -130,7 +204,14 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       std::vector<Layout> carried;
       for (size_t i = first_init; i < op.operands.size(); ++i) {
         const ir::Value* init = op.operands[i];
-        carried.push_back(init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init));
+        Layout l = init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init);
+        // An accumulator that starts as a splat (zeros) and is updated by mma stays in the mma
+        // layout for the whole loop instead of being converted every iteration.
+        const ir::Op& y = *body.ops.back();
+        const ir::Value* next = y.kind == OpKind::Yield ? y.operands[i - first_init] : nullptr;
+        if (is_splat(init) && next && next->def && next->def->kind == OpKind::Mma)
+          l = mma_layout(init->type.tile.shape, init->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
+        carried.push_back(l);
       }
       for (size_t i = 0; i < carried.size(); ++i) {
         set(body.args[i + first_arg], carried[i]);

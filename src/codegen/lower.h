@@ -24,6 +24,9 @@ struct LoweredKernel {
   const Layout& layout(const ir::Value* v) const { return layouts.at(v); }
 };
 
+/// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp).
+int64_t mma_staging_bytes(const ir::Op& op);
+
 /// Chooses warps and layouts for `f`. `num_warps` 0 lets the compiler choose: enough warps
 /// that each thread holds about 8-16 elements of the largest tile, at most 8 (at least 1).
 LoweredKernel lower_kernel(ir::Function& f, int num_warps);

@@ -50,6 +50,8 @@ class IrBuilder {
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
   BVal inline_helper(const Expr& e);
+  /// gather, scatter and the atomics (§6.3): indices, values and mask broadcast to one shape.
+  BVal element_memory(Builtin id, const Expr& e, const std::vector<const Expr*>& a);
   /// Result dim i = operand dim order[i]; nothing for the identity.
   Value* permute(Value* v, const std::vector<int64_t>& order, SourceRange loc);
   /// sum/prod/max/min/argmax/argmin over `axis` (None: all), with keepdims (§6.5, §6.6).
@@ -330,8 +332,21 @@ Value* IrBuilder::to_bool(Value* v, SourceRange loc) {
 Value* IrBuilder::binary(tilec::Op op, const Expr& a, const Expr& b, DType operand,
                          const std::vector<int64_t>& shape, SourceRange loc) {
   if (op == tilec::Op::MatMul) {
-    unsupported(loc, "the @ operator");
-    return nullptr;
+    // a @ b: the operands in their promoted dtype, an f32 (i32 for i8, f64 for f64)
+    // accumulator, the result in the operands' dtype (language.md §6.10).
+    DType t = a.value.tile.dtype == b.value.tile.dtype ? a.value.tile.dtype : operand;
+    Value* x = expr_dtype(a, t);
+    Value* y = expr_dtype(b, t);
+    if (!x || !y) return nullptr;
+    DType acc = t == DType::I8 ? DType::I32 : t == DType::F64 ? DType::F64 : DType::F32;
+    std::vector<int64_t> shape = {x->type.tile.shape[0], y->type.tile.shape[1]};
+    if (x->type.tile.rank() != 2) {
+      unsupported(loc, "a batched (3-D) @");
+      return nullptr;
+    }
+    Value* zero = b_.broadcast_to(b_.constant(acc, Scalar{0, 0}, loc), shape, loc);
+    Value* r = b_.create(OpKind::Mma, loc, {x, y, zero}, {Type::tile_of(acc, shape)})->result();
+    return b_.cast(r, operand, loc);
   }
   Value* x = expr_as(a, operand, shape);
   Value* y = expr_as(b, operand, shape);
@@ -580,6 +595,74 @@ Value* IrBuilder::reduction(Builtin id, const Expr& e, const Expr* t, const Expr
 }
 
 // ---------------------------------------------------------------------------------------------
+// Element-index memory
+
+namespace {
+
+// NumPy broadcasting of two shapes the checker has already found compatible.
+std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::vector<int64_t> out(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1, y = i < b.size() ? b[b.size() - 1 - i] : 1;
+    out[out.size() - 1 - i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+ir::AtomicOp atomic_of(Builtin id) {
+  switch (id) {
+    case Builtin::AtomicMax: return ir::AtomicOp::Max;
+    case Builtin::AtomicMin: return ir::AtomicOp::Min;
+    case Builtin::AtomicAnd: return ir::AtomicOp::And;
+    case Builtin::AtomicOr: return ir::AtomicOp::Or;
+    case Builtin::AtomicXor: return ir::AtomicOp::Xor;
+    case Builtin::AtomicXchg: return ir::AtomicOp::Xchg;
+    case Builtin::AtomicCas: return ir::AtomicOp::Cas;
+    default: return ir::AtomicOp::Add;
+  }
+}
+
+}  // namespace
+
+BVal IrBuilder::element_memory(Builtin id, const Expr& e, const std::vector<const Expr*>& a) {
+  const ArrayParam* arr = a[0]->value.array;
+  // Indices: a tuple written out, a tuple value, or one tile for a rank-1 array.
+  std::vector<Value*> idx;
+  std::vector<const Expr*> idx_exprs;
+  if (a[1]->kind == ExprKind::Tuple) {
+    for (const ExprPtr& x : a[1]->args) idx_exprs.push_back(x.get());
+  } else if (a[1]->value.kind == ValueKind::Tuple) {
+    for (BVal& el : expr(*a[1]).elems) idx.push_back(el.v);
+  } else {
+    idx_exprs.push_back(a[1]);
+  }
+  for (const Expr* x : idx_exprs) idx.push_back(expr_dtype(*x, x->value.tile.dtype));
+  for (Value* v : idx)
+    if (!v) return BVal{};
+  // Values (none for gather, two for atomic_cas) and the mask.
+  size_t nvalues = id == Builtin::Gather ? 0 : id == Builtin::AtomicCas ? 2 : 1;
+  const Expr* mask = a[id == Builtin::Gather ? 2 : 2 + nvalues];
+  std::vector<int64_t> shape;
+  for (Value* v : idx) shape = broadcast_shapes(shape, v->type.tile.shape);
+  for (size_t i = 0; i < nvalues; ++i) shape = broadcast_shapes(shape, a[2 + i]->value.tile.shape);
+  if (mask) shape = broadcast_shapes(shape, mask->value.tile.shape);
+  std::vector<Value*> ops{arrays_[arr]};
+  for (size_t i = 0; i < nvalues; ++i) ops.push_back(expr_as(*a[2 + i], arr->dtype, shape));
+  for (Value* v : idx) ops.push_back(b_.broadcast_to(v, shape, e.range));
+  if (mask) ops.push_back(expr_as(*mask, DType::Bool, shape));
+  for (Value* v : ops)
+    if (!v) return BVal{};
+  OpKind k = id == Builtin::Gather ? OpKind::Gather : id == Builtin::Scatter ? OpKind::Scatter : OpKind::Atomic;
+  std::vector<Type> results;
+  if (k != OpKind::Scatter) results.push_back(Type::tile_of(arr->dtype, shape));
+  Op* op = b_.create(k, e.range, ops, results);
+  op->atomic = atomic_of(id);
+  if (id == Builtin::Gather && a[3])
+    op->value = convert_scalar(*a[3]->value.constant, a[3]->value.tile.dtype, arr->dtype);
+  return k == OpKind::Scatter ? BVal{} : BVal{op->result(), {}, false};
+}
+
+// ---------------------------------------------------------------------------------------------
 // Built-in functions
 
 BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& a) {
@@ -810,6 +893,73 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
     case Builtin::Isnan: {
       Value* x = expr_as(*a[0], a[0]->value.tile.dtype, rv.tile.shape);
       return one(x ? b_.unary(OpKind::IsNan, x, e.range) : nullptr);
+    }
+    case Builtin::Mma: {
+      Value* x = expr(*a[0]).v;
+      Value* y = expr(*a[1]).v;
+      Value* c = expr_dtype(*a[2], a[2]->value.tile.dtype);
+      if (!x || !y || !c) return BVal{};
+      // A batch of one (the batched_matmul sample's (1, M, K) tiles): the 2-D product.
+      if (x->type.tile.rank() == 3) {
+        if (x->type.tile.shape[0] != 1) {
+          unsupported(e.range, "a batched mma with more than one matrix per tile");
+          return BVal{};
+        }
+        auto drop = [&](Value* v) {
+          std::vector<int64_t> s(v->type.tile.shape.begin() + 1, v->type.tile.shape.end());
+          Op* r = b_.create(OpKind::Reshape, e.range, {v}, {Type::tile_of(v->type.tile.dtype, s)});
+          r->shape = s;
+          return r->result();
+        };
+        Value* m = b_.create(OpKind::Mma, e.range, {drop(x), drop(y), drop(c)},
+                             {Type::tile_of(c->type.tile.dtype, {c->type.tile.shape[1], c->type.tile.shape[2]})})->result();
+        Op* r = b_.create(OpKind::Reshape, e.range, {m}, {c->type});
+        r->shape = c->type.tile.shape;
+        return one(r->result());
+      }
+      return one(b_.create(OpKind::Mma, e.range, {x, y, c}, {c->type})->result());
+    }
+    case Builtin::Gather:
+    case Builtin::Scatter:
+    case Builtin::AtomicAdd:
+    case Builtin::AtomicMax:
+    case Builtin::AtomicMin:
+    case Builtin::AtomicAnd:
+    case Builtin::AtomicOr:
+    case Builtin::AtomicXor:
+    case Builtin::AtomicXchg:
+    case Builtin::AtomicCas: return element_memory(id, e, a);
+    case Builtin::Cumsum:
+    case Builtin::Cumprod: {
+      // Accumulate in the result dtype, f16/bf16 in f32 like the reductions (§6.6).
+      DType acc = rv.tile.dtype == DType::F16 || rv.tile.dtype == DType::BF16 ? DType::F32 : rv.tile.dtype;
+      Value* x = expr_dtype(*a[0], acc);
+      if (!x) return BVal{};
+      int rank = x->type.tile.rank();
+      int64_t axis = a[1]->value.constant->i;
+      Op* op = b_.create(OpKind::Scan, e.range, {x}, {x->type});
+      op->combine = id == Builtin::Cumsum ? Combine::Sum : Combine::Prod;
+      op->axis = int(axis < 0 ? axis + rank : axis);
+      return one(b_.cast(op->result(), rv.tile.dtype, e.range));
+    }
+    case Builtin::Cat: {
+      Value* x = expr(*a[0]).v;
+      Value* y = expr(*a[1]).v;
+      if (!x || !y) return BVal{};
+      int64_t axis = a[2]->value.constant->i;
+      Op* op = b_.create(OpKind::Cat, e.range, {x, y}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
+      op->axis = int(axis < 0 ? axis + x->type.tile.rank() : axis);
+      return one(op->result());
+    }
+    case Builtin::Extract: {
+      Value* x = expr(*a[0]).v;
+      if (!x) return BVal{};
+      if (x->type.tile.shape == rv.tile.shape) return one(x);  // the whole tile
+      Op* op = b_.create(OpKind::Extract, e.range, {x}, {Type::tile_of(rv.tile.dtype, rv.tile.shape)});
+      const tilec::Value& iv = a[1]->value;
+      for (const tilec::Value& v : iv.kind == ValueKind::Tuple ? iv.elems : std::vector<tilec::Value>{iv})
+        op->order.push_back(v.constant->i);
+      return one(op->result());
     }
     case Builtin::StaticAssert: return BVal{};
     case Builtin::Print: {

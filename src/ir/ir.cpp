@@ -31,6 +31,21 @@ const char* combine_name(Combine c) {
   return kNames[int(c)];
 }
 
+const char* atomic_name(AtomicOp a) {
+  static const char* kNames[] = {"add", "max", "min", "and", "or", "xor", "xchg", "cas"};
+  return kNames[int(a)];
+}
+
+int element_values(const Op& op) {
+  if (op.kind == OpKind::Gather) return 0;
+  return op.kind == OpKind::Atomic && op.atomic == AtomicOp::Cas ? 2 : 1;
+}
+
+bool has_mask(const Op& op) {
+  size_t rank = op.operands.empty() || !op.operands[0]->type.is_array ? 0 : op.operands[0]->type.array->dims.size();
+  return op.operands.size() > 1 + size_t(element_values(op)) + rank;
+}
+
 const char* op_name(OpKind k) { return kOps[int(k)].name; }
 int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
@@ -208,6 +223,26 @@ class Printer {
         break;
       case OpKind::Cmp: out += std::string(" ") + op_spelling(op.pred); operands(0); break;
       case OpKind::Permute: operands(0); out += " order " + ints_text(op.order); break;
+      case OpKind::Scan:
+        out += std::string(" ") + combine_name(op.combine) + " " + name(op.operands[0]) + " axis " + std::to_string(op.axis);
+        break;
+      case OpKind::Cat: operands(0); out += " axis " + std::to_string(op.axis); break;
+      case OpKind::Extract: operands(0); out += " index " + ints_text(op.order); break;
+      case OpKind::Gather:
+      case OpKind::Scatter:
+      case OpKind::Atomic: {
+        // gather %a[%i, %j] mask %m padding 0; scatter %v, %a[%i]; atomic add %v, %a[%i]
+        size_t values = size_t(element_values(op)), first = 1 + values;
+        size_t last = op.operands.size() - (has_mask(op) ? 1 : 0);
+        if (op.kind == OpKind::Atomic) out += std::string(" ") + atomic_name(op.atomic);
+        for (size_t i = 1; i <= values; ++i) out += (i > 1 ? ", " : " ") + name(op.operands[i]);
+        out += (values ? ", " : " ") + name(op.operands[0]) + "[";
+        for (size_t i = first; i < last; ++i) out += (i > first ? ", " : "") + name(op.operands[i]);
+        out += "]";
+        if (has_mask(op)) out += " mask " + name(op.operands.back());
+        if (op.kind == OpKind::Gather) out += " padding " + scalar_text(op.results[0]->type.tile.dtype, op.value);
+        break;
+      }
       case OpKind::Load: {
         out += " " + name(op.operands[0]) + "[";
         for (size_t i = 1; i < op.operands.size(); ++i) out += (i > 1 ? ", " : "") + name(op.operands[i]);
@@ -366,7 +401,8 @@ class Verifier {
     }
     // An `if` has as many results as its regions yield; every other op a fixed number.
     size_t results = 1;
-    if (op.kind == OpKind::Store || is_terminator(op.kind) || op.kind == OpKind::Assert || op.kind == OpKind::Print)
+    if (op.kind == OpKind::Store || is_terminator(op.kind) || op.kind == OpKind::Assert || op.kind == OpKind::Print ||
+        op.kind == OpKind::Scatter)
       results = 0;
     if (op.kind == OpKind::While) results = op.operands.size();
     if (op.kind == OpKind::For) results = op.operands.size() - 3;
@@ -379,6 +415,27 @@ class Verifier {
       return false;
     }
     return true;
+  }
+
+  // Gather, scatter, atomics: an array, value tiles of its dtype, one integer index per
+  // dimension, an optional bool mask; all tiles of one shape.
+  void element_memory(const Op& op) {
+    if (!op.operands[0]->type.is_array) return fail(op, "first operand is not an array");
+    const ArrayParam* arr = op.operands[0]->type.array;
+    size_t values = size_t(element_values(op)), first = 1 + values;
+    size_t last = first + arr->dims.size();
+    if (op.operands.size() != last && op.operands.size() != last + 1)
+      return fail(op, fmt::format("needs {} index operands", arr->dims.size()));
+    const std::vector<int64_t>& shape = op.kind == OpKind::Scatter ? op.operands[1]->type.tile.shape
+                                                                  : op.results[0]->type.tile.shape;
+    for (size_t i = 1; i < op.operands.size(); ++i) {
+      const Value* v = op.operands[i];
+      if (v->type.is_array || v->type.tile.shape != shape) return fail(op, "tile operands differ in shape");
+      if (i < first && v->type.tile.dtype != arr->dtype) fail(op, "a value's dtype is not the array's");
+      if (i >= first && i < last && !is_integer(v->type.tile.dtype)) fail(op, "an index is not an integer tile");
+      if (i == last && v->type.tile.dtype != DType::Bool) fail(op, "the mask is not bool");
+    }
+    if (op.kind != OpKind::Scatter && op.results[0]->type.tile.dtype != arr->dtype) fail(op, "result dtype");
   }
 
   void check(const Op& op) {
@@ -410,6 +467,13 @@ class Verifier {
     if (op.kind == OpKind::Reshape &&
         op.operands[0]->type.tile.numel() != op.results[0]->type.tile.numel())
       fail(op, "changes the element count");
+    if (op.kind == OpKind::Mma) {
+      const auto &a = op.operands[0]->type.tile.shape, &b = op.operands[1]->type.tile.shape,
+                 &c = op.operands[2]->type.tile.shape;
+      if (a.size() != 2 || b.size() != 2 || c.size() != 2 || a[1] != b[0] || c[0] != a[0] || c[1] != b[1])
+        fail(op, "shapes are not (M, K) @ (K, N) + (M, N)");
+      same(op.operands[2], op.results[0]);
+    }
     if (op.kind == OpKind::Reduce) {
       std::vector<int64_t> s = op.operands[0]->type.tile.shape;
       if (op.axis < 0 || op.axis >= int(s.size())) fail(op, "axis out of range");
@@ -422,6 +486,26 @@ class Verifier {
     }
     if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
       if (op.operands.empty() || !op.operands[0]->type.is_array) fail(op, "first operand is not an array");
+    }
+    if (op.kind == OpKind::Gather || op.kind == OpKind::Scatter || op.kind == OpKind::Atomic) element_memory(op);
+    if (op.kind == OpKind::Scan) {
+      same(op.operands[0], op.results[0]);
+      if (op.axis < 0 || op.axis >= op.operands[0]->type.tile.rank()) fail(op, "axis out of range");
+      if (op.combine != Combine::Sum && op.combine != Combine::Prod) fail(op, "a scan sums or multiplies");
+    }
+    if (op.kind == OpKind::Cat) {
+      same(op.operands[0], op.operands[1]);
+      std::vector<int64_t> s = op.operands[0]->type.tile.shape;
+      if (op.axis < 0 || op.axis >= int(s.size())) fail(op, "axis out of range");
+      else s[size_t(op.axis)] *= 2;
+      if (s != op.results[0]->type.tile.shape) fail(op, "result shape is not the operands' doubled along the axis");
+    }
+    if (op.kind == OpKind::Extract) {
+      const auto &in = op.operands[0]->type.tile.shape, &outs = op.results[0]->type.tile.shape;
+      bool ok = in.size() == outs.size() && op.order.size() == in.size();
+      for (size_t i = 0; ok && i < in.size(); ++i)
+        ok = outs[i] <= in[i] && op.order[i] >= 0 && (op.order[i] + 1) * outs[i] <= in[i];
+      if (!ok) fail(op, "the sub-tile lies outside the operand");
     }
     if (op.kind == OpKind::If && !(op.operands[0]->type == Type::scalar(DType::Bool)))
       fail(op, "condition is not a bool scalar");

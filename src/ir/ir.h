@@ -27,6 +27,8 @@ namespace tilec::ir {
   X(Reshape, "reshape", 1)      /* same elements in row-major order, new `shape` */   \
   X(ConvertLayout, "convert_layout", 1) /* same tile, another register layout */     \
   X(Permute, "permute", 1)      /* result dim i is operand dim order[i] */             \
+  X(Cat, "cat", 2)              /* a followed by b along `axis` (that extent doubles) */ \
+  X(Extract, "extract", 1)      /* the sub-tile of the result's shape at tile index `order` */ \
   X(Cast, "cast", 1)            /* astype to `dtype` */                              \
   X(Bitcast, "bitcast", 1)      /* reinterpret bits as `dtype` */                    \
   /* elementwise */                                                                  \
@@ -63,8 +65,11 @@ namespace tilec::ir {
   X(Cmp, "cmp", 2)              /* `pred` compares; result bool */                   \
   X(Select, "select", 3)        /* where(cond, a, b) */                              \
   X(Fma, "fma", 3)                                                                   \
+  /* matrix multiply-accumulate */                                                   \
+  X(Mma, "mma", 3)              /* a (M, K) @ b (K, N) + acc (M, N), tensor cores */  \
   /* reductions */                                                                   \
   X(Reduce, "reduce", 1)        /* `combine` over tile dim `axis`, which disappears */ \
+  X(Scan, "scan", 1)            /* inclusive `combine` (sum, prod) along tile dim `axis` */ \
   /* grid */                                                                         \
   X(BlockId, "bid", 0)          /* axis */                                           \
   X(NumBlocks, "num_blocks", 0) /* axis */                                           \
@@ -72,6 +77,13 @@ namespace tilec::ir {
   /* memory */                                                                       \
   X(Load, "load", -1)           /* array, index...: shape, order, padding */         \
   X(Store, "store", -1)         /* array, tile, index...: order */                   \
+  /* element-index memory (language.md §6.3): index operands are one integer tile per   \
+     array dimension; every tile operand has the result's (or the stored tile's) shape;  \
+     a trailing bool operand, when present, is the mask */                              \
+  X(Gather, "gather", -1)       /* array, index..., [mask]: padding in `value` */      \
+  X(Scatter, "scatter", -1)     /* array, tile, index..., [mask] */                    \
+  X(Atomic, "atomic", -1)       /* array, tile (cas: expected, desired), index..., [mask]: \
+                                   `atomic`; the result holds the old values */        \
   /* control flow */                                                                 \
   X(For, "for", -1)             /* lower, upper, step, init...; body(iv, iter...) */ \
   X(If, "if", 1)                /* cond; then, else regions yield the results */     \
@@ -93,6 +105,17 @@ enum class OpKind : uint8_t {
 /// How a Reduce combines elements (language.md §6.5, §6.6).
 enum class Combine : uint8_t { Sum, Prod, Max, Min, Argmax, Argmin };
 const char* combine_name(Combine c);
+
+/// The read-modify-write of an Atomic op (docs/language.md §7.2.5).
+enum class AtomicOp : uint8_t { Add, Max, Min, And, Or, Xor, Xchg, Cas };
+const char* atomic_name(AtomicOp a);
+
+struct Op;
+/// Gather, Scatter and Atomic: the number of value operands between the array and the first
+/// index (0, 1, or 2 for a compare-and-swap).
+int element_values(const Op& op);
+/// Gather, Scatter and Atomic: whether the op has a mask (its last operand).
+bool has_mask(const Op& op);
 
 /// The printed name of an op kind ("add").
 const char* op_name(OpKind k);
@@ -150,11 +173,12 @@ struct Op {
   DType dtype = DType::I32;       ///< Constant, Cast, Bitcast, Iota
   Scalar value;                   ///< Constant value; Load padding
   std::vector<int64_t> shape;     ///< Splat, Broadcast, Reshape, Iota, Load
-  std::vector<int64_t> order;     ///< Load/Store: axis permutation (empty: identity)
-  int axis = 0;                   ///< BlockId, NumBlocks; Reduce: the reduced tile dimension
+  std::vector<int64_t> order;     ///< Load/Store: axis permutation (empty: identity); Extract: tile index
+  int axis = 0;                   ///< BlockId, NumBlocks; Reduce: the reduced tile dimension; Scan, Cat
   tilec::Op pred = tilec::Op::Eq; ///< Cmp: Lt Le Gt Ge Eq Ne
   bool approx = false;            ///< math ops: use the hardware approximation
-  Combine combine = Combine::Sum; ///< Reduce
+  Combine combine = Combine::Sum; ///< Reduce; Scan (Sum or Prod)
+  AtomicOp atomic = AtomicOp::Add; ///< Atomic
   std::string text;               ///< Assert: message; Print: format
 
   Op(OpKind k, SourceRange l) : kind(k), loc(l) {}

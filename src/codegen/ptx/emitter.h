@@ -2,10 +2,14 @@
 // registers of the threads that hold its elements (codegen/layout.h); every op is emitted
 // per register, unrolled. The op families live in their own files: kernel.cpp (entry,
 // parameters, control flow, grid), elementwise.cpp (arithmetic, compare, casts, shape
-// changes), math.cpp (transcendental functions), memory.cpp (load and store).
+// changes), math.cpp (transcendental functions), memory.cpp (load and store), gather.cpp
+// (gather and scatter), atomic.cpp (atomics), scan.cpp (cumsum, cumprod), shape.cpp (cat,
+// extract).
 #pragma once
 
+#include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,11 +95,50 @@ class Emitter {
                std::string& out, std::string& iout);
   std::string shuffle_xor(const std::string& v, DType d, int64_t mask);
 
+  // ---- gather.cpp
+  /// Per register of an element-index op (gather, scatter, atomic): the u64 global address
+  /// base + sum(index_d * stride_bytes_d) computed in 64 bits, and the predicate "every index
+  /// is in [0, extent) and the mask holds" ("" when nothing can fail).
+  struct ElementAccess {
+    std::vector<std::string> addr, valid;
+  };
+  ElementAccess element_access(const ir::Op& op);
+  void gather(const ir::Op& op);
+  void scatter(const ir::Op& op);
+
+  // ---- atomic.cpp
+  void atomic(const ir::Op& op);
+  /// Whether any op uses `v` (an atomic whose old values nobody reads becomes `red`).
+  bool is_used(const ir::Value* v);
+
+  // ---- scan.cpp
+  void scan(const ir::Op& op);
+  /// `shfl.sync.<mode>` of a register of dtype `d` (16- and 64-bit values move as 32-bit
+  /// words); `b` is the lane, delta or mask operand, `c` the clamp operand.
+  std::string shuffle(const char* mode, const std::string& v, DType d, const std::string& b, const std::string& c);
+
+  // ---- shape.cpp
+  void cat(const ir::Op& op);
+  void extract(const ir::Op& op);
+  /// Writes the registers `v` (dtype `d`, layout `l`) to shared memory: the element with
+  /// coordinates c goes to slot offset + sum(c[k] * strides[k]) (slots of 8 bytes for 64-bit
+  /// dtypes, 4 otherwise). Only the primary copy of a replicated element is written.
+  void smem_store(const std::vector<std::string>& v, const Layout& l, DType d, const std::vector<int64_t>& strides,
+                  int64_t offset);
+  /// Reads registers for layout `l` from the slots smem_store wrote (same slot formula).
+  std::vector<std::string> smem_load(const Layout& l, DType d, const std::vector<int64_t>& strides, int64_t offset);
+
   // ---- debug.cpp
   void emit_assert(const ir::Op& op);
   void emit_print(const ir::Op& op);
   /// A generic address of a NUL-terminated string constant (a module-scope .global).
   std::string string_constant(const std::string& text);
+
+  // ---- mma.cpp
+  void mma(const ir::Op& op);
+  /// Writes tile `v` (2-D, any layout) row-major into shared memory at `base` (u32 register)
+  /// with `pitch` bytes per row.
+  void stage_operand(const ir::Value* v, const std::string& base, int64_t pitch);
 
   // ---- math.cpp
   /// `k` (exp, log, tanh, ...) of f32 register `x`; accurate unless approximations are allowed.
@@ -143,7 +186,7 @@ class Emitter {
     std::vector<std::string> extents;  ///< s64
   };
   std::map<const ArrayParam*, ArrayRegs> arrays_;
-  std::vector<std::pair<Layout, ThreadCoords>> coords_;
+  std::deque<std::pair<Layout, ThreadCoords>> coords_;  ///< a deque: references stay valid
   /// Thread coordinates per parent (blocked) layout, shared by its slices.
   struct ParentCoords {
     Layout layout;
@@ -151,7 +194,7 @@ class Emitter {
     std::vector<std::string> unwrapped;  ///< per dim: the coordinate did not wrap ("" = always)
     std::vector<std::string> first;      ///< per dim: the thread coordinate is 0 ("" = always)
   };
-  std::vector<ParentCoords> parents_;
+  std::deque<ParentCoords> parents_;
   std::string zero_;  ///< a u32 register holding 0
   std::string tid_;        ///< u32 %tid.x
   std::string param_text_;  ///< the entry's parameter list
@@ -167,6 +210,8 @@ class Emitter {
   std::string globals_;       ///< module-scope declarations (string constants)
   std::string entry_decls_;   ///< entry-scope declarations (.local printf buffers)
   int strings_ = 0;
+  std::set<const ir::Value*> used_;  ///< every operand of the kernel (is_used), filled on demand
+  bool used_known_ = false;
   bool uses_assertfail_ = false, uses_vprintf_ = false;
 };
 

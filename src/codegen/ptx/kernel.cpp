@@ -64,6 +64,25 @@ std::string Emitter::imm(DType d, Scalar s) const {
 const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
   for (auto& [layout, tc] : coords_)
     if (layout == l) return tc;
+  if (l.kind == Layout::Kind::Mma) {
+    // Warp (wm, wn) = (w / warps_n, w % warps_n); lane l holds row l/4, columns 2*(l%4) + {0,1}.
+    ThreadCoords tc;
+    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
+    b_.ins("and.b32", {lane, tid_, "31"});
+    b_.ins("shr.u32", {warp, tid_, "5"});
+    std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
+                c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
+    b_.ins("div.u32", {wm, warp, u32(l.warps_n)});
+    b_.ins("rem.u32", {wn, warp, u32(l.warps_n)});
+    b_.ins("shr.u32", {q, lane, "2"});
+    b_.ins("mad.lo.u32", {r, wm, u32(l.shape[0] / l.warps_m), q});
+    b_.ins("and.b32", {q, lane, "3"});
+    b_.ins("shl.b32", {q, q, "1"});
+    b_.ins("mad.lo.u32", {c, wn, u32(l.shape[1] / l.warps_n), q});
+    tc.base = {r, c};
+    coords_.push_back({l, tc});
+    return coords_.back().second;
+  }
   // Per parent dimension (shared by every slice of one parent): the thread's coordinate
   // (lane part + warp part, last dimension fastest, layout.h), and two predicates: it did not
   // wrap around, and it is the first thread along the dimension.
@@ -292,8 +311,9 @@ std::string Emitter::entry(const std::string& name) {
   if (k.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.min_ctas_per_sm);
   if (k.max_registers) text += fmt::format(".maxnreg {}\n", k.max_registers);
   text += "{\n";
-  if (k_.conversion_smem)
-    text += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", smem_, k_.conversion_smem);
+  // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,
+  // declared once per module (ptx/module.cpp): its size goes to the launch (kernel_abi.h
+  // dynamic_shared_bytes), so it may exceed the 48 KiB of static shared memory.
   text += entry_decls_ + b_.body() + "}\n";
   return text;
 }
@@ -317,6 +337,7 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::ConvertLayout:
     case OpKind::Permute: convert_layout(op); break;
     case OpKind::Reduce: reduce(op); break;
+    case OpKind::Mma: mma(op); break;
     case OpKind::Cast: cast(op); break;
     case OpKind::Bitcast: bitcast(op); break;
     case OpKind::Cmp: compare(op); break;
@@ -326,6 +347,12 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumBlocks:
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: load(op); break;
+    case OpKind::Gather: gather(op); break;
+    case OpKind::Scatter: scatter(op); break;
+    case OpKind::Atomic: atomic(op); break;
+    case OpKind::Scan: scan(op); break;
+    case OpKind::Cat: cat(op); break;
+    case OpKind::Extract: extract(op); break;
     case OpKind::Store: store(op); break;
     case OpKind::For: emit_for(op); break;
     case OpKind::If: emit_if(op); break;

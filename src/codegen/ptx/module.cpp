@@ -38,6 +38,9 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
            ".param .b64 function, .param .b64 char_size);\n";
   if (vprintf) out += "\n.extern .func (.param .b32 ret) vprintf(.param .b64 format, .param .b64 args);\n";
   if (!globals.empty()) out += "\n" + globals;
+  bool scratch = false;
+  for (const LoweredKernel& k : kernels) scratch = scratch || k.conversion_smem > 0;
+  if (scratch) out += "\n.extern .shared .align 16 .b8 tilec_smem[];\n";
   return out + entries;
 }
 

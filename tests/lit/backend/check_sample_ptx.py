@@ -11,13 +11,9 @@ import sys
 ARCHS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 # sample -> the feature its "not yet supported" diagnostic names (issues 4 and 5 add them)
 NOT_YET = {
-    "attention": "'mma'",
-    "batched_matmul": "'mma'",
     "cumsum_rows": "'cumsum'",
     "embedding_gather": "'gather'",
     "histogram": "'atomic_add'",
-    "matmul": "'mma'",
-    "matmul_bias_relu": "'mma'",
 }
 
 tilec, ptxas, samples, out = sys.argv[1:5]
