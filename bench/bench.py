@@ -230,6 +230,90 @@ def bench_rows():
         record(wl, "tilec " + name, ms, nbytes, f"{copy / ms:.2f}x copy bandwidth, {eager / ms:.2f}x torch")
 
 
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  GROUP: tl.constexpr):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BM)
+    num_n = tl.cdiv(N, BN)
+    width = GROUP * num_n
+    group = pid // width
+    first_m = group * GROUP
+    size_m = min(num_m - first_m, GROUP)
+    pm = first_m + (pid % size_m)
+    pn = (pid % width) // size_m
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0),
+                      tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0))
+        a += BK
+        b += BK * N
+    c = c_ptr + rm[:, None] * N + rn[None, :]
+    tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def bench_matmul():
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    cases = [(4096, torch.bfloat16, "mmbf_"), (8192, torch.bfloat16, "mmbf_"), (8192, torch.float16, "mm16_"),
+             (4096, torch.float16, "mm16_")]
+    first = None
+    for n, dt, prefix in cases:
+        wl = f"matmul {n}^3 {str(dt)[6:]}"
+        a = torch.randn(n, n, device=dev, dtype=dt)
+        b = torch.randn(n, n, device=dev, dtype=dt)
+        c = torch.empty(n, n, device=dev, dtype=dt)
+        flops = 2 * n ** 3
+        ref = a.float() @ b.float()
+        cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
+        if first is None:
+            first = (wl, cublas)
+        record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{flops / cublas / 1e9:.0f} TFLOP/s")
+        grid = (triton.cdiv(n, 128) * triton.cdiv(n, 128),)
+        tri = median_ms(lambda: matmul_kernel[grid](a, b, c, n, n, n, BM=128, BN=128, BK=64, GROUP=8,
+                                                    num_warps=8, num_stages=3), iters=50)
+        record(wl, "Triton (128x128x64, 8 warps, 3 stages)", tri, 0, f"{flops / tri / 1e9:.0f} TFLOP/s")
+        f = tilec_generic(prefix + "matmul", [U64, U64, U64, I64, I64, I64])
+        c.fill_(float("nan"))
+        f(a, b, c, n, n, n)
+        torch.cuda.synchronize()
+        err = check_close(wl, c, ref, 1e-2)
+        ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
+        record(wl, "tilec", ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+        del a, b, c, ref
+    # matmul_bias_relu bf16 8192^3 against cuBLAS's plain matmul
+    n = 8192
+    wl = f"matmul_bias_relu {n}^3 bf16"
+    a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=dev, dtype=torch.bfloat16)
+    c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+    flops = 2 * n ** 3
+    cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
+    record(wl, "cuBLAS plain matmul", cublas, 0, f"{flops / cublas / 1e9:.0f} TFLOP/s")
+    eager = median_ms(lambda: torch.relu(torch.matmul(a, b) + bias), iters=50)
+    record(wl, "torch eager relu(A@B+bias)", eager, 0, f"{flops / eager / 1e9:.0f} TFLOP/s")
+    ref = torch.relu(a.float() @ b.float() + bias.float())
+    f = tilec_generic("mbrbf_matmul_bias_relu", [U64] * 4 + [I64, I64, I64])
+    c.fill_(float("nan"))
+    f(a, b, bias, c, n, n, n)
+    torch.cuda.synchronize()
+    err = check_close(wl, c, ref, 1e-2)
+    ms = median_ms(lambda: f(a, b, bias, c, n, n, n), iters=20)
+    record(wl, "tilec", ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS plain, rel err {err:.1e}")
+    # cuBLAS again at the end: clock drift
+    wl0, ms0 = first
+    a = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+    b = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+    again = median_ms(lambda: torch.matmul(a, b), iters=50)
+    record(wl0, "cuBLAS again at the end", again, 0, f"{2 * 4096 ** 3 / again / 1e9:.0f} TFLOP/s (drift {again / ms0:.3f}x)")
+
+
 def bench_variants(variants_txt):
     """Warp-count variants of the row kernels (tests/gpu/make_variants.sh), for tuning."""
     import os
@@ -239,7 +323,8 @@ def bench_variants(variants_txt):
     U64, I64 = ctypes.c_uint64, ctypes.c_int64
     shapes = {"sm16": (16384, 4096, torch.float16), "sm16l": (4096, 32768, torch.float16),
               "ln16": (16384, 4096, torch.float16), "lnbf": (16384, 8192, torch.bfloat16),
-              "rmsbf": (16384, 4096, torch.bfloat16)}
+              "rmsbf": (16384, 4096, torch.bfloat16), "ln16m": (16384, 4096, torch.float16),
+              "lnbfm": (16384, 8192, torch.bfloat16)}
     for line in open(variants_txt):
         name, warps = line.split()
         M, N, dt = shapes[name]
@@ -266,7 +351,7 @@ def bench_variants(variants_txt):
 
 
 def record(workload, impl, ms, nbytes, note=""):
-    gbs = nbytes / ms / 1e6
+    gbs = nbytes / ms / 1e6 if nbytes else 0
     rows.append((workload, impl, ms, gbs, note))
     print(f"{workload:28} {impl:34} {ms:8.4f} ms {gbs:8.0f} GB/s {note}", flush=True)
 
@@ -345,6 +430,7 @@ def main():
                f"{best_tri / ms:.2f}x Triton, {eager / ms:.2f}x eager, rel err {err:.1e}")
 
     bench_rows()
+    bench_matmul()
     bench_variants(sys.argv[3] if len(sys.argv) > 3 else "")
 
     with open(results_path, "w") as fh:

@@ -504,6 +504,53 @@ void check_transposes(int64_t M, int64_t N) {
   verdict("load order=(1,0) M=" + std::to_string(M) + " N=" + std::to_string(N), bz == 0, std::to_string(bz) + " wrong");
 }
 
+// ---- tensor-core products: i8 -> i32 (exact), f64 ----------------------------------------
+
+void check_mm_i8(int64_t M, int64_t N, int64_t K, bool ones) {
+  std::vector<int8_t> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
+  for (auto& v : a) v = ones ? 1 : int8_t(int(rng() % 255) - 127);
+  for (auto& v : b) v = ones ? 1 : int8_t(int(rng() % 255) - 127);
+  Buf da(a.size()), db(b.size()), dc(size_t(M * N) * 4);
+  da.put(a);
+  db.put(b);
+  CHECK_CU(mm_i8(nullptr, da.p, db.p, dc.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto c = dc.get<int32_t>(size_t(M * N));
+  size_t bad = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t r = 0;
+      for (int64_t k = 0; k < K; ++k) r += int64_t(a[size_t(i * K + k)]) * b[size_t(k * N + j)];
+      bad += c[size_t(i * N + j)] != int32_t(r);
+    }
+  verdict("mma i8 -> i32 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + (ones ? " ones" : ""),
+          bad == 0, std::to_string(bad) + " wrong");
+}
+
+void check_mm_f64(int64_t M, int64_t N, int64_t K) {
+  std::vector<double> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
+  for (auto& v : a) v = uniform(-1.f, 1.f);
+  for (auto& v : b) v = uniform(-1.f, 1.f);
+  Buf da(a.size() * 8), db(b.size() * 8), dc(size_t(M * N) * 8);
+  da.put(a);
+  db.put(b);
+  CHECK_CU(mm_f64(nullptr, da.p, db.p, dc.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto c = dc.get<double>(size_t(M * N));
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double r = 0;
+      for (int64_t k = 0; k < K; ++k) r += a[size_t(i * K + k)] * b[size_t(k * N + j)];
+      num += (c[size_t(i * N + j)] - r) * (c[size_t(i * N + j)] - r);
+      den += r * r;
+    }
+  double err = std::sqrt(num / (den ? den : 1));
+  char d[80];
+  std::snprintf(d, sizeof d, "rel err %.2e", err);
+  verdict("mma f64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), err < 1e-12, d);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -531,6 +578,11 @@ int main(int argc, char** argv) {
   check_reductions(33, 100);
   check_reductions(64, 128);
   if (!small) check_reductions(5000, 128);
+  check_mm_i8(17, 33, 1001, true);
+  check_mm_i8(100, 70, 130, false);
+  check_mm_i8(1, 1, 1, false);
+  check_mm_f64(17, 33, 101);
+  check_mm_f64(70, 100, 20);
   check_control(1000, 7);
   check_control(4099, 30);
   check_control(1, 2);

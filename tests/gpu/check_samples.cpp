@@ -11,9 +11,16 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "attention.h"
+#include "batched_matmul.h"
 #include "gelu_bias.h"
+#include "matmul_bf16.h"
+#include "matmul_bias_relu_f16.h"
+#include "matmul_f16.h"
+#include "matmul_tf32.h"
 #include "layernorm_bf16.h"
 #include "layernorm_f16.h"
 #include "rmsnorm_bf16.h"
@@ -364,6 +371,124 @@ void check_transpose(int64_t M, int64_t N, std::mt19937_64& rng) {
   }
 }
 
+// ---- matmul ---------------------------------------------------------------------------------
+
+float to_tf32(float f) {  // round to nearest, ties away (cvt.rna.tf32.f32)
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u = (u + 0x1000) & 0xffffe000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+using MatmulKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
+
+// C = A @ B for A (M, K), B (K, N) of dtype t; `ones` makes every input 1 (exact results).
+void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng,
+                  bool ones = false, bool bias_relu = false) {
+  std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N)), bias(static_cast<size_t>(N));
+  fill(a, rng, -1.f, 1.f);
+  fill(b, rng, -1.f, 1.f);
+  fill(bias, rng, -1.f, 1.f);
+  if (ones) {
+    std::fill(a.begin(), a.end(), 1.f);
+    std::fill(b.begin(), b.end(), 1.f);
+  }
+  std::vector<double> ar = rounded(a, t), br = rounded(b, t), biasr = rounded(bias, t);
+  if (t == Ty::F32) {  // the kernel rounds f32 operands to tf32
+    for (double& v : ar) v = to_tf32(float(v));
+    for (double& v : br) v = to_tf32(float(v));
+  }
+  std::vector<uint8_t> ha = pack(a, t), hb = pack(b, t), hbias = pack(bias, t), hc(size_t(M * N) * ty_bytes(t));
+  Buffer da(ha.size()), db(hb.size()), dc(hc.size()), dbias(hbias.size());
+  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  CHECK_CU(cuMemcpyHtoD(dbias.p, hbias.data(), hbias.size()));
+  poison(dc);
+  if (bias_relu) CHECK_CU(mbr16_matmul_bias_relu(nullptr, da.p, db.p, dbias.p, dc.p, M, K, N));
+  else CHECK_CU(k(nullptr, da.p, db.p, dc.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  std::vector<double> ref(size_t(M * N), 0.0);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t kk = 0; kk < K; ++kk) {
+      double x = ar[size_t(i * K + kk)];
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += x * br[size_t(kk * N + j)];
+    }
+  if (bias_relu)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = std::max(0.0, ref[size_t(i * N + j)] + biasr[size_t(j)]);
+  std::vector<double> got = unpack(hc, t);
+  std::string what = std::string(name) + " " + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                     std::to_string(K) + (ones ? " (ones)" : "");
+  if (ones || K == 0) {
+    size_t bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += got[i] != ref[i];
+    report(what.c_str(), got.size(), bad, 0, 0);
+  } else {
+    report_rel(what, rel_error(got, ref), t == Ty::F32 ? 1e-4 : tolerance(t));
+  }
+}
+
+void check_batched(int64_t batch, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
+  std::vector<float> a(static_cast<size_t>(batch * M * K)), b(static_cast<size_t>(batch * K * N));
+  fill(a, rng, -1.f, 1.f);
+  fill(b, rng, -1.f, 1.f);
+  std::vector<double> ar = rounded(a, Ty::F16), br = rounded(b, Ty::F16);
+  std::vector<uint8_t> ha = pack(a, Ty::F16), hb = pack(b, Ty::F16), hc(size_t(batch * M * N) * 2);
+  Buffer da(ha.size()), db(hb.size()), dc(hc.size());
+  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  poison(dc);
+  CHECK_CU(batched_matmul(nullptr, da.p, db.p, dc.p, batch, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  std::vector<double> ref(size_t(batch * M * N), 0.0);
+  for (int64_t z = 0; z < batch; ++z)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t kk = 0; kk < K; ++kk)
+        for (int64_t j = 0; j < N; ++j)
+          ref[size_t((z * M + i) * N + j)] += ar[size_t((z * M + i) * K + kk)] * br[size_t((z * K + kk) * N + j)];
+  report_rel("batched_matmul f16 " + std::to_string(batch) + "x" + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                 std::to_string(K),
+             rel_error(unpack(hc, Ty::F16), ref), 2e-3);
+}
+
+void check_attention(int64_t BH, int64_t S, std::mt19937_64& rng) {
+  const int64_t D = 64;
+  std::vector<float> q(static_cast<size_t>(BH * S * D)), kk(q.size()), v(q.size());
+  fill(q, rng, -1.f, 1.f);
+  fill(kk, rng, -1.f, 1.f);
+  fill(v, rng, -1.f, 1.f);
+  std::vector<double> qr = rounded(q, Ty::F16), kr = rounded(kk, Ty::F16), vr = rounded(v, Ty::F16);
+  std::vector<uint8_t> hq = pack(q, Ty::F16), hk = pack(kk, Ty::F16), hv = pack(v, Ty::F16), ho(hq.size());
+  Buffer dq(hq.size()), dk(hk.size()), dv(hv.size()), dout(ho.size());
+  CHECK_CU(cuMemcpyHtoD(dq.p, hq.data(), hq.size()));
+  CHECK_CU(cuMemcpyHtoD(dk.p, hk.data(), hk.size()));
+  CHECK_CU(cuMemcpyHtoD(dv.p, hv.data(), hv.size()));
+  poison(dout);
+  float scale = 0.125f;
+  CHECK_CU(attention(nullptr, dq.p, dk.p, dv.p, dout.p, BH, S, scale));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(ho.data(), dout.p, ho.size()));
+  std::vector<double> ref(q.size(), 0.0), s(static_cast<size_t>(S));
+  for (int64_t h = 0; h < BH; ++h)
+    for (int64_t i = 0; i < S; ++i) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < S; ++j) {
+        double d = 0;
+        for (int64_t c = 0; c < D; ++c) d += qr[size_t((h * S + i) * D + c)] * kr[size_t((h * S + j) * D + c)];
+        s[size_t(j)] = d * scale;
+        m = std::max(m, s[size_t(j)]);
+      }
+      for (int64_t j = 0; j < S; ++j) sum += (s[size_t(j)] = std::exp(s[size_t(j)] - m));
+      for (int64_t j = 0; j < S; ++j)
+        for (int64_t c = 0; c < D; ++c) ref[size_t((h * S + i) * D + c)] += s[size_t(j)] / sum * vr[size_t((h * S + j) * D + c)];
+    }
+  report_rel("attention f16 BH=" + std::to_string(BH) + " S=" + std::to_string(S) + " D=64",
+             rel_error(unpack(ho, Ty::F16), ref), 5e-3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -402,6 +527,23 @@ int main(int argc, char** argv) {
   if (!small) check_sum_rows(2000, 5000, rng);
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 65}})
     check_transpose(M, N, rng);
+  // matmul: ragged M, N, K of 1, 17, 1001 (4099 in the full run); K = 0; all-ones exactness.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {17, 17, 17}, {1001, 17, 1001},
+                         {17, 1001, 130}, {130, 200, 0}}) {
+    check_matmul("matmul", mm16_matmul, Ty::F16, M, N, K, rng);
+    check_matmul("matmul", mmbf_matmul, Ty::BF16, M, N, K, rng);
+    check_matmul("matmul", mm32_matmul, Ty::F32, M, N, K, rng);
+  }
+  if (!small) {
+    check_matmul("matmul", mm16_matmul, Ty::F16, 4099, 1001, 4099, rng);
+    check_matmul("matmul", mmbf_matmul, Ty::BF16, 1001, 4099, 1001, rng);
+  }
+  check_matmul("matmul", mm16_matmul, Ty::F16, 130, 200, 1001, rng, true);
+  check_matmul("matmul", mm32_matmul, Ty::F32, 130, 200, 1001, rng, true);
+  check_matmul("matmul_bias_relu", nullptr, Ty::F16, 300, 257, 200, rng, false, true);
+  check_batched(3, 130, 200, 70, rng);
+  check_attention(3, 100, rng);
+  check_attention(2, 257, rng);
   if (!small) check_transpose(1000, 3000, rng);
   // Empty arrays: the grid has a zero dimension, so the stub returns success without launching.
   Buffer d(4);
