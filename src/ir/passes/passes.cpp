@@ -26,6 +26,11 @@ std::vector<std::string> default_pipeline(int opt_level) {
 bool is_pure(const Op& op) {
   switch (op.kind) {
     case OpKind::Store:
+    case OpKind::Scatter:
+    case OpKind::Atomic:
+    // A gather reads memory that scatters and atomics write: like a load it must not be
+    // merged or hoisted across them, and treating it as impure is how cse and licm see that.
+    case OpKind::Gather:
     case OpKind::Yield:
     case OpKind::Break:
     case OpKind::Continue:
