@@ -6,6 +6,7 @@ poisoned, median of CUDA-event timings after warm-up). Writes a markdown table.
 LIBTILEC.so exports the headers' launch functions (bench/tilec_kernels.c).
 """
 import ctypes
+import os
 import statistics
 import sys
 import time
@@ -356,11 +357,8 @@ def record(workload, impl, ms, nbytes, note=""):
     print(f"{workload:28} {impl:34} {ms:8.4f} ms {gbs:8.0f} GB/s {note}", flush=True)
 
 
-def main():
-    torch.manual_seed(int(time.time()))
+def bench_elementwise():
     dev = torch.device("cuda")
-    print(torch.cuda.get_device_name(), "torch", torch.__version__, "triton", triton.__version__)
-
     # Ceiling: a plain device copy (bytes read + written).
     n = 1 << 28
     src = torch.randn(n, device=dev)
@@ -429,9 +427,19 @@ def main():
         record("gelu_bias f32 2^27", label, ms, nbytes,
                f"{best_tri / ms:.2f}x Triton, {eager / ms:.2f}x eager, rel err {err:.1e}")
 
-    bench_rows()
-    bench_matmul()
-    bench_variants(sys.argv[3] if len(sys.argv) > 3 else "")
+
+
+def main():
+    torch.manual_seed(int(time.time()))
+    dev = torch.device("cuda")
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, "triton", triton.__version__)
+
+    only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
+    for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul)]:
+        if not only or name in only:
+            fn()
+    if not only or "variants" in only:
+        bench_variants(sys.argv[3] if len(sys.argv) > 3 else "")
 
     with open(results_path, "w") as fh:
         fh.write(f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}\n\n")

@@ -94,7 +94,7 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
   abi.threads_per_cta = low.threads();
   abi.num_warps = low.num_warps;
   abi.num_stages = k.num_stages ? k.num_stages : 1;
-  abi.dynamic_shared_bytes = int(low.conversion_smem);  // the scratch buffer (ptx/kernel.cpp)
+  abi.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
   return abi;
 }
 

@@ -257,4 +257,11 @@ Layout blocked_layout(const std::vector<int64_t>& shape, int vec, int num_warps)
   return l;
 }
 
+int64_t swizzled_offset(int64_t line, int64_t byte, int64_t pitch) {
+  int64_t chunks = pitch / 16;
+  int64_t period = std::max<int64_t>(1, 8 / chunks), width = std::min<int64_t>(chunks, 8);
+  int64_t chunk = (byte / 16) ^ ((line / period) % width);
+  return line * pitch + chunk * 16 + byte % 16;
+}
+
 }  // namespace tilec::codegen

@@ -103,4 +103,11 @@ bool equivalent(const Layout& a, const Layout& b, int threads);
 /// warps, fill the last dimension first.
 Layout blocked_layout(const std::vector<int64_t>& shape, int vec, int num_warps);
 
+/// Byte offset of byte `byte` of line `line` in a swizzled shared-memory tile with lines of
+/// `pitch` bytes (a power of two, at least 16): the 16-byte chunk index is XORed with
+/// (line / max(1, 8 / chunks)) % min(chunks, 8), chunks = pitch / 16, so that the same chunk
+/// of 8 consecutive lines falls in 8 different groups of 4 banks and ldmatrix reads them
+/// without conflicts (the XOR swizzle of CUTLASS's Swizzle<3,4,3>, generalized to short lines).
+int64_t swizzled_offset(int64_t line, int64_t byte, int64_t pitch);
+
 }  // namespace tilec::codegen

@@ -39,7 +39,12 @@ class Lowering {
   bool is_splat(const ir::Value* v) const { return v->def && v->def->kind == ir::OpKind::Splat; }
   void note_conversion(const ir::Value* src) {
     int64_t bytes = src->type.tile.numel() * std::max(4, dtype_bytes(src->type.tile.dtype));
+    need_smem(bytes);
+  }
+  /// Both variants need `bytes` of the conversion buffer.
+  void need_smem(int64_t bytes) {
     k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+    k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, bytes);
   }
 
   LoweredKernel& k_;
@@ -63,6 +68,17 @@ void Lowering::convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>:
   }
   ir::Builder bld(*k_.fn, &b);
   bld.set_before(&b, it);
+  if (v->def && v->def->kind == ir::OpKind::Broadcast && !v->def->operands[0]->type.is_scalar()) {
+    // Broadcast again, straight into the wanted layout: only the (smaller) operand goes
+    // through shared memory (a bias row added to an mma accumulator).
+    ir::Value* src = v->def->operands[0];
+    ir::Op* bc = bld.create(ir::OpKind::Broadcast, op.loc, {src}, {v->type});
+    bc->shape = v->def->shape;
+    k_.layouts[bc->result()] = want;
+    op.operands[i] = bc->result();
+    note_conversion(src);
+    return;
+  }
   ir::Op* c = bld.create(ir::OpKind::ConvertLayout, op.loc, {v}, {v->type});
   k_.layouts[c->result()] = want;
   op.operands[i] = c->result();
@@ -77,12 +93,15 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
   switch (op.kind) {
     case OpKind::Mma: {
       // The accumulator lives in the mma.sync fragment layout; a and b are staged through
-      // shared memory by the emitter, whatever their layout.
+      // shared memory by the emitter, whatever their layout, unless (vectorized variant) an
+      // async load already put them there.
       const ir::Value* acc = op.operands[2];
       Layout l = mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
       convert_operand(b, it, 2, l);
       set(op.results[0], l);
       k_.conversion_smem = std::max(k_.conversion_smem, mma_staging_bytes(op));
+      int64_t vec = mma_staging_bytes(op, !k_.async_load(op.operands[0]), !k_.async_load(op.operands[1]));
+      k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, vec);
       return;
     }
     case OpKind::Reduce: {
@@ -97,7 +116,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
         bool arg = op.combine == ir::Combine::Argmax || op.combine == ir::Combine::Argmin;
         int64_t bytes = in.warps_per_cta[size_t(p)] * std::max<int64_t>(1, op.results[0]->type.tile.numel()) *
                         (esz + (arg ? 4 : 0));
-        k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+        need_smem(bytes);
       }
       return;
     }
@@ -145,7 +164,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       // Only one copy of a replicated element does the atomic; the old value reaches the
       // copies through shared memory.
       if (op.kind == OpKind::Atomic && (shaped->type.is_scalar() || l.replicated()))
-        k_.conversion_smem = std::max(k_.conversion_smem, shaped->type.tile.numel() * 8);
+        need_smem(shaped->type.tile.numel() * 8);
       return;
     }
     case OpKind::Scan: {
@@ -158,7 +177,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
         int64_t extent = op.operands[0]->type.tile.shape[size_t(op.axis)];
         int64_t rows = op.operands[0]->type.tile.numel() / extent;
         int64_t reps = std::max<int64_t>(1, extent / in.parent_cta_tile(p));
-        k_.conversion_smem = std::max(k_.conversion_smem, rows * reps * in.warps_per_cta[size_t(p)] * 8);
+        need_smem(rows * reps * in.warps_per_cta[size_t(p)] * 8);
       }
       return;
     }
@@ -192,7 +211,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       const ir::Value* v = op.operands[0];
       int64_t rows = v->type.tile.numel() / std::max<int64_t>(1, v->type.tile.shape.back());
       int64_t bytes = (v->type.tile.numel() + rows) * std::max(4, dtype_bytes(v->type.tile.dtype));
-      k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+      need_smem(bytes);
       return;
     }
     case OpKind::For:
@@ -277,7 +296,7 @@ void Lowering::block(ir::Block& b) {
 
 }  // namespace
 
-LoweredKernel lower_kernel(ir::Function& f, int num_warps) {
+LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages, int64_t smem_limit) {
   LoweredKernel k;
   k.fn = &f;
   int64_t largest = 1;
@@ -299,16 +318,26 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps) {
   }
   k.num_warps = num_warps;
   for (auto& [shape, bytes] : min_bytes) k.vec[shape] = std::max(1, 16 / bytes);
+  plan_pipelines(k, num_stages);
   Lowering low(k);
   for (ir::Value* a : f.body.args)
     if (!a->type.is_array) k.layouts[a] = low.blocked(a->type);
   low.block(f.body);
+  finish_pipelines(k, num_stages, smem_limit);
   return k;
 }
 
 std::string print_lowered(const LoweredKernel& k) {
   std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
                                 k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
+  for (const Pipeline& p : k.pipelines) {
+    out += fmt::format("// cp.async pipeline (vectorized variant): {} stages of {} bytes at shared offset {};", p.stages,
+                       p.stage_bytes, k.pipeline_offset);
+    for (const AsyncLoad& al : p.loads)
+      out += fmt::format("{} mma operand {} from a {}x{} tile ({}-byte lines{})", &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines,
+                         al.line_elems, al.pitch(), al.contiguous_dim == 0 ? ", transposed" : "");
+    out += "\n";
+  }
   std::map<std::string, std::string> seen;
   for (const auto& [v, l] : k.layouts) {
     if (l.shape.empty()) continue;

@@ -10,6 +10,34 @@
 
 namespace tilec::codegen {
 
+/// A tile load that goes from global to shared memory with 16-byte cp.async (PTX ISA
+/// §9.7.9.25) in the vectorized variant, and that mma reads from there: the load's result
+/// reaches operand `operand` (0 = a, 1 = b) of `mma` through at most a permute and reshapes
+/// that add or drop unit dimensions, and nothing else uses it. In shared memory the tile is
+/// `lines` lines of `line_elems` elements (the load's last, contiguous dimension), swizzled
+/// (layout.h, swizzled_offset).
+struct AsyncLoad {
+  const ir::Op* load = nullptr;
+  const ir::Op* mma = nullptr;
+  int operand = 0;
+  int64_t lines = 0, line_elems = 0;
+  int esz = 2;             ///< element bytes
+  int contiguous_dim = 1;  ///< the mma operand's dimension that runs along a line
+  int64_t offset = 0;      ///< bytes from the start of a stage (a multiple of 1024)
+  int64_t pitch() const { return line_elems * esz; }
+  int64_t bytes() const { return lines * pitch(); }
+};
+
+/// A `for` loop whose async loads run `stages - 1` iterations ahead of the mma that reads
+/// them, in a ring of `stages` shared-memory buffers (the multi-stage cp.async pipeline of
+/// CUTLASS's sm80 mainloop; perf.md, rung L1).
+struct Pipeline {
+  const ir::Op* loop = nullptr;
+  int stages = 2;
+  int64_t stage_bytes = 0;  ///< one stage: every async load of the loop
+  std::vector<AsyncLoad> loads;
+};
+
 struct LoweredKernel {
   ir::Function* fn = nullptr;
   int num_warps = 4;
@@ -18,18 +46,49 @@ struct LoweredKernel {
   /// dtype loaded or stored with that shape).
   std::map<std::vector<int64_t>, int> vec;
   std::map<const ir::Value*, Layout> layouts;
-  /// Bytes of shared memory for layout conversions (one buffer, reused).
+  /// Bytes of shared memory for layout conversions and staged mma operands (one buffer at
+  /// offset 0, reused), in the general variant and in the vectorized one (where the operands
+  /// of async loads need no staging).
   int64_t conversion_smem = 0;
+  int64_t conversion_smem_vectorized = 0;
+  /// The cp.async pipelines of the vectorized variant; their stages start at pipeline_offset
+  /// (after the conversion buffer, 1024-byte aligned). Loops run one after the other, so they
+  /// share that space.
+  std::vector<Pipeline> pipelines;
+  int64_t pipeline_offset = 0;
 
   const Layout& layout(const ir::Value* v) const { return layouts.at(v); }
+  /// The pipeline of loop `op`, or null.
+  const Pipeline* pipeline(const ir::Op* loop) const;
+  /// The async load whose chain (load, permute, reshapes) defines `v`, or null.
+  const AsyncLoad* async_load(const ir::Value* v) const;
+  /// Dynamic shared memory the kernel launches with: the larger of the two variants' needs.
+  int64_t shared_bytes() const;
+  /// Values of async-load chains, mapped to their load (the emitter skips their ops).
+  std::map<const ir::Value*, const AsyncLoad*> async_values;
 };
 
-/// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp).
-int64_t mma_staging_bytes(const ir::Op& op);
+/// Finds the loops of `k.fn` whose loads can go through a cp.async pipeline (none when
+/// `num_stages` is 1), before layouts are assigned. A loop qualifies when its step is a
+/// positive constant, it has no break, continue or return, and an mma in its body reads a
+/// load whose indices are the induction variable or values defined before the loop, with
+/// zero padding and a power-of-two line of 16 to 1024 bytes (pipeline.cpp).
+void plan_pipelines(LoweredKernel& k, int num_stages);
+
+/// After layouts: places the stages after the conversion buffer and picks their number,
+/// `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
+/// per CTA), so that two CTAs can share an SM.
+void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
+
+/// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and
+/// `stage_b` say which operands are staged (the others come from async loads).
+int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 
 /// Chooses warps and layouts for `f`. `num_warps` 0 lets the compiler choose: enough warps
 /// that each thread holds about 8-16 elements of the largest tile, at most 8 (at least 1).
-LoweredKernel lower_kernel(ir::Function& f, int num_warps);
+/// `num_stages` (0 = compiler's choice) and `smem_limit` (the smallest per-CTA limit of the
+/// target architectures, target.h) size the cp.async pipelines.
+LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages = 0, int64_t smem_limit = 227 * 1024);
 
 /// The IR with each value's layout and the launch choices (`--emit=tir-lowered`).
 std::string print_lowered(const LoweredKernel& k);

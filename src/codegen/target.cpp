@@ -28,6 +28,12 @@ std::optional<Target> parse_target(const std::string& arch) {
   return std::nullopt;
 }
 
+int64_t max_shared_per_cta(int sm) {
+  if (sm == 80 || sm == 87) return 163 * 1024;
+  if (sm == 86 || sm == 89 || sm >= 120) return 99 * 1024;
+  return 227 * 1024;
+}
+
 std::string ptx_version_text(int v) { return fmt::format("{}.{}", v / 10, v % 10); }
 
 }  // namespace tilec::codegen

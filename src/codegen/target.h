@@ -1,6 +1,7 @@
 // GPU targets: the architectures tilec emits for and the PTX ISA version each needs.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,12 @@ struct Target {
 
 /// Parses "sm_90a"; nullopt for an unknown or unsupported (older than sm_80) architecture.
 std::optional<Target> parse_target(const std::string& arch);
+
+/// The most shared memory one CTA can use on compute capability `sm`, in bytes, after opting
+/// in with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (CUDA C Programming Guide,
+/// "Technical Specifications per Compute Capability"): 163 KB on sm_80/87, 99 KB on
+/// sm_86/89/120/121, 227 KB on sm_90/100/103/110.
+int64_t max_shared_per_cta(int sm);
 
 /// "8.0" from 80.
 std::string ptx_version_text(int v);

@@ -187,10 +187,17 @@ int compile(const Options& opts) {
   if (opts.print_after_all) std::fwrite(trace.data(), 1, trace.size(), stderr);
   if (emit == EmitKind::TirOpt) return write(print_all(kernels));
 
-  // Lowering: warps and layouts.
+  // Lowering: warps, layouts and cp.async pipelines, within the shared memory of the
+  // smallest target.
+  std::vector<std::string> archs = opts.archs.empty() ? std::vector<std::string>{kDefaultArch} : opts.archs;
+  int64_t smem_limit = codegen::max_shared_per_cta(90);
+  for (const std::string& arch : archs)
+    if (std::optional<codegen::Target> t = codegen::parse_target(arch))
+      smem_limit = std::min(smem_limit, codegen::max_shared_per_cta(t->sm));
   std::vector<codegen::LoweredKernel> lowered;
   for (size_t i = 0; i < kernels.size(); ++i)
-    lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps));
+    lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps, program.kernels[i].num_stages,
+                                            smem_limit));
   if (emit == EmitKind::TirLowered) {
     std::string text;
     for (const auto& k : lowered) text += codegen::print_lowered(k);
@@ -198,7 +205,6 @@ int compile(const Options& opts) {
   }
 
   // PTX for every -arch.
-  std::vector<std::string> archs = opts.archs.empty() ? std::vector<std::string>{kDefaultArch} : opts.archs;
   std::vector<ArchPtx> ptx;
   for (const std::string& arch : archs) {
     std::optional<codegen::Target> target = codegen::parse_target(arch);

@@ -7,8 +7,10 @@
 //     where PTX has no instruction: float max/min (PTX's only float max/min atomics are sm_90's
 //     f16/bf16 ones, which return the non-NaN operand, while §6.5 propagates NaN), bf16 add
 //     before sm_90, and every 16-bit operation but add and cas;
-//   - a compare-and-swap loop on the aligned 32-bit word holding an 8-bit element (i8, u8,
-//     bool), replacing only its byte.
+//   - a compare-and-swap loop on the aligned 16-bit halfword holding an 8-bit element (i8, u8,
+//     bool), replacing only its byte (PTX has no 8-bit atomics). The other byte of the
+//     halfword is read and written back unchanged, so an 8-bit array whose first or last byte
+//     shares a halfword with memory outside it touches that byte (docs/language.md §7.2.5).
 // Elements that are masked off or out of range do nothing and return 0. Only one thread does
 // the atomic for an element that several threads hold (a replicated layout, a scalar); the
 // others receive its old value through shared memory.
@@ -201,17 +203,19 @@ void Emitter::atomic(const ir::Op& op) {
       b_.ins_if(again, "bra", {loop});
       if (used) b_.ins(mov(rc), {old, x});
     } else {
-      // 8-bit elements: CAS the aligned word that holds them, changing only their byte.
-      std::string word = b_.reg(RegClass::B64), shift = b_.reg(RegClass::B32);
-      b_.ins("and.b64", {word, acc.addr[r], "0xFFFFFFFFFFFFFFFC"});
+      // 8-bit elements: CAS the aligned halfword that holds them (atom.cas.b16, sm_70+),
+      // changing only their byte; the other byte is written back as it was read.
+      std::string half = b_.reg(RegClass::B64), shift = b_.reg(RegClass::B32);
+      b_.ins("and.b64", {half, acc.addr[r], "0xFFFFFFFFFFFFFFFE"});
       b_.ins("cvt.u32.u64", {shift, acc.addr[r]});
-      b_.ins("and.b32", {shift, shift, "3"});
+      b_.ins("and.b32", {shift, shift, "1"});
       b_.ins("shl.b32", {shift, shift, "3"});
-      std::string cur = b_.reg(RegClass::B32), prev = b_.reg(RegClass::B32);
-      b_.ins("ld." + sem + "b32", {cur, "[" + word + "]"});
+      std::string cur = b_.reg(RegClass::B16), prev = b_.reg(RegClass::B16), cur32 = b_.reg(RegClass::B32);
+      b_.ins("ld." + sem + "b16", {cur, "[" + half + "]"});
       b_.label(loop);
+      b_.ins("cvt.u32.u16", {cur32, cur});
       std::string byte = b_.reg(RegClass::B32);
-      b_.ins(d == DType::I8 ? "bfe.s32" : "bfe.u32", {byte, cur, shift, "8"});
+      b_.ins(d == DType::I8 ? "bfe.s32" : "bfe.u32", {byte, cur32, shift, "8"});
       std::string x = byte, next;
       if (d == DType::Bool) {
         // bools travel as predicates; in memory they are bytes 0 or 1
@@ -240,12 +244,13 @@ void Emitter::atomic(const ir::Op& op) {
       } else {
         next = binary_reg(binary_of(a), d, byte, val[r]);
       }
-      std::string nword = b_.reg(RegClass::B32);
-      b_.ins("bfi.b32", {nword, next, cur, shift, "8"});
-      b_.ins("atom." + sem + "cas.b32", {prev, "[" + word + "]", cur, nword});
+      std::string nword = b_.reg(RegClass::B32), nhalf = b_.reg(RegClass::B16);
+      b_.ins("bfi.b32", {nword, next, cur32, shift, "8"});
+      b_.ins("cvt.u16.u32", {nhalf, nword});
+      b_.ins("atom." + sem + "cas.b16", {prev, "[" + half + "]", cur, nhalf});
       std::string again = b_.reg(RegClass::Pred);
-      b_.ins("setp.ne.b32", {again, prev, cur});
-      b_.ins("mov.b32", {cur, prev});
+      b_.ins("setp.ne.b16", {again, prev, cur});
+      b_.ins("mov.b16", {cur, prev});
       b_.ins_if(again, "bra", {loop});
       if (used) {
         if (rc == RegClass::Pred) b_.ins("mov.pred", {old, x});

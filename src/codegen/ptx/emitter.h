@@ -135,10 +135,81 @@ class Emitter {
   std::string string_constant(const std::string& text);
 
   // ---- mma.cpp
+  /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
+  /// bytes from `base` (a u32 register): element (r, c) is in line r at position c
+  /// (`contiguous_dim` 1) or in line c at position r (0). Swizzled lines follow
+  /// swizzled_offset (layout.h); the others are plain (padded) rows.
+  struct SmemOperand {
+    std::string base;
+    int esz = 2;
+    int contiguous_dim = 1;
+    int64_t pitch = 0;
+    bool swizzled = false;
+  };
+  struct LaneAddress;
   void mma(const ir::Op& op);
+  /// Fragment loads and mma.sync instructions for `op` with its operands in shared memory.
+  void mma_compute(const ir::Op& op, const SmemOperand& a, const SmemOperand& b);
   /// Writes tile `v` (2-D, any layout) row-major into shared memory at `base` (u32 register)
   /// with `pitch` bytes per row.
   void stage_operand(const ir::Value* v, const std::string& base, int64_t pitch);
+  /// The swizzle's XOR for u32 register `line`, as a byte offset (swizzled_offset, layout.h).
+  std::string smem_chunk_xor(const std::string& line, const SmemOperand& s);
+  /// ldmatrix lane addresses of this warp: line (l%8) + 8*bit + warp_line, chunk bit' +
+  /// warp_chunk, with (bit, bit') = ((l/8)%2, l/16), or (l/16, (l/8)%2) when line_bit_high.
+  LaneAddress lane_address(const SmemOperand& s, bool line_bit_high, const std::string& warp_line,
+                           const std::string& warp_chunk);
+  /// The ldmatrix operand `line_off` lines and `chunk_off` chunks from the lane's address.
+  std::string lane_at(LaneAddress& a, int64_t line_off, int64_t chunk_off);
+  /// `[addr]` of operand element (r + r_off, c + c_off), r and c u32 registers.
+  std::string smem_element(const SmemOperand& s, const std::string& r, int64_t r_off, const std::string& c,
+                           int64_t c_off);
+
+  // ---- pipeline.cpp
+  /// One async load's copies, per thread: chunk j is line `line` + line_const[j], chunk
+  /// `chunk` + chunk_const[j] of the tile (lines along load dim line_dim; positions along the
+  /// last, contiguous dim).
+  struct AsyncCopy {
+    const AsyncLoad* al = nullptr;
+    int line_dim = 0, last_dim = 0;
+    std::string line, chunk;                  ///< u32
+    std::vector<int64_t> line_const, chunk_const;
+    std::string in_tile;                      ///< predicate for the last copy ("" = always)
+    std::vector<std::pair<std::string, int64_t>> dst;  ///< per copy: swizzled offset register + immediate
+    std::string tile;                         ///< u32: shared address of the tile in stage 0
+    std::string ptr, delta;                   ///< u64: first chunk's address in the next tile; step per tile
+    std::string fixed_ok;                     ///< predicate: the fixed dims' origins are in range ("" = always)
+    std::string fixed_inside;                 ///< predicate: the fixed dims hold the whole tile ("" = always)
+    std::vector<bool> moves;                  ///< per dim: the index is the induction variable
+    std::vector<std::string> rem;             ///< per dim, s64: extent - origin of the next tile
+    std::map<int64_t, std::string> line_step; ///< line difference → its byte offset (u64)
+    std::string chunk_elems;                  ///< u32: elements of the line before `chunk`
+  };
+  struct PipelineState {
+    const Pipeline* p = nullptr;
+    DType idx = DType::I32;   ///< the induction variable's dtype
+    int64_t step = 1;
+    std::string upper, iv_issue;  ///< the bound; the induction variable of the next tile to issue
+    std::string base;             ///< u32: shared address of stage 0
+    std::string read, write;      ///< u32: byte offsets of the stage read now and the next written
+    std::vector<AsyncCopy> copies;
+  };
+  /// Before the loop: the per-thread copy plan, and the first `stages - 1` stages issued.
+  void pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineState& st);
+  /// At the top of an iteration: waits for this iteration's stage, then issues the copies of
+  /// the iteration `stages - 1` ahead into the stage the previous iteration read.
+  void pipeline_iteration(PipelineState& st);
+  /// At the end of an iteration: the next stage to read.
+  void pipeline_advance(PipelineState& st);
+  /// After the loop: no copy in flight, the stages free for other uses.
+  void pipeline_epilogue(PipelineState& st);
+  /// The cp.async copies of one stage, when the issue predicate holds.
+  void pipeline_issue(PipelineState& st);
+  /// Copy j's source operand (`src` steps from the previous copy's) and destination operand.
+  std::string copy_source(const AsyncCopy& c, size_t j, const std::string& src);
+  std::string copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase, std::map<std::string, std::string>& dst_for);
+  /// The copies of an edge tile: bounds per chunk, zero fill, partial chunks element-wise.
+  void edge_copies(PipelineState& st, AsyncCopy& c, const std::string& nonneg);
 
   // ---- math.cpp
   /// `k` (exp, log, tanh, ...) of f32 register `x`; accurate unless approximations are allowed.
@@ -199,6 +270,8 @@ class Emitter {
   std::string tid_;        ///< u32 %tid.x
   std::string param_text_;  ///< the entry's parameter list
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
+  /// Shared address (u32 register) of each async load's tile in the stage being read.
+  std::map<const AsyncLoad*, std::string> async_base_;
   std::string entry_name_;
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {

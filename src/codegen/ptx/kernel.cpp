@@ -327,6 +327,9 @@ void Emitter::block(const ir::Block& b) {
 
 void Emitter::op(const ir::Op& op) {
   using ir::OpKind;
+  // The load, permute and reshapes of an async load: the pipeline moves the tile and mma
+  // reads it from shared memory.
+  if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;
   b_.loc(op.loc);
   switch (op.kind) {
     case OpKind::Constant: constant(op); break;
@@ -429,6 +432,10 @@ void Emitter::emit_for(const ir::Op& op) {
     std::vector<std::string>& r = define(body.args[i]);
     move_all(b_, r, regs(op.operands[i + 2]), body.args[i]->type.tile.dtype);
   }
+  // Loads that go through a cp.async pipeline start before the loop (ptx/pipeline.cpp).
+  const Pipeline* pipe = o_.vectorized ? k_.pipeline(&op) : nullptr;
+  PipelineState ps;
+  if (pipe) pipeline_prologue(op, *pipe, ps);
   std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
   const std::string& upper = regs(op.operands[1])[0];
   const std::string& step = regs(op.operands[2])[0];
@@ -452,6 +459,7 @@ void Emitter::emit_for(const ir::Op& op) {
     b_.ins("not.pred", {p, cont});
   }
   b_.ins_if(p, "bra.uni", {done});
+  if (pipe) pipeline_iteration(ps);
   Loop loop{done, b_.label_name("loop_next"), {}};
   for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
   loops_.push_back(loop);
@@ -460,9 +468,11 @@ void Emitter::emit_for(const ir::Op& op) {
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.label(loop.continue_label);
+  if (pipe) pipeline_advance(ps);
   b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
   b_.ins("bra.uni", {top});
   b_.label(done);
+  if (pipe) pipeline_epilogue(ps);
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
 }
 

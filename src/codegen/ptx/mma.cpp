@@ -1,8 +1,9 @@
-// mma(a, b, acc) on tensor cores with mma.sync (PTX ISA §9.7.13.3-4, sm_80+). The operands
-// are staged in shared memory (rows padded by 16 bytes, so that the 8 rows one ldmatrix reads
-// fall in 8 different bank groups), then each warp loads its fragments — ldmatrix for 16-bit
-// types (.trans for B), ld.shared for the others — and issues one instruction per 16×8 (or
-// 8×8 for f64) piece of its block of the accumulator (layout.h, Kind::Mma).
+// mma(a, b, acc) on tensor cores with mma.sync (PTX ISA §9.7.13.3-4, sm_80+). Both operands
+// are read from shared memory: from the stage an async load (cp.async pipeline, pipeline.cpp)
+// filled, with XOR-swizzled lines, or else staged there from registers (rows padded by 16
+// bytes). Then each warp loads its fragments — ldmatrix (.trans for the other majorness)
+// where the element size allows, ld.shared otherwise — and issues one instruction per 16×8
+// (or 8×8 for f64) piece of its block of the accumulator (layout.h, Kind::Mma).
 #include <fmt/format.h>
 
 #include "codegen/ptx/emitter.h"
@@ -55,11 +56,93 @@ int elem_bytes(DType d) { return d == DType::TF32 ? 4 : dtype_bytes(d); }
 
 }  // namespace
 
-int64_t mma_staging_bytes(const ir::Op& op) {
+int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
   const auto& a = op.operands[0]->type.tile.shape;
   const auto& b = op.operands[1]->type.tile.shape;
   int e = elem_bytes(op.operands[0]->type.tile.dtype);
-  return a[0] * (a[1] * e + 16) + b[0] * (b[1] * e + 16);
+  return (stage_a ? a[0] * (a[1] * e + 16) : 0) + (stage_b ? b[0] * (b[1] * e + 16) : 0);
+}
+
+// ldmatrix addressing of one operand for one warp (PTX ISA §9.7.13.4.15): lane l gives the
+// address of one line of matrix l/8. `reg` holds that address for the first x4 group; the
+// others are `line_off` lines and `chunk_off` 16-byte chunks away. Lines are a multiple of 8
+// apart, so a line's swizzle pattern is the lane's; chunk offsets never share a bit with the
+// lane's chunk (see lane_address), so in a swizzled tile they go in with XOR.
+struct Emitter::LaneAddress {
+  std::string reg;
+  int64_t pitch = 0;
+  bool swizzled = false;
+  std::map<int64_t, std::string> xored;  ///< chunk offset → reg ^ (offset * 16)
+};
+
+std::string Emitter::smem_chunk_xor(const std::string& line, const SmemOperand& s) {
+  // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).
+  int64_t chunks = s.pitch / 16;
+  int64_t period = std::max<int64_t>(1, 8 / chunks), width = std::min<int64_t>(chunks, 8);
+  int shift = 0;
+  while ((int64_t(1) << shift) < period) ++shift;
+  std::string f = b_.reg(RegClass::B32);
+  b_.ins("shr.u32", {f, line, std::to_string(shift)});
+  b_.ins("and.b32", {f, f, u32(width - 1)});
+  b_.ins("shl.b32", {f, f, "4"});
+  return f;
+}
+
+Emitter::LaneAddress Emitter::lane_address(const SmemOperand& s, bool line_bit_high, const std::string& warp_line,
+                                           const std::string& warp_chunk) {
+  // Lane l: line (l % 8) + 8 * bit + warp_line, chunk bit' + warp_chunk, where (bit, bit') are
+  // ((l/8) % 2, l/16) or, with line_bit_high, (l/16, (l/8) % 2). warp_chunk is a multiple of
+  // the warp's width in chunks (a power of two), so adding the group offsets is an OR.
+  std::string lane = b_.reg(RegClass::B32), l7 = b_.reg(RegClass::B32), lb = b_.reg(RegClass::B32),
+              cb = b_.reg(RegClass::B32);
+  b_.ins("and.b32", {lane, tid_, "31"});
+  b_.ins("and.b32", {l7, lane, "7"});
+  b_.ins("bfe.u32", {lb, lane, line_bit_high ? "4" : "3", "1"});
+  b_.ins("bfe.u32", {cb, lane, line_bit_high ? "3" : "4", "1"});
+  std::string line = b_.reg(RegClass::B32);
+  b_.ins("mad.lo.u32", {line, lb, "8", l7});
+  if (!warp_line.empty()) b_.ins("add.u32", {line, line, warp_line});
+  if (!warp_chunk.empty()) b_.ins("add.u32", {cb, cb, warp_chunk});
+  std::string bytes = b_.reg(RegClass::B32);
+  b_.ins("shl.b32", {bytes, cb, "4"});
+  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(l7, s)});
+  LaneAddress a;
+  a.reg = b_.reg(RegClass::B32);
+  a.pitch = s.pitch;
+  a.swizzled = s.swizzled;
+  b_.ins("mad.lo.u32", {a.reg, line, u32(s.pitch), s.base});
+  b_.ins("add.u32", {a.reg, a.reg, bytes});
+  return a;
+}
+
+std::string Emitter::lane_at(LaneAddress& a, int64_t line_off, int64_t chunk_off) {
+  if (!a.swizzled) return fmt::format("[{}+{}]", a.reg, line_off * a.pitch + chunk_off * 16);
+  std::string r = a.reg;
+  if (chunk_off) {
+    std::string& x = a.xored[chunk_off];
+    if (x.empty()) {
+      x = b_.reg(RegClass::B32);
+      b_.ins("xor.b32", {x, a.reg, u32(chunk_off * 16)});
+    }
+    r = x;
+  }
+  return fmt::format("[{}+{}]", r, line_off * a.pitch);
+}
+
+std::string Emitter::smem_element(const SmemOperand& s, const std::string& r, int64_t r_off, const std::string& c,
+                                  int64_t c_off) {
+  // Element (r, c) of the operand: line r, position c (contiguous_dim 1) or the other way.
+  const std::string& lr = s.contiguous_dim == 1 ? r : c;
+  const std::string& pr = s.contiguous_dim == 1 ? c : r;
+  int64_t lo = s.contiguous_dim == 1 ? r_off : c_off, po = s.contiguous_dim == 1 ? c_off : r_off;
+  std::string line = b_.reg(RegClass::B32), bytes = b_.reg(RegClass::B32), addr = b_.reg(RegClass::B32);
+  b_.ins("add.u32", {line, lr, u32(lo)});
+  b_.ins("add.u32", {bytes, pr, u32(po)});
+  b_.ins("mul.lo.u32", {bytes, bytes, u32(s.esz)});
+  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(line, s)});
+  b_.ins("mad.lo.u32", {addr, line, u32(s.pitch), s.base});
+  b_.ins("add.u32", {addr, addr, bytes});
+  return "[" + addr + "]";
 }
 
 void Emitter::stage_operand(const ir::Value* v, const std::string& base, int64_t pitch) {
@@ -124,30 +207,49 @@ void Emitter::stage_operand(const ir::Value* v, const std::string& base, int64_t
 }
 
 void Emitter::mma(const ir::Op& op) {
-  const ir::Value* A = op.operands[0];
-  const ir::Value* B = op.operands[1];
-  const ir::Value* C = op.operands[2];
-  DType ta = A->type.tile.dtype, tc = C->type.tile.dtype;
+  DType ta = op.operands[0]->type.tile.dtype;
   if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && o_.target.sm < 89) {
     error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + o_.target.arch + ")");
     return;
   }
   if (ta == DType::F8E4M3 || ta == DType::F8E5M2) need_ptx(84);
+  // Each operand is either where an async load put it (the stage the loop reads now) or is
+  // staged row-major, unswizzled, with 16 bytes of padding per row, in the conversion buffer.
+  int e = elem_bytes(ta);
+  SmemOperand s[2];
+  int64_t staged = 0;
+  for (int i = 0; i < 2; ++i) {
+    const ir::Value* v = op.operands[size_t(i)];
+    const AsyncLoad* al = o_.vectorized ? k_.async_load(v) : nullptr;
+    if (al) {
+      s[i] = {async_base_.at(al), e, al->contiguous_dim, al->pitch(), true};
+      continue;
+    }
+    const std::vector<int64_t>& shape = v->type.tile.shape;
+    std::string base = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {base, smem_});
+    if (staged) b_.ins("add.u32", {base, base, u32(staged)});
+    s[i] = {base, e, 1, shape[1] * e + 16, false};
+    stage_operand(v, base, s[i].pitch);
+    staged += shape[0] * s[i].pitch;
+  }
+  if (staged) b_.ins("bar.sync", {"0"});
+  mma_compute(op, s[0], s[1]);
+  // The conversion buffer is reused by the next mma or conversion.
+  if (staged) b_.ins("bar.sync", {"0"});
+}
+
+void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOperand& sb) {
+  const ir::Value* A = op.operands[0];
+  const ir::Value* B = op.operands[1];
+  const ir::Value* C = op.operands[2];
+  DType ta = A->type.tile.dtype, tc = C->type.tile.dtype;
   MmaKind mk = mma_kind(ta, tc);
   const Layout& lc = k_.layout(C);
   int64_t M = A->type.tile.shape[0], K = A->type.tile.shape[1], N = B->type.tile.shape[1];
   int e = elem_bytes(ta);
-  int64_t pitch_a = K * e + 16, pitch_b = N * e + 16;
 
-  // 1. Both operands into shared memory.
-  std::string base_a = b_.reg(RegClass::B32), base_b = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {base_a, smem_});
-  b_.ins("add.u32", {base_b, base_a, u32(M * pitch_a)});
-  stage_operand(A, base_a, pitch_a);
-  stage_operand(B, base_b, pitch_b);
-  b_.ins("bar.sync", {"0"});
-
-  // 2. This warp's block of the result.
+  // This warp's block of the result: rows row0.., columns col0...
   std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
   b_.ins("and.b32", {lane, tid_, "31"});
   b_.ins("shr.u32", {warp, tid_, "5"});
@@ -169,124 +271,118 @@ void Emitter::mma(const ir::Op& op) {
   RegClass cc = reg_class(tc);
   for (size_t i = 0; i < acc.size(); ++i)
     b_.ins(cc == RegClass::B64 ? "mov.b64" : cc == RegClass::B16 ? "mov.b16" : "mov.b32", {acc[i], cin[i]});
-  bool ldmatrix = e == 2;
-  // ldmatrix lane addresses (PTX ISA §9.7.13.4.15): lane l gives the row address of matrix l/8.
-  std::string a_lane, b_lane;
-  if (ldmatrix) {
-    // A: rows l%16 of the m16 piece, columns (l/16)*8 of the k16 step.
-    a_lane = b_.reg(RegClass::B32);
-    std::string r = b_.reg(RegClass::B32), c = b_.reg(RegClass::B32);
-    b_.ins("and.b32", {r, lane, "15"});
-    b_.ins("add.u32", {r, r, row0});
-    b_.ins("shr.u32", {c, lane, "4"});
-    b_.ins("shl.b32", {c, c, "4"});  // (l/16)*8 elements * 2 bytes
-    b_.ins("mad.lo.u32", {a_lane, r, u32(pitch_a), base_a});
-    b_.ins("add.u32", {a_lane, a_lane, c});
-    // B (.trans): k rows l%8 + 8*((l/8)%2), n columns + 8*(l/16) of the n16 pair.
-    b_lane = b_.reg(RegClass::B32);
-    std::string k = b_.reg(RegClass::B32), h = b_.reg(RegClass::B32), n = b_.reg(RegClass::B32);
-    b_.ins("and.b32", {k, lane, "15"});
-    b_.ins("shr.u32", {n, lane, "4"});
-    b_.ins("shl.b32", {n, n, "3"});
-    b_.ins("add.u32", {n, n, col0});
-    b_.ins("mad.lo.u32", {b_lane, k, u32(pitch_b), base_b});
-    b_.ins("mad.lo.u32", {h, n, u32(e), b_lane});
-    b_lane = h;
+
+  // ldmatrix reads 16-byte rows of 8x8 16-bit matrices: any 16-bit operand (.trans when its
+  // lines run along M or N), and 8- or 32-bit ones whose lines run along K (a 32-bit element
+  // is two 16-bit halves of one row). The rest load elements with ld.shared.
+  bool ldsm_a = !mk.wide && (e == 2 || sa.contiguous_dim == 1);
+  bool ldsm_b = !mk.wide && (e == 2 || sb.contiguous_dim == 0);
+  std::string chunk_row0, chunk_col0;
+  if (ldsm_a && sa.contiguous_dim == 0) {
+    chunk_row0 = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {chunk_row0, row0, "3"});
   }
+  if (ldsm_b && sb.contiguous_dim == 1) {
+    chunk_col0 = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {chunk_col0, col0, "3"});
+  }
+  // A: matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15) → a0..a3.
+  // B: (k 0-7, n 0-7), (k 8-15, n 0-7) → b0, b1 of one n8 piece, then the next piece.
+  LaneAddress la, lb;
+  if (ldsm_a)
+    la = sa.contiguous_dim == 1 ? lane_address(sa, false, row0, "") : lane_address(sa, true, "", chunk_row0);
+  if (ldsm_b)
+    lb = sb.contiguous_dim == 1 ? lane_address(sb, false, "", chunk_col0) : lane_address(sb, true, col0, "");
+
+  // Element loads: lane parts of the fragment coordinates (PTX ISA §9.7.13.4.7-14): A rows g,
+  // columns t * per; B rows t * per, columns g.
+  std::string tper, arow, bcol;
+  if (!ldsm_a || !ldsm_b) {
+    tper = b_.reg(RegClass::B32), arow = b_.reg(RegClass::B32), bcol = b_.reg(RegClass::B32);
+    b_.ins("mul.lo.u32", {tper, t, u32(mk.per_reg)});
+    b_.ins("add.u32", {arow, g, row0});
+    b_.ins("add.u32", {bcol, g, col0});
+  }
+  // One fragment register: `count` elements from (r, c) on, along the columns (A) or rows (B).
+  auto load_register = [&](const std::string& dst, const SmemOperand& s, const std::string& r, int64_t ro,
+                           const std::string& c, int64_t co, bool along_rows) {
+    int count = mk.per_reg;
+    bool contiguous = count == 1 || (along_rows ? s.contiguous_dim == 0 : s.contiguous_dim == 1);
+    if (contiguous) {
+      b_.ins(mk.wide ? "ld.shared.b64" : "ld.shared.b32", {dst, smem_element(s, r, ro, c, co)});
+      return;
+    }
+    b_.ins("mov.b32", {dst, "0"});
+    for (int j = 0; j < count; ++j) {
+      std::string part = b_.reg(RegClass::B32);
+      std::string at = along_rows ? smem_element(s, r, ro + j, c, co) : smem_element(s, r, ro, c, co + j);
+      b_.ins(e == 1 ? "ld.shared.u8" : "ld.shared.u16", {part, at});
+      b_.ins("bfi.b32", {dst, part, dst, std::to_string(8 * e * j), std::to_string(8 * e)});
+    }
+  };
+
+  RegClass fr = mk.wide ? RegClass::B64 : RegClass::B32;
+  int64_t k_chunks = mk.k * e / 16;  // 16-byte chunks per k step (2; f64 has no ldmatrix)
   for (int64_t kk = 0; kk < K / mk.k; ++kk) {
-    // Fragments of A for each m piece, of B for each n piece.
     std::vector<std::vector<std::string>> fa(static_cast<size_t>(reps_m)), fb(static_cast<size_t>(reps_n));
-    RegClass fr = mk.wide ? RegClass::B64 : RegClass::B32;
     for (int64_t rm = 0; rm < reps_m; ++rm) {
       for (int i = 0; i < mk.a_regs; ++i) fa[size_t(rm)].push_back(b_.reg(fr));
-      if (ldmatrix) {
-        b_.ins("ldmatrix.sync.aligned.m8n8.x4.shared.b16",
-               {"{" + fmt::format("{}", fmt::join(fa[size_t(rm)], ", ")) + "}",
-                fmt::format("[{}+{}]", a_lane, rm * mk.m * pitch_a + kk * mk.k * e)});
+      if (ldsm_a) {
+        std::string at = sa.contiguous_dim == 1 ? lane_at(la, rm * 16, kk * k_chunks) : lane_at(la, kk * 16, rm * 2);
+        b_.ins(sa.contiguous_dim == 1 ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+                                      : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+               {"{" + fmt::format("{}", fmt::join(fa[size_t(rm)], ", ")) + "}", at});
+        continue;
+      }
+      for (int i = 0; i < mk.a_regs; ++i) {
+        // registers alternate rows +0/+8 (m16), then columns + k/2
+        int64_t r = rm * mk.m + (mk.m == 16 ? 8 * (i % 2) : 0);
+        int64_t c = kk * mk.k + (mk.a_regs > 1 ? (i / 2) * (mk.k / 2) : 0);
+        load_register(fa[size_t(rm)][size_t(i)], sa, arow, r, tper, c, false);
       }
     }
     for (int64_t rn = 0; rn < reps_n; ++rn)
       for (int i = 0; i < mk.b_regs; ++i) fb[size_t(rn)].push_back(b_.reg(fr));
-    if (ldmatrix) {
+    if (ldsm_b) {
+      std::string trans = sb.contiguous_dim == 1 ? ".trans" : "";
       for (int64_t rn = 0; rn < reps_n; rn += 2) {
-        std::string at = fmt::format("[{}+{}]", b_lane, kk * mk.k * pitch_b + rn * mk.n * e);
+        std::string at = sb.contiguous_dim == 1 ? lane_at(lb, kk * 16, rn) : lane_at(lb, rn * 8, kk * k_chunks);
         if (rn + 1 < reps_n) {
-          b_.ins("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+          b_.ins("ldmatrix.sync.aligned.m8n8.x4" + trans + ".shared.b16",
                  {"{" + fb[size_t(rn)][0] + ", " + fb[size_t(rn)][1] + ", " + fb[size_t(rn + 1)][0] + ", " +
                       fb[size_t(rn + 1)][1] + "}",
                   at});
         } else {
-          b_.ins("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", {"{" + fb[size_t(rn)][0] + ", " + fb[size_t(rn)][1] + "}", at});
+          b_.ins("ldmatrix.sync.aligned.m8n8.x2" + trans + ".shared.b16",
+                 {"{" + fb[size_t(rn)][0] + ", " + fb[size_t(rn)][1] + "}", at});
         }
       }
     } else {
-      // ld.shared per fragment element, from the fragment layouts of PTX ISA §9.7.13.4.
-      auto load_elems = [&](const std::string& dst, const std::string& base, int64_t pitch, int64_t r0, const std::string& rr,
-                            int64_t c0, const std::string& cr, int count, bool along_rows) {
-        // element j of the register sits at (r0 + rr, c0 + cr) + j along the columns (A) or rows (B)
-        std::string a = b_.reg(RegClass::B32);
-        b_.ins("mad.lo.u32", {a, rr, u32(pitch), base});
-        std::string cb = b_.reg(RegClass::B32);
-        b_.ins("mul.lo.u32", {cb, cr, u32(e)});
-        b_.ins("add.u32", {a, a, cb});
-        int64_t off = r0 * pitch + c0 * e;
-        if (count == 1 || !along_rows) {
-          // contiguous along the row: one load of the whole register
-          std::string w = mk.wide ? "ld.shared.b64" : "ld.shared.b32";
-          b_.ins(w, {dst, fmt::format("[{}+{}]", a, off)});
-          return;
-        }
-        // bytes along the rows (B of i8/f8): four loads packed into one word
-        b_.ins("mov.b32", {dst, "0"});
-        for (int j = 0; j < count; ++j) {
-          std::string by = b_.reg(RegClass::B32);
-          b_.ins("ld.shared.u8", {by, fmt::format("[{}+{}]", a, off + j * pitch)});
-          b_.ins("bfi.b32", {dst, by, dst, std::to_string(8 * j), "8"});
-        }
-      };
-      // Lane parts: A rows g, columns t*per; B rows t*per, columns g.
-      std::string tcol = b_.reg(RegClass::B32), arow = b_.reg(RegClass::B32), bcol = b_.reg(RegClass::B32);
-      b_.ins("mul.lo.u32", {tcol, t, u32(mk.per_reg)});
-      b_.ins("add.u32", {arow, g, row0});
-      b_.ins("add.u32", {bcol, g, col0});
-      for (int64_t rm = 0; rm < reps_m; ++rm)
-        for (int i = 0; i < mk.a_regs; ++i) {
-          // registers alternate rows +0/+8 (m16), then columns + k/2
-          int64_t r = rm * mk.m + (mk.m == 16 ? 8 * (i % 2) : 0);
-          int64_t c = kk * mk.k + (mk.a_regs > 1 ? (i / 2) * (mk.k / 2) : 0);
-          load_elems(fa[size_t(rm)][size_t(i)], base_a, pitch_a, r, arow, c, tcol, mk.per_reg, false);
-        }
       for (int64_t rn = 0; rn < reps_n; ++rn)
-        for (int i = 0; i < mk.b_regs; ++i) {
-          int64_t r = kk * mk.k + i * (mk.k / mk.b_regs);
-          int64_t c = rn * mk.n;
-          load_elems(fb[size_t(rn)][size_t(i)], base_b, pitch_b, r, tcol, c, bcol, mk.per_reg, true);
-        }
+        for (int i = 0; i < mk.b_regs; ++i)
+          load_register(fb[size_t(rn)][size_t(i)], sb, tper, kk * mk.k + i * (mk.k / mk.b_regs), bcol, rn * mk.n, true);
     }
     for (int64_t rm = 0; rm < reps_m; ++rm)
       for (int64_t rn = 0; rn < reps_n; ++rn) {
         int per = mk.m == 16 ? 4 : 2;
         size_t first = size_t((rm * reps_n + rn) * per);
         std::vector<std::string> d(acc.begin() + first, acc.begin() + first + per);
-        std::string dlist;
+        std::string fa_list = "{" + fmt::format("{}", fmt::join(fa[size_t(rm)], ", ")) + "}";
+        std::string fb_list = "{" + fmt::format("{}", fmt::join(fb[size_t(rn)], ", ")) + "}";
         if (tc == DType::F16) {
           // f16 accumulators travel as two packed words
           std::string w0 = b_.reg(RegClass::B32), w1 = b_.reg(RegClass::B32);
           b_.ins("mov.b32", {w0, "{" + d[0] + ", " + d[1] + "}"});
           b_.ins("mov.b32", {w1, "{" + d[2] + ", " + d[3] + "}"});
-          b_.ins(mk.opcode, {"{" + w0 + ", " + w1 + "}", "{" + fmt::format("{}", fmt::join(fa[size_t(rm)], ", ")) + "}",
-                             "{" + fmt::format("{}", fmt::join(fb[size_t(rn)], ", ")) + "}", "{" + w0 + ", " + w1 + "}"});
+          b_.ins(mk.opcode, {"{" + w0 + ", " + w1 + "}", fa_list, fb_list, "{" + w0 + ", " + w1 + "}"});
           b_.ins("mov.b32", {"{" + d[0] + ", " + d[1] + "}", w0});
           b_.ins("mov.b32", {"{" + d[2] + ", " + d[3] + "}", w1});
           continue;
         }
-        dlist = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
-        b_.ins(mk.opcode, {dlist, "{" + fmt::format("{}", fmt::join(fa[size_t(rm)], ", ")) + "}",
-                           "{" + fmt::format("{}", fmt::join(fb[size_t(rn)], ", ")) + "}", dlist});
+        std::string dlist = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
+        b_.ins(mk.opcode, {dlist, fa_list, fb_list, dlist});
       }
   }
-  // The staging buffer is reused by the next mma or conversion.
-  b_.ins("bar.sync", {"0"});
 }
 
 }  // namespace tilec::codegen

@@ -39,8 +39,8 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
   if (vprintf) out += "\n.extern .func (.param .b32 ret) vprintf(.param .b64 format, .param .b64 args);\n";
   if (!globals.empty()) out += "\n" + globals;
   bool scratch = false;
-  for (const LoweredKernel& k : kernels) scratch = scratch || k.conversion_smem > 0;
-  if (scratch) out += "\n.extern .shared .align 16 .b8 tilec_smem[];\n";
+  for (const LoweredKernel& k : kernels) scratch = scratch || k.shared_bytes() > 0;
+  if (scratch) out += "\n.extern .shared .align 1024 .b8 tilec_smem[];\n";
   return out + entries;
 }
 

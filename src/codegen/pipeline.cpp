@@ -1,0 +1,205 @@
+// Which loads of a loop go through the cp.async pipeline, and how many stages it gets.
+//
+// The pattern is the mainloop of a tiled matmul: `for k: a = load(A, (bm, k)); b = load(B,
+// (k, bn)); acc = mma(a, b, acc)`. A load qualifies when its tile can be fetched for a later
+// iteration before the current one runs: its indices are the induction variable or values from
+// before the loop, and its only use is an mma operand in the same loop body (through a permute
+// or unit-dimension reshapes, which only change how mma reads the tile). The stages hold every
+// qualifying load of one iteration; the emitter (ptx/pipeline.cpp) runs the copies
+// `stages - 1` iterations ahead.
+#include <algorithm>
+#include <set>
+
+#include "codegen/lower.h"
+
+namespace tilec::codegen {
+namespace {
+
+constexpr int64_t kAlign = 1024;  // stage buffers: aligned for the swizzle's XOR on addresses
+
+int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+using Users = std::map<const ir::Value*, std::vector<const ir::Op*>>;
+
+bool contains_exit(ir::Block& b) {
+  bool found = false;
+  ir::walk(b, [&](ir::Op& op) {
+    found = found || op.kind == ir::OpKind::Break || op.kind == ir::OpKind::Continue ||
+            op.kind == ir::OpKind::Return;
+  });
+  return found;
+}
+
+// Follows `load`'s result through permutes and unit-dimension reshapes to an mma operand in
+// `body`. Fills the shared-memory shape of `al` and records the chain's values.
+bool follow_chain(const ir::Op& load, const Users& users, const std::set<const ir::Op*>& body_ops, AsyncLoad& al,
+                  std::vector<const ir::Value*>& chain) {
+  const ir::Value* v = load.results[0];
+  const std::vector<int64_t>& shape = v->type.tile.shape;
+  if (shape.size() < 2 || shape.back() < 2) return false;
+  // Position of the contiguous (last) load dimension among the non-unit dimensions.
+  int non_unit = 0;
+  for (int64_t d : shape) non_unit += d > 1;
+  if (non_unit != 2) return false;
+  int64_t lines = v->type.tile.numel() / shape.back();
+  int contiguous = 1;  // among the two non-unit dims, the last one
+  std::vector<int> pos(shape.size());  // load dim → current dim
+  for (size_t i = 0; i < shape.size(); ++i) pos[i] = int(i);
+  chain.push_back(v);
+  while (true) {
+    auto it = users.find(v);
+    if (it == users.end() || it->second.size() != 1) return false;
+    const ir::Op* u = it->second[0];
+    if (!body_ops.count(u)) return false;
+    if (u->kind == ir::OpKind::Mma) {
+      if (u->operands[2] == v || (u->operands[0] == v) == (u->operands[1] == v)) return false;
+      al.mma = u;
+      al.operand = u->operands[0] == v ? 0 : 1;
+      break;
+    }
+    const ir::Value* r = u->results[0];
+    if (u->kind == ir::OpKind::Permute) {
+      // Which of the two non-unit dims is contiguous after the permute.
+      std::vector<int64_t> nu_before, nu_after;
+      for (size_t i = 0; i < v->type.tile.shape.size(); ++i)
+        if (v->type.tile.shape[i] > 1) nu_before.push_back(int64_t(i));
+      for (size_t i = 0; i < u->order.size(); ++i)
+        if (r->type.tile.shape[i] > 1) nu_after.push_back(u->order[i]);
+      int64_t cont_dim = nu_before[size_t(contiguous)];
+      contiguous = nu_after[0] == cont_dim ? 0 : 1;
+    } else if (u->kind == ir::OpKind::Reshape) {
+      std::vector<int64_t> a, b;
+      for (int64_t d : v->type.tile.shape)
+        if (d > 1) a.push_back(d);
+      for (int64_t d : r->type.tile.shape)
+        if (d > 1) b.push_back(d);
+      if (a != b) return false;  // only unit dimensions may come or go
+    } else {
+      return false;
+    }
+    v = r;
+    chain.push_back(v);
+  }
+  const std::vector<int64_t>& opnd = v->type.tile.shape;
+  if (opnd.size() != 2) return false;
+  al.load = &load;
+  al.esz = dtype_bytes(load.results[0]->type.tile.dtype);
+  al.lines = lines;
+  al.line_elems = shape.back();
+  al.contiguous_dim = contiguous;
+  // 16-byte chunks, whole lines of a power-of-two size (the swizzle XORs address bits).
+  return is_pow2(al.pitch()) && al.pitch() >= 16 && al.pitch() <= kAlign && al.esz <= 8;
+}
+
+// The async loads of one loop body, or none.
+std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
+  ir::Block& body = *loop.regions[0];
+  std::set<const ir::Op*> body_ops;
+  std::set<const ir::Value*> inside{body.args.begin(), body.args.end()};
+  ir::walk(body, [&](ir::Op& op) {
+    for (const ir::Value* r : op.results) inside.insert(r);
+  });
+  for (auto& op : body.ops) body_ops.insert(op.get());
+  std::vector<AsyncLoad> loads;
+  for (auto& op : body.ops) {
+    if (op->kind != ir::OpKind::Load) continue;
+    if (op->value.i != 0 || op->value.f != 0.0) continue;  // cp.async fills zeros only
+    if (!op->order.empty()) continue;                         // tile dims are array dims
+    bool indices_ok = true;
+    for (size_t i = 1; i < op->operands.size(); ++i)
+      indices_ok = indices_ok && (op->operands[i] == body.args[0] || !inside.count(op->operands[i]));
+    AsyncLoad al;
+    std::vector<const ir::Value*> chain;
+    if (indices_ok && follow_chain(*op, users, body_ops, al, chain)) loads.push_back(al);
+  }
+  return loads;
+}
+
+}  // namespace
+
+void plan_pipelines(LoweredKernel& k, int num_stages) {
+  if (num_stages == 1) return;  // no pipelining asked for
+  Users users;
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    for (const ir::Value* v : op.operands) users[v].push_back(&op);
+  });
+  std::vector<ir::Op*> loops;
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    if (op.kind != ir::OpKind::For) return;
+    const ir::Op* step = op.operands[2]->def;
+    if (step && step->kind == ir::OpKind::Constant && step->value.i > 0 && !contains_exit(*op.regions[0]))
+      loops.push_back(&op);
+  });
+  std::set<const ir::Op*> planned;
+  for (ir::Op* loop : loops) {
+    // Not a loop nested in a pipelined loop: the stages are one region of shared memory.
+    bool nested = false;
+    for (const ir::Block* b = loop->parent; b && b->parent; b = b->parent->parent) nested = nested || planned.count(b->parent);
+    if (nested) continue;
+    std::vector<AsyncLoad> loads = find_loads(*loop, users);
+    if (loads.empty()) continue;
+    Pipeline p;
+    p.loop = loop;
+    for (AsyncLoad& al : loads) {
+      al.offset = p.stage_bytes;
+      p.stage_bytes += align_up(al.bytes(), kAlign);
+    }
+    p.loads = std::move(loads);
+    planned.insert(loop);
+    k.pipelines.push_back(std::move(p));
+  }
+  for (const Pipeline& p : k.pipelines)
+    for (const AsyncLoad& al : p.loads) {
+      std::vector<const ir::Value*> todo{al.load->results[0]};
+      while (!todo.empty()) {
+        const ir::Value* v = todo.back();
+        todo.pop_back();
+        k.async_values[v] = &al;
+        if (auto it = users.find(v); it != users.end())
+          for (const ir::Op* u : it->second)
+            if (u->kind != ir::OpKind::Mma) todo.push_back(u->results[0]);
+      }
+    }
+}
+
+void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
+  // Stages: as asked, else as many as fit (2 to 4) beside the conversion buffer in half the
+  // limit. If some loop's two stages do not fit, nothing is pipelined (the vectorized variant
+  // then stages every mma operand, like the general one).
+  k.pipeline_offset = align_up(k.conversion_smem_vectorized, kAlign);
+  int64_t room = smem_limit - k.pipeline_offset;
+  for (Pipeline& p : k.pipelines) {
+    int s = num_stages;
+    if (s == 0) s = int(std::clamp<int64_t>((smem_limit / 2 - k.pipeline_offset) / p.stage_bytes, 2, 4));
+    while (s > 2 && s * p.stage_bytes > room) --s;
+    if (s * p.stage_bytes > room) {
+      k.pipelines.clear();
+      k.async_values.clear();
+      k.conversion_smem_vectorized = k.conversion_smem;
+      k.pipeline_offset = 0;
+      return;
+    }
+    p.stages = s;
+  }
+}
+
+const Pipeline* LoweredKernel::pipeline(const ir::Op* loop) const {
+  for (const Pipeline& p : pipelines)
+    if (p.loop == loop) return &p;
+  return nullptr;
+}
+
+const AsyncLoad* LoweredKernel::async_load(const ir::Value* v) const {
+  auto it = async_values.find(v);
+  return it == async_values.end() ? nullptr : it->second;
+}
+
+int64_t LoweredKernel::shared_bytes() const {
+  int64_t stages = 0;
+  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages * p.stage_bytes);
+  return std::max(conversion_smem, stages ? pipeline_offset + stages : conversion_smem_vectorized);
+}
+
+}  // namespace tilec::codegen

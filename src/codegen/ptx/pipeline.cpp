@@ -1,0 +1,390 @@
+// The cp.async pipeline of a loop (lower.h, Pipeline; PTX ISA §9.7.9.25): the tiles of the
+// async loads go from global to shared memory in 16-byte chunks without passing through
+// registers, `stages - 1` iterations ahead of the mma that reads them, in a ring of stages:
+//
+//   prologue:   issue stages 0 .. S-2 (one commit group each, empty past the trip count)
+//   iteration:  wait until this iteration's group landed (cp.async.wait_group S-2); bar.sync
+//               (every thread's chunks are visible, and every warp is done with the stage
+//               read last iteration); issue the iteration S-1 ahead into that stage; run the
+//               body, whose mma reads this iteration's stage
+//   epilogue:   cp.async.wait_all; bar.sync
+//
+// Chunk q of a tile (lines of `pitch` bytes, line = q / chunks_per_line) is copied by thread
+// q % threads. Out-of-range parts of edge tiles are zero-filled through the copy's source size
+// (bytes past it are written as zeros), so a K that is not a multiple of the tile is exact.
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+namespace {
+
+int log2_of(int64_t v) {
+  int s = 0;
+  while ((int64_t(1) << s) < v) ++s;
+  return s;
+}
+
+}  // namespace
+
+void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineState& st) {
+  st.p = &p;
+  st.idx = loop.operands[0]->type.tile.dtype;
+  st.step = loop.operands[2]->def->value.i;
+  st.upper = regs(loop.operands[1])[0];
+  bool wide = dtype_bits(st.idx) == 64;
+  st.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
+  b_.ins(wide ? "mov.b64" : "mov.b32", {st.iv_issue, regs(loop.operands[0])[0]});
+  std::string iv64 = st.iv_issue;
+  if (!wide) {
+    iv64 = b_.reg(RegClass::B64);
+    b_.ins(is_unsigned_int(st.idx) ? "cvt.u64.u32" : "cvt.s64.s32", {iv64, st.iv_issue});
+  }
+  st.base = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {st.base, smem_});
+  b_.ins("add.u32", {st.base, st.base, u32(k_.pipeline_offset)});
+  st.read = b_.reg(RegClass::B32);
+  st.write = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {st.read, "0"});
+  b_.ins("mov.u32", {st.write, "0"});
+  const ir::Value* iv_value = loop.regions[0]->args[0];
+  int threads = k_.threads();
+
+  for (const AsyncLoad& al : p.loads) {
+    AsyncCopy c;
+    c.al = &al;
+    const ir::Op& ld = *al.load;
+    const ArrayRegs& ar = arrays_.at(ld.operands[0]->type.array);
+    const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
+    int rank = int(shape.size());
+    c.line_dim = 0;
+    for (int d = 0; d + 1 < rank; ++d)
+      if (shape[size_t(d)] > 1) c.line_dim = d;
+    c.last_dim = rank - 1;
+    // Which chunks this thread copies: line lreg + line_const[j], chunk creg + chunk_const[j].
+    int64_t cpl = al.pitch() / 16, total = al.lines * cpl;
+    int64_t copies = (total + threads - 1) / threads;
+    c.line = b_.reg(RegClass::B32);
+    c.chunk = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {c.line, tid_, std::to_string(log2_of(cpl))});
+    b_.ins("and.b32", {c.chunk, tid_, u32(cpl - 1)});
+    for (int64_t j = 0; j < copies; ++j) {
+      int64_t q0 = j * threads;  // the chunk thread 0 copies
+      c.line_const.push_back(q0 / cpl);
+      c.chunk_const.push_back(q0 % cpl);
+    }
+    // Only the last round can run past the tile (fewer chunks than threads).
+    if (total % threads) {
+      c.in_tile = b_.reg(RegClass::Pred);
+      b_.ins("setp.lt.u32", {c.in_tile, tid_, u32(total - (copies - 1) * threads)});
+    }
+    // Shared offsets of the copies, swizzled: one register and immediates when every line
+    // offset is a multiple of 8 and the chunk constant is 0 (the swizzle repeats every 8 lines).
+    SmemOperand so{"", al.esz, al.contiguous_dim, al.pitch(), true};
+    auto swizzled = [&](int64_t lc, int64_t cc) {
+      std::string line = b_.reg(RegClass::B32), bytes = b_.reg(RegClass::B32), off = b_.reg(RegClass::B32);
+      b_.ins("add.u32", {line, c.line, u32(lc)});
+      b_.ins("add.u32", {bytes, c.chunk, u32(cc)});
+      b_.ins("shl.b32", {bytes, bytes, "4"});
+      b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(line, so)});
+      b_.ins("mad.lo.u32", {off, line, u32(al.pitch()), bytes});
+      return off;
+    };
+    bool shared_reg = true;
+    for (int64_t j = 0; j < copies; ++j) shared_reg = shared_reg && c.line_const[size_t(j)] % 8 == 0 && c.chunk_const[size_t(j)] == 0;
+    for (int64_t j = 0; j < copies; ++j) {
+      if (shared_reg) {
+        if (j == 0) c.dst.emplace_back(swizzled(0, 0), 0);
+        else c.dst.emplace_back(c.dst[0].first, c.line_const[size_t(j)] * al.pitch());
+      } else {
+        c.dst.emplace_back(swizzled(c.line_const[size_t(j)], c.chunk_const[size_t(j)]), 0);
+      }
+    }
+    c.tile = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {c.tile, st.base, u32(al.offset)});
+
+    // The global address of this thread's first chunk of the first tile, what it moves by per
+    // iteration, and the bounds: per dim, extent - origin (moving with the induction variable
+    // or fixed), origin >= 0 for the fixed dims.
+    c.ptr = b_.reg(RegClass::B64);
+    b_.ins("mov.b64", {c.ptr, ar.base});
+    c.delta = b_.reg(RegClass::B64);
+    b_.ins("mov.b64", {c.delta, "0"});
+    c.fixed_ok = "";
+    for (int d = 0; d < rank; ++d) {
+      const ir::Value* index = ld.operands[size_t(d) + 1];
+      bool moves = index == iv_value;
+      std::string idx = moves ? iv64 : regs(index)[0];
+      if (!moves && dtype_bits(index->type.tile.dtype) < 64) {
+        std::string w = b_.reg(RegClass::B64);
+        b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
+        idx = w;
+      }
+      std::string origin = b_.reg(RegClass::B64), rem = b_.reg(RegClass::B64);
+      b_.ins("mul.lo.s64", {origin, idx, std::to_string(shape[size_t(d)])});
+      b_.ins("mad.lo.s64", {c.ptr, origin, ar.stride_bytes[size_t(d)], c.ptr});
+      b_.ins("sub.s64", {rem, ar.extents[size_t(d)], origin});
+      c.moves.push_back(moves);
+      c.rem.push_back(rem);
+      if (moves) {
+        std::string t = b_.reg(RegClass::B64);
+        b_.ins("mul.lo.s64", {t, ar.stride_bytes[size_t(d)], std::to_string(st.step * shape[size_t(d)])});
+        b_.ins("add.s64", {c.delta, c.delta, t});
+        continue;
+      }
+      // A fixed dim: its bounds hold for every iteration. `ok`: origin >= 0, and for a unit
+      // dim the one coordinate is inside; `inside`: the whole extent of the tile is.
+      std::string ok = b_.reg(RegClass::Pred), inside = b_.reg(RegClass::Pred);
+      b_.ins("setp.ge.s64", {ok, origin, "0"});
+      b_.ins("setp.ge.s64", {inside, rem, std::to_string(shape[size_t(d)])});
+      b_.ins("and.pred", {inside, inside, ok});
+      if (d != c.line_dim && d != c.last_dim) {
+        std::string in = b_.reg(RegClass::Pred);
+        b_.ins("setp.gt.s64", {in, rem, "0"});
+        b_.ins("and.pred", {ok, ok, in});
+      }
+      if (!c.fixed_ok.empty()) b_.ins("and.pred", {ok, ok, c.fixed_ok});
+      if (!c.fixed_inside.empty()) b_.ins("and.pred", {inside, inside, c.fixed_inside});
+      c.fixed_ok = ok;
+      c.fixed_inside = inside;
+    }
+    std::string t = b_.reg(RegClass::B64), t2 = b_.reg(RegClass::B64);
+    b_.ins("cvt.u64.u32", {t, c.line});
+    b_.ins("mad.lo.s64", {c.ptr, t, ar.stride_bytes[size_t(c.line_dim)], c.ptr});
+    b_.ins("cvt.u64.u32", {t2, c.chunk});
+    b_.ins("shl.b64", {t2, t2, "4"});
+    b_.ins("add.s64", {c.ptr, c.ptr, t2});
+    // Line strides between successive copies (a multiple of the line stride).
+    for (int64_t j = 1; j < copies; ++j) {
+      int64_t dl = c.line_const[size_t(j)] - c.line_const[size_t(j - 1)];
+      if (dl && !c.line_step.count(dl)) {
+        std::string r = b_.reg(RegClass::B64);
+        b_.ins("mul.lo.s64", {r, ar.stride_bytes[size_t(c.line_dim)], std::to_string(dl)});
+        c.line_step[dl] = r;
+      }
+    }
+    // Elements of the line before this thread's chunk.
+    c.chunk_elems = b_.reg(RegClass::B32);
+    b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_of(16 / al.esz))});
+    st.copies.push_back(std::move(c));
+  }
+  // Stages 0 .. S-2.
+  for (int s = 0; s + 1 < p.stages; ++s) {
+    pipeline_issue(st);
+    b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
+  }
+}
+
+void Emitter::pipeline_issue(PipelineState& st) {
+  const char* ty = dtype_bits(st.idx) == 64 ? (is_unsigned_int(st.idx) ? "u64" : "s64")
+                                            : (is_unsigned_int(st.idx) ? "u32" : "s32");
+  std::string go = b_.reg(RegClass::Pred), skip = b_.label_name("no_copy");
+  b_.ins(fmt::format("setp.lt.{}", ty), {go, st.iv_issue, st.upper});
+  b_.ins_if("!" + go, "bra.uni", {skip});
+  // Interior tiles (the usual case) copy whole chunks with no bounds arithmetic.
+  std::string nonneg;
+  if (!is_unsigned_int(st.idx)) {
+    nonneg = b_.reg(RegClass::Pred);
+    b_.ins(fmt::format("setp.ge.{}", ty), {nonneg, st.iv_issue, "0"});
+  }
+  std::string inside;
+  auto both = [&](std::string& acc, const std::string& p) {
+    if (p.empty()) return;
+    if (acc.empty()) {
+      acc = p;
+      return;
+    }
+    std::string r = b_.reg(RegClass::Pred);
+    b_.ins("and.pred", {r, acc, p});
+    acc = r;
+  };
+  for (AsyncCopy& c : st.copies) {
+    const std::vector<int64_t>& shape = c.al->load->results[0]->type.tile.shape;
+    both(inside, c.fixed_inside);
+    for (size_t d = 0; d < c.moves.size(); ++d) {
+      if (!c.moves[d]) continue;
+      std::string in = b_.reg(RegClass::Pred);
+      b_.ins("setp.ge.s64", {in, c.rem[d], std::to_string(shape[d])});
+      both(inside, in);
+      both(inside, nonneg);
+    }
+  }
+  std::string edge = b_.label_name("edge_copy"), issued = b_.label_name("copied");
+  if (!inside.empty()) b_.ins_if("!" + inside, "bra.uni", {edge});
+  for (AsyncCopy& c : st.copies) {
+    std::string wbase = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {wbase, c.tile, st.write});
+    std::map<std::string, std::string> dst_for;  // offset register → shared address
+    std::string src = b_.reg(RegClass::B64);
+    for (size_t j = 0; j < c.dst.size(); ++j) {
+      std::string at = copy_source(c, j, src) , dst = copy_dest(c, j, wbase, dst_for);
+      if (j + 1 == c.dst.size() && !c.in_tile.empty())
+        b_.ins_if(c.in_tile, "cp.async.cg.shared.global", {dst, at, "16"});
+      else
+        b_.ins("cp.async.cg.shared.global", {dst, at, "16"});
+    }
+  }
+  if (!inside.empty()) {
+    b_.ins("bra.uni", {issued});
+    b_.label(edge);
+    for (AsyncCopy& c : st.copies) edge_copies(st, c, nonneg);
+  }
+  b_.label(issued);
+  b_.label(skip);
+  b_.ins("cp.async.commit_group", {});
+  // The next tile: the induction variable, the addresses and the bounds move on.
+  b_.ins(fmt::format("add.{}", ty), {st.iv_issue, st.iv_issue, std::to_string(st.step)});
+  for (AsyncCopy& c : st.copies) {
+    b_.ins("add.s64", {c.ptr, c.ptr, c.delta});
+    const std::vector<int64_t>& shape = c.al->load->results[0]->type.tile.shape;
+    for (size_t d = 0; d < c.moves.size(); ++d)
+      if (c.moves[d]) b_.ins("sub.s64", {c.rem[d], c.rem[d], std::to_string(st.step * shape[d])});
+  }
+}
+
+std::string Emitter::copy_source(const AsyncCopy& c, size_t j, const std::string& src) {
+  if (j == 0) {
+    b_.ins("mov.b64", {src, c.ptr});
+  } else {
+    int64_t dl = c.line_const[j] - c.line_const[j - 1];
+    int64_t dc = c.chunk_const[j] - c.chunk_const[j - 1];
+    if (dl) b_.ins("add.s64", {src, src, c.line_step.at(dl)});
+    if (dc) b_.ins("add.s64", {src, src, std::to_string(dc * 16)});
+  }
+  return "[" + src + "]";
+}
+
+std::string Emitter::copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase,
+                               std::map<std::string, std::string>& dst_for) {
+  const auto& [dreg, dimm] = c.dst[j];
+  std::string& dst = dst_for[dreg];
+  if (dst.empty()) {
+    dst = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {dst, wbase, dreg});
+  }
+  return fmt::format("[{}+{}]", dst, dimm);
+}
+
+void Emitter::edge_copies(PipelineState& st, AsyncCopy& c, const std::string& nonneg) {
+  // An edge tile: per chunk, the valid lines and elements. Whole chunks still go through
+  // cp.async; an empty chunk is zeroed with a shared store and a partial one is loaded element
+  // by element (a 16-byte copy that reads past the array's end could leave its allocation).
+  const AsyncLoad& al = *c.al;
+  auto rem32 = [&](int d) {
+    std::string r = b_.reg(RegClass::B64), r32 = b_.reg(RegClass::B32);
+    b_.ins("max.s64", {r, c.rem[size_t(d)], "0"});
+    b_.ins("min.s64", {r, r, std::to_string(1 << 30)});
+    b_.ins("cvt.u32.u64", {r32, r});
+    return r32;
+  };
+  std::string lines = rem32(c.line_dim), elems = rem32(c.last_dim);
+  std::string ok = c.fixed_ok;
+  auto also = [&](const std::string& p) {
+    if (ok.empty()) {
+      ok = p;
+    } else {
+      std::string r = b_.reg(RegClass::Pred);
+      b_.ins("and.pred", {r, ok, p});
+      ok = r;
+    }
+  };
+  bool any_moves = false;
+  for (size_t d = 0; d < c.moves.size(); ++d) {
+    if (!c.moves[d]) continue;
+    any_moves = true;
+    if (int(d) != c.line_dim && int(d) != c.last_dim) {
+      std::string in = b_.reg(RegClass::Pred);
+      b_.ins("setp.gt.s64", {in, c.rem[d], "0"});
+      also(in);
+    }
+  }
+  if (any_moves && !nonneg.empty()) also(nonneg);
+  std::string wbase = b_.reg(RegClass::B32);
+  b_.ins("add.u32", {wbase, c.tile, st.write});
+  std::map<std::string, std::string> dst_for;
+  std::map<int64_t, std::string> count_for;  // chunk constant → valid elements of the chunk
+  int64_t epc = 16 / al.esz;
+  std::string src = b_.reg(RegClass::B64);
+  for (size_t j = 0; j < c.dst.size(); ++j) {
+    std::string at = copy_source(c, j, src), dst = copy_dest(c, j, wbase, dst_for);
+    std::string next = b_.label_name("chunk_done");
+    if (j + 1 == c.dst.size() && !c.in_tile.empty()) b_.ins_if("!" + c.in_tile, "bra", {next});
+    std::string& count = count_for[c.chunk_const[j]];
+    if (count.empty()) {
+      count = b_.reg(RegClass::B32);
+      b_.ins("sub.s32", {count, elems, c.chunk_elems});
+      if (c.chunk_const[j]) b_.ins("sub.s32", {count, count, u32(c.chunk_const[j] * epc)});
+      b_.ins("min.s32", {count, count, u32(epc)});
+      b_.ins("max.s32", {count, count, "0"});
+    }
+    std::string lim = b_.reg(RegClass::B32), in = b_.reg(RegClass::Pred), n = b_.reg(RegClass::B32),
+                whole = b_.reg(RegClass::Pred);
+    b_.ins("sub.s32", {lim, lines, u32(c.line_const[j])});
+    b_.ins("setp.lt.s32", {in, c.line, lim});
+    if (!ok.empty()) b_.ins("and.pred", {in, in, ok});
+    b_.ins("selp.b32", {n, count, "0", in});
+    b_.ins("setp.eq.s32", {whole, n, u32(epc)});
+    b_.ins_if(whole, "cp.async.cg.shared.global", {dst, at, "16"});
+    b_.ins_if(whole, "bra", {next});
+    // n < epc valid elements: zeros, then the valid ones.
+    std::vector<std::string> w(4);
+    for (std::string& x : w) {
+      x = b_.reg(RegClass::B32);
+      b_.ins("mov.b32", {x, "0"});
+    }
+    for (int64_t e = 0; e < epc; ++e) {
+      std::string p = b_.reg(RegClass::Pred);
+      b_.ins("setp.gt.s32", {p, n, u32(e)});
+      std::string elem_at = fmt::format("[{}+{}]", src, e * al.esz);
+      if (al.esz == 8) {
+        std::string x = b_.reg(RegClass::B64);
+        b_.ins("mov.b64", {x, "0"});
+        b_.ins_if(p, "ld.global.b64", {x, elem_at});
+        b_.ins("mov.b64", {"{" + w[size_t(2 * e)] + ", " + w[size_t(2 * e + 1)] + "}", x});
+      } else if (al.esz == 4) {
+        b_.ins_if(p, "ld.global.b32", {w[size_t(e)], elem_at});
+      } else {
+        std::string x = b_.reg(RegClass::B32);
+        b_.ins("mov.b32", {x, "0"});
+        b_.ins_if(p, al.esz == 2 ? "ld.global.u16" : "ld.global.u8", {x, elem_at});
+        int64_t bit = e * al.esz * 8;
+        std::string& word = w[size_t(bit / 32)];
+        b_.ins("bfi.b32", {word, x, word, std::to_string(bit % 32), std::to_string(al.esz * 8)});
+      }
+    }
+    b_.ins("st.shared.v4.b32", {dst, "{" + w[0] + ", " + w[1] + ", " + w[2] + ", " + w[3] + "}"});
+    b_.label(next);
+  }
+}
+
+void Emitter::pipeline_iteration(PipelineState& st) {
+  const Pipeline& p = *st.p;
+  b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
+  b_.ins("bar.sync", {"0"});
+  pipeline_issue(st);
+  // The stage after the one just filled, round the ring.
+  std::string wrap = b_.reg(RegClass::Pred);
+  b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
+  b_.ins("setp.ge.u32", {wrap, st.write, u32(p.stages * p.stage_bytes)});
+  b_.ins_if(wrap, "mov.u32", {st.write, "0"});
+  for (const AsyncCopy& c : st.copies) {
+    std::string r = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {r, c.tile, st.read});
+    async_base_[c.al] = r;
+  }
+}
+
+void Emitter::pipeline_advance(PipelineState& st) {
+  const Pipeline& p = *st.p;
+  std::string wrap = b_.reg(RegClass::Pred);
+  b_.ins("add.u32", {st.read, st.read, u32(p.stage_bytes)});
+  b_.ins("setp.ge.u32", {wrap, st.read, u32(p.stages * p.stage_bytes)});
+  b_.ins_if(wrap, "mov.u32", {st.read, "0"});
+}
+
+void Emitter::pipeline_epilogue(PipelineState&) {
+  b_.ins("cp.async.wait_all", {});
+  b_.ins("bar.sync", {"0"});
+}
+
+}  // namespace tilec::codegen
