@@ -3,6 +3,7 @@
 // and exits non-zero on any violation of the documented bounds (docs/language.md §6.9).
 #include <cuda.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -551,6 +553,767 @@ void check_mm_f64(int64_t M, int64_t N, int64_t K) {
   verdict("mma f64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), err < 1e-12, d);
 }
 
+// ---- gather / scatter ----------------------------------------------------------------------
+
+// Random element indices into [0, extent), about 1 in 8 out of range (negative or past the end).
+template <typename I>
+I random_index(int64_t extent) {
+  uint64_t k = rng() % 16;
+  if (k == 0) return I(-1 - int64_t(rng() % 5));
+  if (k == 1) return I(extent + int64_t(rng() % 5));
+  return I(int64_t(rng() % uint64_t(std::max<int64_t>(extent, 1))));
+}
+
+void check_gather(int64_t R, int64_t C, size_t n) {
+  size_t rc = size_t(R * C);
+  std::vector<float> src(rc), dst0(rc);
+  std::vector<uint16_t> h(rc);
+  std::vector<int8_t> b8(rc);
+  std::vector<uint8_t> bb(rc);
+  for (size_t i = 0; i < rc; ++i) {
+    src[i] = uniform(-100.f, 100.f);
+    dst0[i] = uniform(-1.f, 1.f);
+    h[i] = f16_bits(uniform(-4.f, 4.f));
+    b8[i] = int8_t(rng());
+    bb[i] = uint8_t(rng() & 1);
+  }
+  std::vector<int32_t> ri(n), si(n), sj(n);
+  std::vector<int64_t> ci(n);
+  std::vector<uint8_t> keep(n);
+  // Scatter targets: distinct positions (a shuffled prefix of the array) or outside it.
+  std::vector<size_t> perm(rc);
+  for (size_t i = 0; i < rc; ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  for (size_t i = 0; i < n; ++i) {
+    ri[i] = random_index<int32_t>(R);
+    ci[i] = random_index<int64_t>(C);
+    keep[i] = rng() % 8 != 0;
+    if (i < rc && rng() % 8 != 0) {
+      si[i] = int32_t(perm[i] / size_t(C));
+      sj[i] = int32_t(perm[i] % size_t(C));
+    } else {
+      si[i] = (rng() & 1) ? -1 : int32_t(R + 2);
+      sj[i] = int32_t(rng() % uint64_t(C));
+    }
+  }
+  Buf dsrc(rc * 4), dri(n * 4), dci(n * 8), dkeep(n), dg(n * 4), ddst(rc * 4), dh(rc * 2), dgh(n * 2), db8(rc),
+      dg8(n), dbb(rc), dgb(n), dsi(n * 4), dsj(n * 4), dgrid(16 * 64 * 4);
+  dsrc.put(src);
+  dri.put(ri);
+  dci.put(ci);
+  dkeep.put(keep);
+  ddst.put(dst0);
+  dh.put(h);
+  db8.put(b8);
+  dbb.put(bb);
+  dsi.put(si);
+  dsj.put(sj);
+  CHECK_CU(gather_scatter(nullptr, dsrc.p, dri.p, dci.p, dkeep.p, dg.p, ddst.p, dh.p, dgh.p, db8.p, dg8.p, dbb.p, dgb.p,
+                          dsi.p, dsj.p, dgrid.p, R, C, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto g = dg.get<float>(n);
+  auto gh = dgh.get<uint16_t>(n);
+  auto g8 = dg8.get<int8_t>(n);
+  auto gb = dgb.get<uint8_t>(n);
+  auto dst = ddst.get<float>(rc);
+  auto grid = dgrid.get<float>(16 * 64);
+  size_t bad[6] = {};
+  std::vector<float> want = dst0;
+  for (size_t i = 0; i < n; ++i) {
+    bool in = ri[i] >= 0 && ri[i] < R && ci[i] >= 0 && ci[i] < C;
+    size_t at = in ? size_t(ri[i]) * size_t(C) + size_t(ci[i]) : 0;
+    float v = in && keep[i] ? src[at] : -7.f;
+    bad[0] += g[i] != v;
+    bad[1] += gh[i] != (in ? h[at] : 0);
+    bad[2] += g8[i] != (in ? b8[at] : -3);
+    bad[3] += gb[i] != (in ? bb[at] : 1);
+    if (keep[i] && si[i] >= 0 && si[i] < R && sj[i] >= 0 && sj[i] < C) want[size_t(si[i]) * size_t(C) + size_t(sj[i])] = v * 2.f + 1.f;
+  }
+  for (size_t i = 0; i < rc; ++i) bad[4] += dst[i] != want[i];
+  for (int a = 0; a < 16; ++a)
+    for (int b = 0; b < 64; ++b) {
+      int64_t r = 3 * a - 2, c = 2 * b - 5;
+      float v = r >= 0 && r < R && c >= 0 && c < C ? src[size_t(r * C + c)] : 0.5f;
+      bad[5] += grid[size_t(a * 64 + b)] != v;
+    }
+  const char* names[] = {"gather f32 (mask, i32+i64 indices)", "gather f16", "gather i8", "gather bool",
+                         "scatter f32 (mask)", "gather 2-D broadcast indices"};
+  for (int k = 0; k < 6; ++k)
+    verdict(std::string(names[k]) + " " + std::to_string(R) + "x" + std::to_string(C) + " n=" + std::to_string(n),
+            bad[k] == 0, std::to_string(bad[k]) + " wrong");
+}
+
+// i32 indices into a u8 array of more than 2^32 bytes: the offsets must be 64-bit.
+void check_gather_far() {
+  const int64_t R = 70000, C = 70000;  // 4.9e9 bytes
+  Buf big(size_t(R * C));
+  std::vector<int32_t> ri(16), ci(16);
+  std::vector<uint8_t> val(16);
+  for (int k = 0; k < 16; ++k) {
+    ri[size_t(k)] = int32_t(R - 1 - 3 * k);
+    ci[size_t(k)] = int32_t(C - 1 - 7 * k);
+    val[size_t(k)] = uint8_t(rng() % 200);
+  }
+  ri[3] = -1;             // out of range
+  ci[5] = int32_t(C);     // out of range
+  for (int k = 0; k < 16; ++k)
+    if (ri[size_t(k)] >= 0 && ci[size_t(k)] < C)
+      CHECK_CU(cuMemcpyHtoD(big.p + CUdeviceptr(int64_t(ri[size_t(k)]) * C + ci[size_t(k)]), &val[size_t(k)], 1));
+  Buf dri(64), dci(64), dout(16);
+  dri.put(ri);
+  dci.put(ci);
+  CHECK_CU(gather_far(nullptr, big.p, dri.p, dci.p, dout.p, R, C));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<uint8_t>(16);
+  size_t bad = 0;
+  for (int k = 0; k < 16; ++k) {
+    bool in = ri[size_t(k)] >= 0 && ci[size_t(k)] < C;
+    bad += out[size_t(k)] != (in ? val[size_t(k)] : 0);
+    if (in) {
+      uint8_t back = 0;
+      CHECK_CU(cuMemcpyDtoH(&back, big.p + CUdeviceptr(int64_t(ri[size_t(k)]) * C + ci[size_t(k)]), 1));
+      bad += back != uint8_t(val[size_t(k)] + 1);
+    }
+  }
+  verdict("gather/scatter past 2^32 bytes", bad == 0, std::to_string(bad) + " wrong");
+}
+
+// ---- atomics -------------------------------------------------------------------------------
+
+// Element values of one dtype as bits, with the arithmetic the atomics do.
+enum class Dt { F32, F64, F16, BF16, I32, U32, I64, U64, I16, U16, I8, U8, Bool };
+
+struct DtInfo {
+  const char* name;
+  int bytes;
+  bool fl, sgn;
+};
+
+DtInfo info(Dt d) {
+  switch (d) {
+    case Dt::F32: return {"f32", 4, true, true};
+    case Dt::F64: return {"f64", 8, true, true};
+    case Dt::F16: return {"f16", 2, true, true};
+    case Dt::BF16: return {"bf16", 2, true, true};
+    case Dt::I32: return {"i32", 4, false, true};
+    case Dt::U32: return {"u32", 4, false, false};
+    case Dt::I64: return {"i64", 8, false, true};
+    case Dt::U64: return {"u64", 8, false, false};
+    case Dt::I16: return {"i16", 2, false, true};
+    case Dt::U16: return {"u16", 2, false, false};
+    case Dt::I8: return {"i8", 1, false, true};
+    case Dt::U8: return {"u8", 1, false, false};
+    default: return {"bool", 1, false, false};
+  }
+}
+
+uint64_t width_mask(Dt d) { return info(d).bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * info(d).bytes)) - 1; }
+
+double to_double(Dt d, uint64_t b) {
+  switch (d) {
+    case Dt::F32: {
+      float f;
+      uint32_t u = uint32_t(b);
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    case Dt::F64: {
+      double f;
+      std::memcpy(&f, &b, 8);
+      return f;
+    }
+    case Dt::F16: return f16_float(uint16_t(b));
+    default: return bf16_float(uint16_t(b));
+  }
+}
+
+uint64_t from_double(Dt d, double v) {
+  switch (d) {
+    case Dt::F32: {
+      float f = float(v);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      return u;
+    }
+    case Dt::F64: {
+      uint64_t u;
+      std::memcpy(&u, &v, 8);
+      return u;
+    }
+    case Dt::F16: return f16_bits(float(v));
+    default: return bf16_bits(float(v));
+  }
+}
+
+int64_t to_int(Dt d, uint64_t b) {
+  int bits = 8 * info(d).bytes;
+  if (!info(d).sgn || bits == 64) return int64_t(b);
+  return int64_t(b << (64 - bits)) >> (64 - bits);
+}
+
+bool is_nan(Dt d, uint64_t b) { return info(d).fl && std::isnan(to_double(d, b)); }
+
+enum AOp { kAdd, kMax, kMin, kXchg, kCas, kAnd, kOr, kXor };
+
+// The new value of an element holding `a` after op with value `v` (and expected `e` for cas).
+uint64_t apply(Dt d, AOp op, uint64_t a, uint64_t v, uint64_t e) {
+  uint64_t m = width_mask(d);
+  bool fl = info(d).fl;
+  switch (op) {
+    case kAdd:
+      if (fl) return from_double(d, to_double(d, a) + to_double(d, v));  // one rounding (exact sums of the
+      return (a + v) & m;                                                 // dtype's values in double)
+    case kMax:
+    case kMin: {
+      if (fl) {
+        double x = to_double(d, a), y = to_double(d, v);
+        if (std::isnan(x) || std::isnan(y)) return from_double(d, NAN);
+        return (op == kMax) == (y > x) ? v : a;
+      }
+      bool less = info(d).sgn ? to_int(d, v) < to_int(d, a) : v < a;
+      bool greater = info(d).sgn ? to_int(d, v) > to_int(d, a) : v > a;
+      return (op == kMax ? greater : less) ? v : a;
+    }
+    case kXchg: return v;
+    case kCas: return a == e ? v : a;
+    case kAnd: return a & v;
+    case kOr: return a | v;
+    default: return (a ^ v) & m;
+  }
+}
+
+uint64_t get_bits(const std::vector<uint8_t>& buf, Dt d, size_t i) {
+  uint64_t b = 0;
+  std::memcpy(&b, buf.data() + i * size_t(info(d).bytes), size_t(info(d).bytes));
+  return b;
+}
+
+void put_bits(std::vector<uint8_t>& buf, Dt d, size_t i, uint64_t b) {
+  std::memcpy(buf.data() + i * size_t(info(d).bytes), &b, size_t(info(d).bytes));
+}
+
+// A random value for max/min/xchg/cas/and/or/xor: full-width integers, floats of either sign.
+uint64_t random_value(Dt d) {
+  if (d == Dt::Bool) return rng() & 1;
+  if (!info(d).fl) return rng() & width_mask(d);
+  return from_double(d, double(uniform(-100.f, 100.f)));
+}
+
+// The old values `olds` (in some order) and the final value of one element are a valid
+// serialization of the ops from `init` when (1) the ops that changed the value chain from init
+// to final: the multiset {init} + {new of each} equals {old of each} + {final}; and (2) every op
+// that left the value unchanged saw a value the element held at some point.
+bool serializable(Dt d, AOp op, uint64_t init, uint64_t fin, const std::vector<uint64_t>& olds,
+                  const std::vector<uint64_t>& vals, const std::vector<uint64_t>& exps) {
+  std::multiset<uint64_t> from{init}, to{fin};
+  std::set<uint64_t> states{init};
+  std::vector<uint64_t> unchanged;
+  for (size_t i = 0; i < olds.size(); ++i) {
+    uint64_t nw = apply(d, op, olds[i], vals[i], exps.empty() ? 0 : exps[i]);
+    if (nw == olds[i]) {
+      unchanged.push_back(olds[i]);
+      continue;
+    }
+    from.insert(nw);
+    to.insert(olds[i]);
+    states.insert(nw);
+  }
+  if (from != to) return false;
+  for (uint64_t o : unchanged)
+    if (!states.count(o)) return false;
+  return true;
+}
+
+// atomics_<dtype> kernels: 11 rows per dtype (see ops.tile).
+template <typename Launch>
+void check_atomics(Dt d, size_t n, int64_t nb, bool i64_idx, bool u32_idx, Launch launch) {
+  const DtInfo di = info(d);
+  const int rows = 11;
+  bool ints = !di.fl && d != Dt::Bool;
+  std::vector<int64_t> idx(n);
+  std::vector<int32_t> m(n);
+  std::vector<uint8_t> v(n * size_t(di.bytes)), u(n * size_t(di.bytes)), w(n * size_t(di.bytes));
+  std::vector<uint8_t> acc(size_t(rows * nb) * size_t(di.bytes));
+  for (size_t i = 0; i < n; ++i) {
+    idx[i] = u32_idx ? ((rng() % 16 == 0) ? int64_t(nb + int64_t(rng() % 3)) : int64_t(rng() % uint64_t(nb)))
+                     : random_index<int64_t>(nb);
+    m[i] = int32_t(rng() % 10 != 0);
+    // add values: small (float sums stay exact), never 0 for the integers
+    put_bits(v, d, i, di.fl ? from_double(d, double(1 + rng() % 2)) : 1 + rng() % 3);
+    put_bits(u, d, i, random_value(d));
+  }
+  if (di.fl)  // NaNs: max/min propagate them, xchg/cas move their bits
+    for (size_t i = 0; i < n; i += 97) put_bits(u, d, i, from_double(d, NAN));
+  for (int64_t j = 0; j < rows * nb; ++j)
+    put_bits(acc, d, size_t(j), j / nb == 0 || j / nb == 5 ? (di.fl ? from_double(d, double(rng() % 4)) : rng() % 4)
+                                                            : random_value(d));
+  // cas: expect a value the element may hold (its initial value, or another element's value)
+  std::vector<std::vector<size_t>> members(static_cast<size_t>(nb));
+  for (size_t i = 0; i < n; ++i)
+    if (idx[i] >= 0 && idx[i] < nb) members[size_t(idx[i])].push_back(i);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t e = random_value(d);
+    if (idx[i] >= 0 && idx[i] < nb) {
+      const auto& mb = members[size_t(idx[i])];
+      size_t k = rng() % (mb.size() + 1);
+      e = k == mb.size() ? get_bits(acc, d, size_t(4 * nb + idx[i])) : get_bits(u, d, mb[k]);
+    }
+    put_bits(w, d, i, e);
+  }
+  // 8-bit atomics CAS the halfword holding the element: one spare byte keeps it in the allocation.
+  Buf didx(n * 8), dv(v.size()), du(u.size()), dw(w.size()), dm(n * 4), dacc(acc.size() + 1), dold(size_t(rows) * n * size_t(di.bytes));
+  if (i64_idx) didx.put(idx);
+  else {
+    std::vector<int32_t> i32(idx.begin(), idx.end());
+    didx.put(i32);
+  }
+  dv.put(v);
+  du.put(u);
+  dw.put(w);
+  if (d == Dt::Bool) {
+    std::vector<uint8_t> mb(m.begin(), m.end());
+    dm.put(mb);
+  } else {
+    dm.put(m);
+  }
+  dacc.put(acc);
+  CHECK_CU(launch(didx.p, dv.p, du.p, dw.p, dm.p, dacc.p, dold.p, int64_t(n), nb));
+  CHECK_CU(cuCtxSynchronize());
+  auto fin = dacc.get<uint8_t>(acc.size());
+  auto old = dold.get<uint8_t>(size_t(rows) * n * size_t(di.bytes));
+  struct Row {
+    int row;
+    AOp op;
+    bool returns;
+    const char* name;
+  };
+  std::vector<Row> todo;
+  if (d == Dt::Bool) {
+    todo = {{3, kXchg, true, "xchg"}, {4, kCas, true, "cas"}};
+  } else {
+    todo = {{0, kAdd, true, "add"}, {1, kMax, true, "max"}, {2, kMin, true, "min"}, {3, kXchg, true, "xchg"},
+            {4, kCas, true, "cas"}, {5, kAdd, false, "add (no result)"}, {6, kMax, false, "max (no result)"}};
+    if (ints) {
+      todo.push_back({7, kAnd, true, "and"});
+      todo.push_back({8, kOr, true, "or"});
+      todo.push_back({9, kXor, true, "xor"});
+      todo.push_back({10, kOr, false, "or (no result)"});
+    }
+  }
+  for (const Row& r : todo) {
+    size_t bad_old = 0, bad_fin = 0, bad_skip = 0;
+    for (int64_t b = 0; b < nb; ++b) {
+      std::vector<uint64_t> olds, vals, exps;
+      bool nan_bin = false;
+      for (size_t i : members[size_t(b)]) {
+        if (!m[i]) continue;
+        uint64_t val = get_bits(r.op == kAdd ? v : u, d, i);
+        nan_bin = nan_bin || is_nan(d, val);
+        vals.push_back(val);
+        if (r.op == kCas) exps.push_back(get_bits(w, d, i));
+        if (r.returns) olds.push_back(get_bits(old, d, size_t(r.row) * n + i));
+      }
+      uint64_t init = get_bits(acc, d, size_t(r.row * nb + b)), got = get_bits(fin, d, size_t(r.row * nb + b));
+      if ((r.op == kMax || r.op == kMin) && nan_bin) {  // NaN wins whatever the order
+        bad_fin += !is_nan(d, got);
+        continue;
+      }
+      if (r.returns) {
+        if (!serializable(d, r.op, init, got, olds, vals, exps)) ++bad_old;
+        continue;
+      }
+      // No old values: the final value of an order-independent op.
+      uint64_t want = init;
+      double exact = di.fl ? to_double(d, init) : 0;
+      for (uint64_t x : vals) {
+        want = apply(d, r.op, want, x, 0);
+        if (di.fl) exact += to_double(d, x);
+      }
+      // f16/bf16 sums past 2^11 / 2^8 round differently in each order (and may stall): unchecked.
+      double exact_limit = d == Dt::F16 ? 2048 : d == Dt::BF16 ? 256 : 1e15;
+      if (r.op == kAdd && di.fl) bad_fin += std::fabs(exact) <= exact_limit && std::fabs(to_double(d, got) - exact) > 1e-3 * std::fabs(exact);
+      else bad_fin += got != want;
+    }
+    // Elements masked off or out of range return 0.
+    if (r.returns)
+      for (size_t i = 0; i < n; ++i)
+        if (!(m[i] && idx[i] >= 0 && idx[i] < nb)) bad_skip += get_bits(old, d, size_t(r.row) * n + i) != 0;
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "%zu bins not serializable, %zu wrong finals, %zu skipped elements not 0",
+                  bad_old, bad_fin, bad_skip);
+    verdict(std::string("atomic_") + r.name + " " + di.name + " n=" + std::to_string(n) + " bins=" + std::to_string(nb),
+            bad_old + bad_fin + bad_skip == 0, detail);
+  }
+}
+
+#define ATOMICS_LAUNCH(fn) \
+  [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUdeviceptr e, CUdeviceptr f, CUdeviceptr g, CUdeviceptr h, int64_t n, int64_t nb) { \
+    return fn(nullptr, a, b, c, e, f, g, h, n, nb);                                                                                    \
+  }
+
+void check_all_atomics(size_t n, int64_t nb) {
+  check_atomics(Dt::F32, n, nb, false, false, ATOMICS_LAUNCH(atomics_f32));
+  check_atomics(Dt::F64, n, nb, true, false, ATOMICS_LAUNCH(atomics_f64));
+  check_atomics(Dt::F16, n, nb, false, false, ATOMICS_LAUNCH(atomics_f16));
+  check_atomics(Dt::BF16, n, nb, false, false, ATOMICS_LAUNCH(atomics_bf16));
+  check_atomics(Dt::I32, n, nb, false, false, ATOMICS_LAUNCH(atomics_i32));
+  check_atomics(Dt::U32, n, nb, false, true, ATOMICS_LAUNCH(atomics_u32));
+  check_atomics(Dt::I64, n, nb, true, false, ATOMICS_LAUNCH(atomics_i64));
+  check_atomics(Dt::U64, n, nb, false, false, ATOMICS_LAUNCH(atomics_u64));
+  check_atomics(Dt::I16, n, nb, false, false, ATOMICS_LAUNCH(atomics_i16));
+  check_atomics(Dt::U16, n, nb, false, false, ATOMICS_LAUNCH(atomics_u16));
+  check_atomics(Dt::I8, n, nb, false, false, ATOMICS_LAUNCH(atomics_i8));
+  check_atomics(Dt::U8, n, nb, false, false, ATOMICS_LAUNCH(atomics_u8));
+  check_atomics(Dt::Bool, n, nb, false, false,
+                [](CUdeviceptr a, CUdeviceptr, CUdeviceptr c, CUdeviceptr e, CUdeviceptr f, CUdeviceptr g, CUdeviceptr h,
+                   int64_t n, int64_t nb) { return atomics_bool(nullptr, a, c, e, f, g, h, n, nb); });
+}
+
+// Scalar atomics (tickets), a replicated small tile, and compare-and-swap loops in the language.
+void check_atomics_misc(int64_t nblocks, int64_t nb) {
+  const int64_t at = 128;
+  size_t n = size_t(nblocks * at);
+  std::vector<int32_t> small0(16), pi0(static_cast<size_t>(nb)), idx(n), xi(n);
+  std::vector<float> fi0(static_cast<size_t>(nb)), xf(n);
+  const float pow2[] = {0.5f, 2.f, -1.f, 1.f};  // exact products in any order
+  for (auto& s : small0) s = int32_t(rng() % 1000);
+  for (auto& p : pi0) p = int32_t(rng() | 1);
+  for (auto& f : fi0) f = 1.f;
+  for (size_t i = 0; i < n; ++i) {
+    idx[i] = random_index<int32_t>(nb);
+    xi[i] = int32_t(rng());
+    xf[i] = pow2[rng() % 4];
+  }
+  Buf dcounter(4), dtickets(size_t(nblocks) * 4), dhist(16), dsmall(64), dolds(size_t(nblocks) * 64), dpi(size_t(nb) * 4),
+      dfi(size_t(nb) * 4), didx(n * 4), dxi(n * 4), dxf(n * 4);
+  CHECK_CU(cuMemsetD8(dcounter.p, 0, 4));
+  CHECK_CU(cuMemsetD8(dhist.p, 0, 16));
+  dsmall.put(small0);
+  dpi.put(pi0);
+  dfi.put(fi0);
+  didx.put(idx);
+  dxi.put(xi);
+  dxf.put(xf);
+  CHECK_CU(atomics_misc(nullptr, dcounter.p, dtickets.p, dhist.p, dsmall.p, dolds.p, dpi.p, dfi.p, didx.p, dxi.p, dxf.p,
+                        nblocks, nb, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto counter = dcounter.get<int32_t>(1);
+  auto tickets = dtickets.get<int32_t>(size_t(nblocks));
+  auto hist = dhist.get<int32_t>(4);
+  auto small = dsmall.get<int32_t>(16);
+  auto olds = dolds.get<int32_t>(size_t(nblocks) * 16);
+  auto pi = dpi.get<int32_t>(size_t(nb));
+  auto fi = dfi.get<float>(size_t(nb));
+  std::vector<int32_t> sorted = tickets;
+  std::sort(sorted.begin(), sorted.end());
+  bool tickets_ok = counter[0] == nblocks;
+  for (int64_t t = 0; t < nblocks; ++t) tickets_ok = tickets_ok && sorted[size_t(t)] == t;
+  verdict("atomic_add scalar tickets nblocks=" + std::to_string(nblocks), tickets_ok, "");
+  bool hist_ok = true;
+  for (int k = 0; k < 4; ++k) hist_ok = hist_ok && hist[size_t(k)] == (nblocks - k + 3) / 4;
+  verdict("atomic_add scalar index", hist_ok, "");
+  size_t bad_small = 0;
+  for (int e = 0; e < 16; ++e) {
+    std::vector<uint64_t> o, v;
+    for (int64_t t = 0; t < nblocks; ++t) {
+      o.push_back(uint32_t(olds[size_t(t * 16 + e)]));
+      v.push_back(uint32_t(e + t));
+    }
+    bad_small += !serializable(Dt::I32, kAdd, uint32_t(small0[size_t(e)]), uint32_t(small[size_t(e)]), o, v, {});
+  }
+  verdict("atomic_add replicated (16,) tile, old values", bad_small == 0, std::to_string(bad_small) + " elements wrong");
+  std::vector<uint32_t> pw(pi0.begin(), pi0.end());
+  std::vector<float> fw = fi0;
+  for (size_t i = 0; i < n; ++i)
+    if (idx[i] >= 0 && idx[i] < nb) {
+      pw[size_t(idx[i])] *= uint32_t(xi[i]);
+      fw[size_t(idx[i])] *= xf[i];
+    }
+  size_t bp = 0, bf = 0;
+  for (int64_t b = 0; b < nb; ++b) {
+    bp += uint32_t(pi[size_t(b)]) != pw[size_t(b)];
+    bf += fi[size_t(b)] != fw[size_t(b)];
+  }
+  verdict("atomic_cas loop: i32 multiply, bins=" + std::to_string(nb), bp == 0, std::to_string(bp) + " wrong");
+  verdict("atomic_cas loop: f32 multiply, bins=" + std::to_string(nb), bf == 0, std::to_string(bf) + " wrong");
+}
+
+// Whether atom.add/red.add flush subnormals (reported, not judged).
+void report_atomic_subnormals() {
+  Buf da(16), dh(8), dold(16), dhold(8);
+  CHECK_CU(cuMemsetD8(da.p, 0, 16));
+  CHECK_CU(cuMemsetD8(dh.p, 0, 8));
+  CHECK_CU(atomic_subnormals(nullptr, da.p, dh.p, dold.p, dhold.p));
+  CHECK_CU(cuCtxSynchronize());
+  auto a = da.get<float>(4);
+  auto h = dh.get<uint16_t>(4);
+  std::printf("%-40s info  f32 atom %g red %g (1e-40 if kept); f16 atom %g red %g (about 1.19e-07 if kept)\n",
+              "atomic_add of subnormals", a[0], a[2], f16_float(h[0]), f16_float(h[2]));
+}
+
+// ---- scans ---------------------------------------------------------------------------------
+
+// Inclusive scan reference inside (bm, bn) tiles of an M x N array, along `axis`.
+template <typename T, typename Acc, typename Op>
+std::vector<Acc> tile_scan(const std::vector<T>& x, int64_t M, int64_t N, int64_t bm, int64_t bn, int axis, Acc init, Op op) {
+  std::vector<Acc> out(x.size());
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      Acc a = init;
+      if (axis == 1)
+        for (int64_t c = j - j % bn; c <= j; ++c) a = op(a, Acc(x[size_t(i * N + c)]));
+      else
+        for (int64_t r = i - i % bm; r <= i; ++r) a = op(a, Acc(x[size_t(r * N + j)]));
+      out[size_t(i * N + j)] = a;
+    }
+  return out;
+}
+
+template <typename G, typename R>
+size_t count_bad_close(const std::vector<G>& got, const std::vector<R>& ref, const std::vector<R>& scale, double rel,
+                       double floor) {
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(std::fabs(double(got[i]) - double(ref[i])) <= rel * double(scale[i]) + floor)) ++bad;
+  return bad;
+}
+
+void check_scans(int64_t M, int64_t N) {
+  size_t mn = size_t(M * N);
+  std::vector<float> x(mn), x1(mn);
+  std::vector<int32_t> ix(mn);
+  std::vector<uint16_t> h(mn);
+  std::vector<int8_t> b8(mn);
+  for (size_t i = 0; i < mn; ++i) {
+    x[i] = uniform(-1.f, 1.f);
+    x1[i] = uniform(0.95f, 1.05f);
+    ix[i] = int32_t(rng());
+    h[i] = f16_bits(uniform(-1.f, 1.f));
+    b8[i] = int8_t(rng());
+  }
+  auto add = [](auto a, auto b) { return a + b; };
+  auto absadd = [](double a, double b) { return a + std::fabs(b); };
+  int64_t nt = (N + 255) / 256;
+  std::string sz = " " + std::to_string(M) + "x" + std::to_string(N);
+  {
+    Buf dx(mn * 4), dix(mn * 4), dh(mn * 2), db8(mn), ds1(mn * 4), ds0(mn * 4), dp1(mn * 4), di1(mn * 4), di0(mn * 4),
+        dh0(mn * 2), db1(mn * 4), drs(size_t(M * nt) * 4);
+    dx.put(x);
+    dix.put(ix);
+    dh.put(h);
+    db8.put(b8);
+    Buf dx1(mn * 4);
+    dx1.put(x1);
+    // p1 scans x1 (values near 1); the kernel reads x for everything else.
+    CHECK_CU(scans_rows(nullptr, dx.p, dx1.p, dix.p, dh.p, db8.p, ds1.p, ds0.p, dp1.p, di1.p, di0.p, dh0.p, db1.p, drs.p, M, N, nt));
+    CHECK_CU(cuCtxSynchronize());
+    auto s1 = ds1.get<float>(mn), s0 = ds0.get<float>(mn), p1 = dp1.get<float>(mn);
+    auto i1 = di1.get<int32_t>(mn), i0 = di0.get<int32_t>(mn), b1 = db1.get<int32_t>(mn);
+    auto h0 = dh0.get<uint16_t>(mn);
+    auto rs = drs.get<float>(size_t(M * nt));
+    auto r1 = tile_scan(x, M, N, 16, 256, 1, 0.0, add), a1 = tile_scan(x, M, N, 16, 256, 1, 0.0, absadd);
+    auto r0 = tile_scan(x, M, N, 16, 256, 0, 0.0, add), a0 = tile_scan(x, M, N, 16, 256, 0, 0.0, absadd);
+    auto rp = tile_scan(x1, M, N, 16, 256, 1, 1.0, [](double a, double b) { return a * b; });
+    std::vector<double> ones(mn, 1.0), hv(mn), hs(mn), hgot(mn);
+    for (size_t i = 0; i < mn; ++i) hv[i] = f16_float(h[i]);
+    auto rh = tile_scan(hv, M, N, 16, 256, 0, 0.0, add), ah = tile_scan(hv, M, N, 16, 256, 0, 0.0, absadd);
+    for (size_t i = 0; i < mn; ++i) {
+      hgot[i] = f16_float(h0[i]);
+      hs[i] = ah[i] * 0.01 + std::fabs(rh[i]) * 0.5;  // f32 sums (1e-5), one f16 rounding (2^-11)
+    }
+    auto ri1 = tile_scan(ix, M, N, 16, 256, 1, uint32_t(0), [](uint32_t a, uint32_t b) { return a + b; });
+    auto ri0 = tile_scan(ix, M, N, 16, 256, 0, uint32_t(1), [](uint32_t a, uint32_t b) { return a * b; });
+    auto rb1 = tile_scan(b8, M, N, 16, 256, 1, int32_t(0), [](int32_t a, int32_t b) { return a + b; });
+    size_t bi1 = 0, bi0 = 0, bb1 = 0;
+    for (size_t i = 0; i < mn; ++i) {
+      bi1 += uint32_t(i1[i]) != ri1[i];
+      bi0 += uint32_t(i0[i]) != ri0[i];
+      bb1 += b1[i] != rb1[i];
+    }
+    // row sums scanned down each 16-row tile, one column per column tile
+    size_t brs = 0;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t t = 0; t < nt; ++t) {
+        double ref = 0, sc = 0;
+        for (int64_t r = i - i % 16; r <= i; ++r)
+          for (int64_t c = t * 256; c < std::min(N, (t + 1) * 256); ++c) {
+            ref += x[size_t(r * N + c)];
+            sc += std::fabs(x[size_t(r * N + c)]);
+          }
+        brs += !(std::fabs(rs[size_t(i * nt + t)] - ref) <= 1e-5 * sc + 1e-6);
+      }
+    verdict("cumsum f32 (16,256) axis 1" + sz, count_bad_close(s1, r1, a1, 1e-5, 1e-6) == 0, "");
+    verdict("cumsum f32 (16,256) axis 0" + sz, count_bad_close(s0, r0, a0, 1e-5, 1e-6) == 0, "");
+    std::vector<double> rp_scale(mn);
+    for (size_t i = 0; i < mn; ++i) rp_scale[i] = std::fabs(rp[i]) * 300;
+    verdict("cumprod f32 (16,256) axis -1" + sz, count_bad_close(p1, rp, rp_scale, 1e-6, 1e-30) == 0, "");
+    verdict("cumsum i32 (16,256) axis 1 (wraps)" + sz, bi1 == 0, std::to_string(bi1) + " wrong");
+    verdict("cumprod i32 (16,256) axis 0 (wraps)" + sz, bi0 == 0, std::to_string(bi0) + " wrong");
+    verdict("cumsum f16 -> f16 (16,256) axis 0" + sz, count_bad_close(hgot, rh, hs, 1e-3, 1e-3) == 0, "");
+    verdict("cumsum i8 -> i32 (16,256) axis 1" + sz, bb1 == 0, std::to_string(bb1) + " wrong");
+    verdict("cumsum of row sums (slice layout)" + sz, brs == 0, std::to_string(brs) + " wrong");
+  }
+  {
+    Buf dx(mn * 4), ds0(mn * 4), ds1(mn * 4);
+    dx.put(x);
+    CHECK_CU(scans_cols(nullptr, dx.p, ds0.p, ds1.p, M, N));
+    CHECK_CU(cuCtxSynchronize());
+    auto s0 = ds0.get<float>(mn), s1 = ds1.get<float>(mn);
+    verdict("cumsum f32 (256,16) axis 0" + sz,
+            count_bad_close(s0, tile_scan(x, M, N, 256, 16, 0, 0.0, add), tile_scan(x, M, N, 256, 16, 0, 0.0, absadd), 1e-5, 1e-6) == 0, "");
+    verdict("cumsum f32 (256,16) axis 1" + sz,
+            count_bad_close(s1, tile_scan(x, M, N, 256, 16, 1, 0.0, add), tile_scan(x, M, N, 256, 16, 1, 0.0, absadd), 1e-5, 1e-6) == 0, "");
+  }
+  {
+    std::vector<double> d(mn);
+    std::vector<int64_t> l(mn);
+    for (size_t i = 0; i < mn; ++i) {
+      d[i] = double(x[i]) * 1e10;
+      l[i] = int64_t(rng());
+    }
+    Buf dx(mn * 4), dd(mn * 8), dl(mn * 8), ds1(mn * 4), dd1(mn * 8), dl1(mn * 8);
+    dx.put(x);
+    dd.put(d);
+    dl.put(l);
+    CHECK_CU(scans_wide(nullptr, dx.p, dd.p, dl.p, ds1.p, dd1.p, dl1.p, M, N));
+    CHECK_CU(cuCtxSynchronize());
+    auto s1 = ds1.get<float>(mn);
+    auto d1 = dd1.get<double>(mn);
+    auto l1 = dl1.get<int64_t>(mn);
+    auto rl = tile_scan(l, M, N, 4, 2048, 1, uint64_t(0), [](uint64_t a, uint64_t b) { return a + b; });
+    size_t bl = 0;
+    for (size_t i = 0; i < mn; ++i) bl += uint64_t(l1[i]) != rl[i];
+    verdict("cumsum f32 (4,2048) axis 1, 8 warps" + sz,
+            count_bad_close(s1, tile_scan(x, M, N, 4, 2048, 1, 0.0, add), tile_scan(x, M, N, 4, 2048, 1, 0.0, absadd), 1e-5, 1e-6) == 0, "");
+    verdict("cumsum f64 (4,2048) axis 1" + sz,
+            count_bad_close(d1, tile_scan(d, M, N, 4, 2048, 1, 0.0, add), tile_scan(d, M, N, 4, 2048, 1, 0.0, absadd), 1e-13, 1e-3) == 0, "");
+    verdict("cumsum i64 (4,2048) axis 1" + sz, bl == 0, std::to_string(bl) + " wrong");
+  }
+  {
+    // 1-D tiles of 64 and (2, 8) tiles: fewer elements than threads
+    size_t n = mn;
+    std::vector<uint8_t> u(n), bo(n);
+    for (size_t i = 0; i < n; ++i) {
+      u[i] = uint8_t(rng());
+      bo[i] = uint8_t(rng() & 1);
+    }
+    Buf dx(n * 4), du(n), dbo(n), ds(n * 4), dus(n * 4), dbs(n * 4), ds2(n * 4);
+    dx.put(x);
+    du.put(u);
+    dbo.put(bo);
+    CHECK_CU(scans_small(nullptr, dx.p, du.p, dbo.p, ds.p, dus.p, dbs.p, ds2.p, int64_t(n)));
+    CHECK_CU(cuCtxSynchronize());
+    auto s = ds.get<float>(n), s2 = ds2.get<float>(n);
+    auto us = dus.get<uint32_t>(n);
+    auto bs = dbs.get<int32_t>(n);
+    size_t bad[4] = {};
+    // s2 covers only tiles 0 .. 4*num_blocks-1 of 16 elements; elements past them stay poisoned
+    size_t covered = std::min(n, size_t((n + 63) / 64 * 64));
+    for (size_t i = 0; i < n; ++i) {
+      double r = 0, sc = 0, r8 = 0, sc8 = 0;
+      uint32_t ru = 0;
+      int32_t rb = 0;
+      for (size_t k = i - i % 64; k <= i; ++k) {
+        r += x[k];
+        sc += std::fabs(x[k]);
+        ru += u[k];
+        rb += bo[k];
+      }
+      for (size_t k = i - i % 8; k <= i; ++k) {
+        r8 += x[k];
+        sc8 += std::fabs(x[k]);
+      }
+      bad[0] += !(std::fabs(s[i] - r) <= 1e-5 * sc + 1e-6);
+      bad[1] += us[i] != ru;
+      bad[2] += bs[i] != rb;
+      if (i < covered) bad[3] += !(std::fabs(s2[i] - r8) <= 1e-5 * sc8 + 1e-6);
+    }
+    std::string sn = " n=" + std::to_string(n);
+    verdict("cumsum f32 (64,) (wraps the CTA)" + sn, bad[0] == 0, std::to_string(bad[0]) + " wrong");
+    verdict("cumsum u8 -> u32 (64,)" + sn, bad[1] == 0, std::to_string(bad[1]) + " wrong");
+    verdict("cumsum bool -> i32 (64,)" + sn, bad[2] == 0, std::to_string(bad[2]) + " wrong");
+    verdict("cumsum (2,8) axis 1 via reshapes" + sn, bad[3] == 0, std::to_string(bad[3]) + " wrong");
+  }
+  {
+    // 3-D: M x 8 x 32, tiles of (4, 8, 32)
+    size_t n3 = size_t(M) * 256;
+    std::vector<float> x3(n3);
+    for (float& v : x3) v = uniform(-1.f, 1.f);
+    Buf dx(n3 * 4), d0(n3 * 4), d1(n3 * 4), d2(n3 * 4);
+    dx.put(x3);
+    CHECK_CU(scans_3d(nullptr, dx.p, d0.p, d1.p, d2.p, M));
+    CHECK_CU(cuCtxSynchronize());
+    std::vector<float> got[3] = {d0.get<float>(n3), d1.get<float>(n3), d2.get<float>(n3)};
+    size_t bad[3] = {};
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < 8; ++j)
+        for (int64_t k = 0; k < 32; ++k) {
+          auto at = [&](int64_t a, int64_t b, int64_t c) { return x3[size_t((a * 8 + b) * 32 + c)]; };
+          double r[3] = {0, 0, 0}, sc[3] = {0, 0, 0};
+          for (int64_t a = i - i % 4; a <= i; ++a) r[0] += at(a, j, k), sc[0] += std::fabs(at(a, j, k));
+          for (int64_t b = 0; b <= j; ++b) r[1] += at(i, b, k), sc[1] += std::fabs(at(i, b, k));
+          for (int64_t c = 0; c <= k; ++c) r[2] += at(i, j, c), sc[2] += std::fabs(at(i, j, c));
+          for (int q = 0; q < 3; ++q)
+            bad[q] += !(std::fabs(got[q][size_t((i * 8 + j) * 32 + k)] - r[q]) <= 1e-5 * sc[q] + 1e-6);
+        }
+    for (int q = 0; q < 3; ++q)
+      verdict("cumsum f32 (4,8,32) axis " + std::to_string(q) + " M=" + std::to_string(M), bad[q] == 0,
+              std::to_string(bad[q]) + " wrong");
+  }
+}
+
+// ---- cat, extract, reshape -----------------------------------------------------------------
+
+void check_shapes(int64_t M, int64_t N) {
+  size_t mn = size_t(M * N);
+  std::vector<float> x(mn);
+  std::vector<uint16_t> h(mn);
+  for (size_t i = 0; i < mn; ++i) {
+    x[i] = uniform(-1.f, 1.f);
+    h[i] = f16_bits(uniform(-1.f, 1.f));
+  }
+  int64_t gm = (M + 15) / 16, gn = (N + 63) / 64;
+  size_t nf = size_t(gm * gn * 1024);
+  Buf dx(mn * 4), dh(mn * 2), dc1(mn * 4), dc0(mn * 4), de1(mn * 4), de0(mn * 4), dec(mn * 4), dflat(nf * 4), dhc(mn * 2),
+      dbc(mn);
+  dx.put(x);
+  dh.put(h);
+  CHECK_CU(shapes(nullptr, dx.p, dh.p, dc1.p, dc0.p, de1.p, de0.p, dec.p, dflat.p, dhc.p, dbc.p, M, N, int64_t(nf)));
+  CHECK_CU(cuCtxSynchronize());
+  auto c1 = dc1.get<float>(mn), c0 = dc0.get<float>(mn), e1 = de1.get<float>(mn), e0 = de0.get<float>(mn),
+       ec = dec.get<float>(mn), flat = dflat.get<float>(nf);
+  auto hc = dhc.get<uint16_t>(mn);
+  auto bc = dbc.get<uint8_t>(mn);
+  auto X = [&](int64_t r, int64_t c) { return r < M && c < N ? x[size_t(r * N + c)] : 0.f; };
+  size_t bad[8] = {};
+  for (int64_t r = 0; r < M; ++r)
+    for (int64_t c = 0; c < N; ++c) {
+      size_t i = size_t(r * N + c);
+      bad[0] += c1[i] != x[i];
+      bad[1] += c0[i] != x[i];
+      bad[2] += e1[i] != x[i];
+      bad[3] += e0[i] != x[i];
+      int64_t r0 = r - r % 16, c0_ = c - c % 64;
+      float want = X(r, c) - X(r, c0_ + 3) * 2.f + X(r0 + 5, c);
+      bad[4] += !(std::fabs(ec[i] - want) <= 1e-6f);
+      bad[6] += hc[i] != h[i];
+      bad[7] += bc[i] != uint8_t(x[i] > 0.f);
+    }
+  for (int64_t i = 0; i < gm; ++i)
+    for (int64_t j = 0; j < gn; ++j)
+      for (int64_t a = 0; a < 32; ++a)
+        for (int64_t b = 0; b < 32; ++b) {
+          int64_t q = b * 32 + a;  // transpose(r)[a, b] = r[b, a] = t_flat[b * 32 + a]
+          float want = X(i * 16 + q / 64, j * 64 + q % 64);
+          bad[5] += flat[size_t((i * gn + j) * 1024 + a * 32 + b)] != want;
+        }
+  const char* names[] = {"cat axis 1", "cat axis 0", "extract (16,32) halves", "extract (8,64) halves",
+                         "extract a column and a row", "reshape/transpose/reshape", "cat f16", "cat bool"};
+  for (int k = 0; k < 8; ++k)
+    verdict(std::string(names[k]) + " " + std::to_string(M) + "x" + std::to_string(N), bad[k] == 0,
+            std::to_string(bad[k]) + " wrong");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -589,6 +1352,25 @@ int main(int argc, char** argv) {
   check_transposes(1, 1);
   check_transposes(100, 70);
   if (!small) check_transposes(1000, 3000);
+  // element-index memory, atomics, scans, cat/extract/reshape
+  check_gather(1, 1, 1000);
+  check_gather(37, 70, 4099);
+  if (!small) check_gather(1000, 3000, (size_t(1) << 20) + 3);
+  if (!small) check_gather_far();
+  check_all_atomics(1000, 61);          // about 16 elements per bin
+  check_all_atomics(4099, 3);           // a few bins, many collisions
+  if (!small) check_all_atomics((size_t(1) << 18) + 5, 4099);
+  check_atomics_misc(1, 5);
+  check_atomics_misc(37, 3);
+  if (!small) check_atomics_misc(1000, 1001);
+  report_atomic_subnormals();
+  check_scans(1, 1);
+  check_scans(37, 300);
+  check_scans(64, 4096);
+  if (!small) check_scans(1000, 5000);
+  check_shapes(1, 1);
+  check_shapes(37, 300);
+  if (!small) check_shapes(1000, 3000);
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }

@@ -4,6 +4,7 @@
 //   check_samples [--small]     (--small: only the ragged sizes that compute-sanitizer runs)
 #include <cuda.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,7 +17,12 @@
 
 #include "attention.h"
 #include "batched_matmul.h"
+#include "cumsum_rows.h"
+#include "cumsum_rows_wide.h"
+#include "embedding_gather.h"
+#include "embedding_gather_bf16.h"
 #include "gelu_bias.h"
+#include "histogram.h"
 #include "matmul_bf16.h"
 #include "matmul_bias_relu_f16.h"
 #include "matmul_f16.h"
@@ -489,6 +495,102 @@ void check_attention(int64_t BH, int64_t S, std::mt19937_64& rng) {
              rel_error(unpack(ho, Ty::F16), ref), 5e-3);
 }
 
+// cumsum_rows: prefix sums along whole rows (tiles of BN columns, carried left to right).
+template <typename Launch>
+void check_cumsum_rows(const char* what, Launch launch, int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x(size_t(M * N));
+  fill(x, rng, -1.f, 1.f);
+  Buffer dx(x.size() * 4), dy(x.size() * 4);
+  CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), x.size() * 4));
+  poison(dy);
+  CHECK_CU(launch(nullptr, dx.p, dy.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> y(x.size());
+  CHECK_CU(cuMemcpyDtoH(y.data(), dy.p, y.size() * 4));
+  size_t bad = 0, first = 0;
+  double worst = 0;
+  for (int64_t i = 0; i < M; ++i) {
+    double s = 0, a = 0;
+    for (int64_t j = 0; j < N; ++j) {
+      size_t k = size_t(i * N + j);
+      s += x[k];
+      a += std::fabs(x[k]);
+      double err = std::fabs(y[k] - s) / (a + 1e-30);  // error relative to the sum of magnitudes
+      if (!(err <= 1e-5)) {
+        if (!bad) first = k;
+        ++bad;
+      }
+      if (err > worst || std::isnan(err)) worst = std::isnan(err) ? INFINITY : err;
+    }
+  }
+  report((std::string(what) + " " + std::to_string(M) + "x" + std::to_string(N)).c_str(), x.size(), bad, worst, first);
+}
+
+// histogram: counts per bin over two launches (they accumulate), against the same f32 binning
+// on the CPU; NaNs and values outside [lo, hi) are not counted.
+void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_64& rng) {
+  std::vector<float> x(n);
+  fill(x, rng, lo - (hi - lo) * 0.1f, hi + (hi - lo) * 0.1f);
+  for (size_t i = 0; i < n; i += 101) x[i] = NAN;
+  if (n > 3) {
+    x[1] = lo;
+    x[2] = std::nextafter(hi, lo);  // rounds into the last bin
+    x[3] = hi;                      // not counted
+  }
+  Buffer dx(n * 4), dbins(size_t(nbins) * 4);
+  CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), n * 4));
+  CHECK_CU(cuMemsetD8(dbins.p, 0, size_t(nbins) * 4));
+  for (int rep = 0; rep < 2; ++rep) CHECK_CU(histogram(nullptr, dx.p, dbins.p, int64_t(n), nbins, lo, hi));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<int32_t> bins(static_cast<size_t>(nbins));
+  CHECK_CU(cuMemcpyDtoH(bins.data(), dbins.p, size_t(nbins) * 4));
+  std::vector<int32_t> ref(static_cast<size_t>(nbins));
+  float scale = float(nbins) / (hi - lo);
+  for (float v : x) {
+    if (!(v >= lo && v < hi)) continue;
+    int64_t b = std::min<int64_t>(int64_t(std::floor((v - lo) * scale)), nbins - 1);
+    ref[size_t(b)] += 2;
+  }
+  size_t bad = 0, first = 0;
+  for (int64_t b = 0; b < nbins; ++b)
+    if (bins[size_t(b)] != ref[size_t(b)] && !bad++) first = size_t(b);
+  report(("histogram nbins=" + std::to_string(nbins)).c_str(), n, bad, 0, first);
+}
+
+// embedding_gather: rows of the table by id; ids outside [0, vocab) give zero rows.
+template <typename Launch>
+void check_embedding(const char* what, Launch launch, Ty t, int64_t vocab, int64_t dim, int64_t n, std::mt19937_64& rng) {
+  std::vector<float> table(size_t(vocab * dim));
+  fill(table, rng, -1.f, 1.f);
+  std::vector<uint8_t> ht = pack(table, t);
+  std::vector<int32_t> ids(static_cast<size_t>(n));
+  for (auto& id : ids) {
+    uint64_t k = rng() % 16;
+    id = k == 0 ? -int32_t(1 + rng() % 3) : k == 1 ? int32_t(vocab + int64_t(rng() % 3)) : int32_t(rng() % uint64_t(vocab));
+  }
+  size_t es = ty_bytes(t);
+  Buffer dt(ht.size()), dids(size_t(n) * 4), dout(size_t(n * dim) * es);
+  CHECK_CU(cuMemcpyHtoD(dt.p, ht.data(), ht.size()));
+  CHECK_CU(cuMemcpyHtoD(dids.p, ids.data(), size_t(n) * 4));
+  poison(dout);
+  CHECK_CU(launch(nullptr, dt.p, dids.p, dout.p, vocab, dim, n));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint8_t> out(size_t(n * dim) * es);
+  CHECK_CU(cuMemcpyDtoH(out.data(), dout.p, out.size()));
+  size_t bad = 0, first = 0;
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < dim; ++c) {
+      int32_t id = ids[size_t(r)];
+      bool in = id >= 0 && id < vocab;
+      size_t k = size_t(r * dim + c);
+      bool ok = in ? std::memcmp(&out[k * es], &ht[size_t(id * dim + c) * es], es) == 0
+                   : std::all_of(&out[k * es], &out[k * es] + es, [](uint8_t b) { return b == 0; });
+      if (!ok && !bad++) first = k;
+    }
+  report((std::string(what) + " " + std::to_string(vocab) + "x" + std::to_string(dim) + " n=" + std::to_string(n)).c_str(),
+         size_t(n * dim), bad, 0, first);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -545,6 +647,20 @@ int main(int argc, char** argv) {
   check_attention(3, 100, rng);
   check_attention(2, 257, rng);
   if (!small) check_transpose(1000, 3000, rng);
+  for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}, {3, 5000}}) {
+    check_cumsum_rows("cumsum_rows", cumsum_rows, M, N, rng);
+    check_cumsum_rows("cumsum_rows BM=4 BN=1024", wide_cumsum_rows, M, N, rng);
+  }
+  if (!small) check_cumsum_rows("cumsum_rows", cumsum_rows, 2000, 5000, rng);
+  check_histogram(1, 1, 0.f, 1.f, rng);
+  check_histogram(4099, 37, -2.f, 3.f, rng);
+  check_histogram(100000, 3, 0.f, 1.f, rng);
+  if (!small) check_histogram((size_t(1) << 24) + 3, 1000, -1.f, 1.f, rng);
+  for (auto [V, D, n] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {100, 300, 17}, {1000, 64, 1000}}) {
+    check_embedding("embedding_gather f32", embedding_gather, Ty::F32, V, D, n, rng);
+    check_embedding("embedding_gather bf16", eg16_embedding_gather, Ty::BF16, V, D, n, rng);
+  }
+  if (!small) check_embedding("embedding_gather f32", embedding_gather, Ty::F32, 50000, 1000, 4099, rng);
   // Empty arrays: the grid has a zero dimension, so the stub returns success without launching.
   Buffer d(4);
   CHECK_CU(vector_add(nullptr, d.p, d.p, d.p, 0));
