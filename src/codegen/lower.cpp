@@ -170,6 +170,9 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
     case OpKind::Scan: {
       // A scan keeps its operand's layout; the warps along the axis exchange their totals
       // through shared memory (ptx/scan.cpp), one 8-byte slot per warp, row and repetition.
+      // It decomposes blocked layouts only: an mma accumulator is converted first.
+      if (!op.operands[0]->type.is_scalar() && k_.layouts.at(op.operands[0]).kind == Layout::Kind::Mma)
+        convert_operand(b, it, 0, blocked(op.operands[0]->type));
       const Layout& in = k_.layouts.at(op.operands[0]);
       set(op.results[0], in);
       int p = in.parent_dim(op.axis);
@@ -194,7 +197,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       const ir::Value* src = op.operands[0];
       const std::vector<int64_t>&in_shape = src->type.tile.shape, &out_shape = op.results[0]->type.tile.shape;
       Layout l = k_.layouts.at(src), sliced;
-      bool slice = true;
+      bool slice = l.kind == Layout::Kind::Blocked;  // mma fragments are not sliced
       for (int d = int(in_shape.size()) - 1; d >= 0 && slice; --d) {
         if (out_shape[size_t(d)] == in_shape[size_t(d)]) continue;
         slice = out_shape[size_t(d)] == 1 && l.parent_dim(d) >= 0;
@@ -211,7 +214,9 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       const ir::Value* v = op.operands[0];
       int64_t rows = v->type.tile.numel() / std::max<int64_t>(1, v->type.tile.shape.back());
       int64_t bytes = (v->type.tile.numel() + rows) * std::max(4, dtype_bytes(v->type.tile.dtype));
-      need_smem(bytes);
+      // In the vectorized variant an async load's permute only changes how mma reads the stage.
+      if (k_.async_load(op.results[0])) k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+      else need_smem(bytes);
       return;
     }
     case OpKind::For:

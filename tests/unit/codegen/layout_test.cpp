@@ -3,6 +3,7 @@
 // register, that a layout covers each element exactly once (or, when replicated, equally often).
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 
 #include "codegen/layout.h"
 
@@ -168,4 +169,32 @@ TEST_CASE("reg_offset is the compile-time part of coords, and reg_of inverts it"
       CHECK(l.reg_of(l.reg_offset(r)) == r);
     }
   }
+}
+
+TEST_CASE("swizzled lines: chunks permuted within a line, 8 lines of one chunk in 8 bank groups", "[layout]") {
+  using tilec::codegen::swizzled_offset;
+  for (int64_t pitch = 16; pitch <= 1024; pitch *= 2) {
+    CAPTURE(pitch);
+    int64_t chunks = pitch / 16;
+    for (int64_t line = 0; line < 64; ++line) {
+      std::set<int64_t> seen;
+      for (int64_t c = 0; c < chunks; ++c) {
+        int64_t off = swizzled_offset(line, c * 16 + 3, pitch);
+        CHECK(off / pitch == line);  // stays in its line
+        CHECK(off % 16 == 3);        // bytes keep their place in the chunk
+        seen.insert(off / 16);
+      }
+      CHECK(int64_t(seen.size()) == chunks);
+    }
+    // ldmatrix reads one chunk of 8 consecutive lines (8 aligned lines apart) per matrix: the 8
+    // 16-byte rows must fall in the 8 groups of 4 banks of one 128-byte wavefront.
+    for (int64_t first = 0; first < 64; first += 8)
+      for (int64_t c = 0; c < chunks; ++c) {
+        std::set<int64_t> groups;
+        for (int64_t l = first; l < first + 8; ++l) groups.insert(swizzled_offset(l, c * 16, pitch) % 128 / 16);
+        CHECK(groups.size() == 8);
+      }
+  }
+  CHECK(swizzled_offset(1, 0, 128) == 128 + 16);  // line 1: chunk 0 ^ 1
+  CHECK(swizzled_offset(2, 16, 64) == 128);  // 64-byte lines pair up: line 2 XORs with 1
 }
