@@ -39,6 +39,7 @@ done
 "$tilec" samples/matmul_bias_relu.tile "${arch[@]}" -D T=bf16 --prefix mbrbf_ -o "$out/matmul_bias_relu_bf16.h"
 "$tilec" samples/matmul_bias_relu.tile "${arch[@]}" -D T=f16 --prefix mbr16_ -o "$out/matmul_bias_relu_f16.h"
 "$tilec" samples/batched_matmul.tile "${arch[@]}" -o "$out/batched_matmul.h"
+"$tilec" samples/matmul.tile "${arch[@]}" -D T=i8 --prefix mmi8_ -o "$out/matmul_i8.h"
 "$tilec" samples/matmul_bt.tile "${arch[@]}" --prefix mmbt_ -o "$out/matmul_bt.h"
 "$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -o "$out/cumsum_rows.h"
