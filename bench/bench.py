@@ -307,6 +307,45 @@ def bench_matmul():
     err = check_close(wl, c, ref, 1e-2)
     ms = median_ms(lambda: f(a, b, bias, c, n, n, n), iters=20)
     record(wl, "tilec", ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS plain, rel err {err:.1e}")
+    # Tile configurations of matmul.tile (tests/gpu/make_variants.sh), bf16 8192^3
+    listing = os.path.join(os.path.dirname(sys.argv[3]), "matmul_variants.txt") if len(sys.argv) > 3 else ""
+    if listing and os.path.exists(listing):
+        n = 8192
+        wl = f"matmul {n}^3 bfloat16 configs"
+        a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+        b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+        c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+        ref = a.float() @ b.float()
+        cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
+        record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
+        for line in open(listing):
+            name, desc = line.split(" ", 1)
+            f = tilec_generic(f"mmv_{name}_matmul", [U64, U64, U64, I64, I64, I64])
+            c.fill_(float("nan"))
+            f(a, b, c, n, n, n)
+            torch.cuda.synchronize()
+            err = check_close(wl, c, ref, 1e-2)
+            ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
+            record(wl, f"tilec {desc.strip()}", ms, 0,
+                   f"{2 * n ** 3 / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+        del a, b, c, ref
+    # A @ B^T (B stored [N, K]) through matmul_bt.tile, f16 8192^3, against cuBLAS on the same views
+    n = 8192
+    wl = f"matmul_bt {n}^3 f16"
+    a = torch.randn(n, n, device=dev, dtype=torch.float16)
+    b = torch.randn(n, n, device=dev, dtype=torch.float16)
+    c = torch.empty(n, n, device=dev, dtype=torch.float16)
+    cublas = median_ms(lambda: torch.matmul(a, b.t(), out=c), iters=50)
+    record(wl, "cuBLAS (torch.matmul(a, b.t()))", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
+    ref = a.float() @ b.float().t()
+    f = tilec_generic("mmbt_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    c.fill_(float("nan"))
+    f(a, b, c, n, n, n)
+    torch.cuda.synchronize()
+    err = check_close(wl, c, ref, 1e-2)
+    ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
+    record(wl, "tilec", ms, 0, f"{2 * n ** 3 / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+    del a, b, c, ref
     # cuBLAS again at the end: clock drift
     wl0, ms0 = first
     a = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)

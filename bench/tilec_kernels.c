@@ -21,4 +21,5 @@
 #include "matmul_tf32.h"
 #include "matmul_bias_relu_bf16.h"
 #include "matmul_bias_relu_f16.h"
+#include "matmul_bt.h"
 #include "variants.h"

@@ -77,7 +77,8 @@ void plan_pipelines(LoweredKernel& k, int num_stages);
 
 /// After layouts: places the stages after the conversion buffer and picks their number,
 /// `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
-/// per CTA), so that two CTAs can share an SM.
+/// per CTA), so that two CTAs can share an SM, or in all of it when the accumulator alone
+/// takes more than 64 registers per thread (then registers allow one CTA per SM anyway).
 void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and

@@ -171,8 +171,16 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   k.pipeline_offset = align_up(k.conversion_smem_vectorized, kAlign);
   int64_t room = smem_limit - k.pipeline_offset;
   for (Pipeline& p : k.pipelines) {
+    // Accumulators of more than 64 registers per thread leave room for one CTA per SM (of
+    // 65536 registers): its stages may take all of the shared memory.
+    int64_t acc_regs = 0;
+    for (const AsyncLoad& al : p.loads) {
+      const ir::Value* acc = al.mma->operands[2];
+      acc_regs = std::max<int64_t>(acc_regs, acc->type.tile.numel() * std::max(4, dtype_bytes(acc->type.tile.dtype)) / 4 / k.threads());
+    }
+    int64_t budget = acc_regs > 64 ? smem_limit : smem_limit / 2;
     int s = num_stages;
-    if (s == 0) s = int(std::clamp<int64_t>((smem_limit / 2 - k.pipeline_offset) / p.stage_bytes, 2, 4));
+    if (s == 0) s = int(std::clamp<int64_t>((budget - k.pipeline_offset) / p.stage_bytes, 2, 4));
     while (s > 2 && s * p.stage_bytes > room) --s;
     if (s * p.stage_bytes > room) {
       k.pipelines.clear();

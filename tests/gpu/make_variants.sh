@@ -28,4 +28,22 @@ for w in 4 8; do variant rmsnorm "-D T=bf16 -D TILE_N=4096" $w rmsbf; done
 # Occupancy: a register cap through .minnctapersm (6 CTAs of 8 warps: at most 40 registers).
 variant layernorm "-D T=f16 -D TILE_N=4096" 8 ln16m 6
 variant layernorm "-D T=bf16 -D TILE_N=8192" 8 lnbfm 4
+# Matmul tile configurations (bf16, 8192^3 in bench.py): prefix mmv_<name>_, listed in
+# matmul_variants.txt with a description.
+: > "$out/matmul_variants.txt"
+mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description
+  local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 opts="num_warps=$3"
+  [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
+  sed "s/num_warps=8)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
+  # shellcheck disable=SC2086
+  "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
+  echo "#include \"variants/mm_$name.h\"" >> "$out/variants.h"
+  echo "$name $desc" >> "$out/matmul_variants.txt"
+}
+mm_variant w4 "" 4 0 "128x128x64, 4 warps"
+mm_variant bk32 "-D BK=32" 8 0 "128x128x32, 8 warps"
+mm_variant bn256 "-D BN=256" 8 0 "128x256x64, 8 warps"
+mm_variant bn256k32 "-D BN=256 -D BK=32" 8 0 "128x256x32, 8 warps"
+mm_variant bm256k32 "-D BM=256 -D BK=32" 8 0 "256x128x32, 8 warps"
+mm_variant s4 "" 8 4 "128x128x64, 8 warps, 4 stages"
 echo "variants in $out/variants"
