@@ -103,22 +103,29 @@ class Emitter {
     std::vector<std::string> addr, valid;
   };
   ElementAccess element_access(const ir::Op& op);
+  /// Each element read on its own where valid, the padding elsewhere.
   void gather(const ir::Op& op);
+  /// Each valid element written once (by the primary copy of a replicated element).
   void scatter(const ir::Op& op);
 
   // ---- atomic.cpp
+  /// One relaxed GPU-scope read-modify-write per valid element: native atom/red, or a CAS
+  /// loop (docs/language.md §7.2.5); diagnoses the dtype/operation pairs that have neither.
   void atomic(const ir::Op& op);
   /// Whether any op uses `v` (an atomic whose old values nobody reads becomes `red`).
   bool is_used(const ir::Value* v);
 
   // ---- scan.cpp
+  /// Inclusive cumsum/cumprod along op.axis in the operand's (blocked or slice) layout.
   void scan(const ir::Op& op);
   /// `shfl.sync.<mode>` of a register of dtype `d` (16- and 64-bit values move as 32-bit
   /// words); `b` is the lane, delta or mask operand, `c` the clamp operand.
   std::string shuffle(const char* mode, const std::string& v, DType d, const std::string& b, const std::string& c);
 
   // ---- shape.cpp
+  /// Both operands through shared memory, in the result's row-major order.
   void cat(const ir::Op& op);
+  /// The operand through shared memory; the sub-tile read at its constant offset.
   void extract(const ir::Op& op);
   /// Writes the registers `v` (dtype `d`, layout `l`) to shared memory: the element with
   /// coordinates c goes to slot offset + sum(c[k] * strides[k]) (slots of 8 bytes for 64-bit
