@@ -107,7 +107,7 @@ int64_t Layout::thread_coord(int thread, int p) const {
 std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
   std::vector<int64_t> c = reg_offset(reg);
   if (kind == Kind::Mma) {
-    int lane = thread % 32, warp = thread / 32;
+    int lane = thread % 32, warp = (thread / 32) % (warps_m * warps_n);
     c[0] += (warp / warps_n) * (shape[0] / warps_m) + lane / 4;
     c[1] += (warp % warps_n) * (shape[1] / warps_n) + 2 * (lane % 4);
     return c;
@@ -122,7 +122,7 @@ std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
 }
 
 bool Layout::replicated() const {
-  if (kind == Kind::Mma) return false;
+  if (kind == Kind::Mma) return mma_copies > 1;
   for (int p : sliced_dims())
     if (threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)] > 1) return true;
   for (int p = 0; p < parent_rank(); ++p)
@@ -132,7 +132,8 @@ bool Layout::replicated() const {
 
 std::string Layout::str() const {
   if (kind == Kind::Mma)
-    return fmt::format("mma<m{}n8, warps=[{},{}]>", inst_m, warps_m, warps_n);
+    return fmt::format("mma<m{}n8, warps=[{},{}]{}>", inst_m, warps_m, warps_n,
+                       mma_copies > 1 ? fmt::format(", copies={}", mma_copies) : "");
   if (shape.empty() && size_per_thread.empty()) return "scalar";
   auto list = [](const auto& v) {
     std::string s = "[";
@@ -211,10 +212,11 @@ Layout mma_layout(const std::vector<int64_t>& shape, int inst_m, int num_warps) 
     int64_t bm = shape[0] / wm, bn = shape[1] / wn;
     if (bm >= 2 * inst_m && (bm >= bn || bn < 16)) wm *= 2;
     else if (bn >= 16) wn *= 2;
-    else wm *= 2;  // the tile is too small: extra warps would hold copies (not chosen, see lower)
+    else break;  // the tile is too small: the other warps hold copies
   }
   l.warps_m = wm;
   l.warps_n = wn;
+  l.mma_copies = num_warps / (wm * wn);
   return l;
 }
 

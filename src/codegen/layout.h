@@ -27,6 +27,9 @@ struct Layout {
   Kind kind = Kind::Blocked;
   int inst_m = 16;
   int warps_m = 1, warps_n = 1;
+  /// Mma: copies of the accumulator when the CTA has more warps than the tile has blocks of
+  /// one instruction (warp w works as warp w % (warps_m * warps_n)).
+  int mma_copies = 1;
 
   std::vector<int64_t> shape;         ///< the tile's shape
   // The blocked distribution, per PARENT dimension:
@@ -70,7 +73,8 @@ struct Layout {
   /// True when some threads hold copies of other threads' elements.
   bool replicated() const;
   bool operator==(const Layout& o) const {
-    return kind == o.kind && inst_m == o.inst_m && warps_m == o.warps_m && warps_n == o.warps_n && shape == o.shape &&
+    return kind == o.kind && inst_m == o.inst_m && warps_m == o.warps_m && warps_n == o.warps_n &&
+           mma_copies == o.mma_copies && shape == o.shape &&
            size_per_thread == o.size_per_thread && threads_per_warp == o.threads_per_warp &&
            warps_per_cta == o.warps_per_cta && pshape() == o.pshape() && dims_or_identity() == o.dims_or_identity();
   }

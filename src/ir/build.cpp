@@ -47,6 +47,9 @@ class IrBuilder {
   Value* expr_dtype(const Expr& e, DType d);
   Value* to_bool(Value* v, SourceRange loc);
   Value* binary(tilec::Op op, const Expr& a, const Expr& b, DType operand, const std::vector<int64_t>& shape, SourceRange loc);
+  /// mma(x, y, c) on 2-D tiles; tiles smaller than one mma.sync instruction are zero-padded
+  /// to its shape (doubling with cat) and the result extracted.
+  Value* mma(Value* x, Value* y, Value* c, SourceRange loc);
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
   BVal inline_helper(const Expr& e);
@@ -329,12 +332,46 @@ Value* IrBuilder::to_bool(Value* v, SourceRange loc) {
   return b_.cmp(tilec::Op::Ne, v, zero, loc);
 }
 
+Value* IrBuilder::mma(Value* x, Value* y, Value* c, SourceRange loc) {
+  // The instruction shape (PTX ISA §9.7.13.4): m16n8k16 for 16-bit inputs, k8 for tf32, k32
+  // for 8-bit, m8n8k4 for f64.
+  DType t = x->type.tile.dtype;
+  int64_t min_m = t == DType::F64 ? 8 : 16, min_n = 8;
+  int64_t min_k = t == DType::F64 ? 4 : t == DType::TF32 ? 8 : dtype_bits(t) == 8 ? 32 : 16;
+  auto pad = [&](Value* v, int axis, int64_t want) {
+    while (v->type.tile.shape[size_t(axis)] < want) {
+      Value* zero = b_.broadcast_to(b_.constant(v->type.tile.dtype, Scalar{0, 0}, loc), v->type.tile.shape, loc);
+      std::vector<int64_t> s = v->type.tile.shape;
+      s[size_t(axis)] *= 2;
+      Op* op = b_.create(OpKind::Cat, loc, {v, zero}, {Type::tile_of(v->type.tile.dtype, s)});
+      op->axis = axis;
+      v = op->result();
+    }
+    return v;
+  };
+  std::vector<int64_t> out = c->type.tile.shape;
+  x = pad(pad(x, 0, min_m), 1, min_k);
+  y = pad(pad(y, 0, min_k), 1, min_n);
+  Value* acc = pad(pad(c, 0, min_m), 1, min_n);
+  Value* r = b_.create(OpKind::Mma, loc, {x, y, acc}, {acc->type})->result();
+  if (acc->type.tile.shape == out) return r;
+  Op* e = b_.create(OpKind::Extract, loc, {r}, {Type::tile_of(c->type.tile.dtype, out)});
+  e->order = {0, 0};
+  return e->result();
+}
+
 Value* IrBuilder::binary(tilec::Op op, const Expr& a, const Expr& b, DType operand,
                          const std::vector<int64_t>& shape, SourceRange loc) {
   if (op == tilec::Op::MatMul) {
     // a @ b: the operands in their promoted dtype, an f32 (i32 for i8, f64 for f64)
     // accumulator, the result in the operands' dtype (language.md §6.10).
     DType t = a.value.tile.dtype == b.value.tile.dtype ? a.value.tile.dtype : operand;
+    if (is_integer(t) && t != DType::I8) {
+      unsupported(loc, "@ on " + std::string(dtype_name(t)) + " tiles (the tensor cores multiply i8: mma on i8 tiles)");
+      return nullptr;
+    }
+    // f32 products go to the f64 tensor cores (exact products, f64 sums, one rounding).
+    if (t == DType::F32) t = DType::F64;
     Value* x = expr_dtype(a, t);
     Value* y = expr_dtype(b, t);
     if (!x || !y) return nullptr;
@@ -345,8 +382,7 @@ Value* IrBuilder::binary(tilec::Op op, const Expr& a, const Expr& b, DType opera
       return nullptr;
     }
     Value* zero = b_.broadcast_to(b_.constant(acc, Scalar{0, 0}, loc), shape, loc);
-    Value* r = b_.create(OpKind::Mma, loc, {x, y, zero}, {Type::tile_of(acc, shape)})->result();
-    return b_.cast(r, operand, loc);
+    return b_.cast(mma(x, y, zero, loc), operand, loc);
   }
   Value* x = expr_as(a, operand, shape);
   Value* y = expr_as(b, operand, shape);
@@ -911,13 +947,12 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
           r->shape = s;
           return r->result();
         };
-        Value* m = b_.create(OpKind::Mma, e.range, {drop(x), drop(y), drop(c)},
-                             {Type::tile_of(c->type.tile.dtype, {c->type.tile.shape[1], c->type.tile.shape[2]})})->result();
+        Value* m = mma(drop(x), drop(y), drop(c), e.range);
         Op* r = b_.create(OpKind::Reshape, e.range, {m}, {c->type});
         r->shape = c->type.tile.shape;
         return one(r->result());
       }
-      return one(b_.create(OpKind::Mma, e.range, {x, y, c}, {c->type})->result());
+      return one(mma(x, y, c, e.range));
     }
     case Builtin::Gather:
     case Builtin::Scatter:

@@ -553,6 +553,30 @@ void check_mm_f64(int64_t M, int64_t N, int64_t K) {
   verdict("mma f64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), err < 1e-12, d);
 }
 
+// mm_small: an 8x8 @ 8x4 product (padded to one m16n8k16 instruction inside, 8 warps of
+// which 7 hold copies) of f16-rounded inputs, and a @ b in f32. Ragged extents 5x7x3.
+void check_mm_small() {
+  const int64_t M = 5, K = 7, N = 3;
+  std::vector<float> a(size_t(M * K)), b(size_t(K * N));
+  for (auto& v : a) v = std::round(uniform(-1.f, 1.f) * 64) / 64;  // exact in f16
+  for (auto& v : b) v = std::round(uniform(-1.f, 1.f) * 64) / 64;
+  Buf da(a.size() * 4), db(b.size() * 4), dc(size_t(M * N) * 4), dd(size_t(M * N) * 4);
+  da.put(a);
+  db.put(b);
+  CHECK_CU(mm_small(nullptr, da.p, db.p, dc.p, dd.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto c = dc.get<float>(size_t(M * N)), d = dd.get<float>(size_t(M * N));
+  size_t bad = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double r = 0;  // exact: products of f16 values summed in f64
+      for (int64_t k = 0; k < K; ++k) r += double(a[size_t(i * K + k)]) * b[size_t(k * N + j)];
+      bad += std::fabs(c[size_t(i * N + j)] - r) > 1e-6 * (1 + std::fabs(r));
+      bad += d[size_t(i * N + j)] != float(r);
+    }
+  verdict("mma 8x8 @ 8x4 padded, 8 warps; a @ b f32", bad == 0, std::to_string(bad) + " wrong");
+}
+
 // ---- gather / scatter ----------------------------------------------------------------------
 
 // Random element indices into [0, extent), about 1 in 8 out of range (negative or past the end).
@@ -1346,6 +1370,12 @@ int main(int argc, char** argv) {
   check_mm_i8(1, 1, 1, false);
   check_mm_f64(17, 33, 101);
   check_mm_f64(70, 100, 20);
+  // Aligned rows: the pipelined variant, with i8 and f64 fragments read element-wise from
+  // swizzled stages.
+  check_mm_i8(100, 64, 160, false);
+  check_mm_i8(70, 96, 1008, true);
+  check_mm_f64(64, 32, 48);
+  check_mm_small();
   check_control(1000, 7);
   check_control(4099, 30);
   check_control(1, 2);

@@ -25,6 +25,8 @@
 #include "histogram.h"
 #include "matmul_bf16.h"
 #include "matmul_bias_relu_f16.h"
+#include "matmul_bt.h"
+#include "matmul_i8.h"
 #include "matmul_f16.h"
 #include "matmul_tf32.h"
 #include "layernorm_bf16.h"
@@ -390,8 +392,10 @@ float to_tf32(float f) {  // round to nearest, ties away (cvt.rna.tf32.f32)
 using MatmulKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
 
 // C = A @ B for A (M, K), B (K, N) of dtype t; `ones` makes every input 1 (exact results).
+// C = A @ B for A (M, K), B (K, N) of dtype t; `ones` makes every input 1 (exact results);
+// `bt`: B is stored as (N, K) and C = A @ B^T (matmul_bt).
 void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng,
-                  bool ones = false, bool bias_relu = false) {
+                  bool ones = false, bool bias_relu = false, bool bt = false) {
   std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N)), bias(static_cast<size_t>(N));
   fill(a, rng, -1.f, 1.f);
   fill(b, rng, -1.f, 1.f);
@@ -419,7 +423,7 @@ void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
   for (int64_t i = 0; i < M; ++i)
     for (int64_t kk = 0; kk < K; ++kk) {
       double x = ar[size_t(i * K + kk)];
-      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += x * br[size_t(kk * N + j)];
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += x * br[size_t(bt ? j * K + kk : kk * N + j)];
     }
   if (bias_relu)
     for (int64_t i = 0; i < M; ++i)
@@ -434,6 +438,31 @@ void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
   } else {
     report_rel(what, rel_error(got, ref), t == Ty::F32 ? 1e-4 : tolerance(t));
   }
+}
+
+// matmul.tile with T=i8: C (i32) = A @ B exactly, wrapping like the hardware's s32 sums.
+void check_matmul_i8(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
+  std::vector<int8_t> a(size_t(M * K)), b(size_t(K * N));
+  std::uniform_int_distribution<int> d(-128, 127);
+  for (int8_t& x : a) x = int8_t(d(rng));
+  for (int8_t& x : b) x = int8_t(d(rng));
+  Buffer da(a.size()), db(b.size()), dc(size_t(M * N) * 4);
+  CHECK_CU(cuMemcpyHtoD(da.p, a.data(), a.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, b.data(), b.size()));
+  poison(dc);
+  CHECK_CU(mmi8_matmul(nullptr, da.p, db.p, dc.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<int32_t> c(size_t(M * N));
+  CHECK_CU(cuMemcpyDtoH(c.data(), dc.p, c.size() * 4));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      uint32_t ref = 0;  // modulo 2^32, like s32 accumulation
+      for (int64_t k = 0; k < K; ++k) ref += uint32_t(int32_t(a[size_t(i * K + k)]) * int32_t(b[size_t(k * N + j)]));
+      if (uint32_t(c[size_t(i * N + j)]) != ref && !bad++) first = size_t(i * N + j);
+    }
+  std::string what = "matmul i8 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  report(what.c_str(), c.size(), bad, 0, first);
 }
 
 void check_batched(int64_t batch, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
@@ -640,10 +669,26 @@ int main(int argc, char** argv) {
     check_matmul("matmul", mm16_matmul, Ty::F16, 4099, 1001, 4099, rng);
     check_matmul("matmul", mmbf_matmul, Ty::BF16, 1001, 4099, 1001, rng);
   }
+  // Aligned shapes (rows a multiple of 16 bytes) take the vectorized variant and its cp.async
+  // pipeline: ragged M and N, K not a multiple of BK, fewer K tiles than stages.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1001, 136, 1000}, {130, 200, 72}, {17, 1000, 8},
+                         {256, 256, 64}, {300, 520, 2056}}) {
+    check_matmul("matmul (aligned)", mm16_matmul, Ty::F16, M, N, K, rng);
+    check_matmul("matmul (aligned)", mmbf_matmul, Ty::BF16, M, N, K, rng);
+  }
+  check_matmul("matmul (aligned)", mm16_matmul, Ty::F16, 136, 200, 1000, rng, true);
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{17, 33, 1001}, {130, 200, 72}, {300, 272, 2000}})
+    check_matmul_i8(M, N, K, rng);
+  // B^T through load(order=(1, 0)): aligned (pipelined, ldmatrix without .trans) and not.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1001, 136, 1000}, {130, 200, 72}, {17, 33, 1001},
+                         {256, 512, 2048}})
+    check_matmul("matmul_bt", mmbt_matmul_bt, Ty::F16, M, N, K, rng, false, false, true);
   check_matmul("matmul", mm16_matmul, Ty::F16, 130, 200, 1001, rng, true);
   check_matmul("matmul", mm32_matmul, Ty::F32, 130, 200, 1001, rng, true);
   check_matmul("matmul_bias_relu", nullptr, Ty::F16, 300, 257, 200, rng, false, true);
+  check_matmul("matmul_bias_relu (aligned)", nullptr, Ty::F16, 300, 256, 200, rng, false, true);
   check_batched(3, 130, 200, 70, rng);
+  check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
   check_attention(3, 100, rng);
   check_attention(2, 257, rng);
   if (!small) check_transpose(1000, 3000, rng);

@@ -70,6 +70,12 @@ const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
     std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
     b_.ins("and.b32", {lane, tid_, "31"});
     b_.ins("shr.u32", {warp, tid_, "5"});
+    if (l.mma_copies > 1) {
+      // Warps past the first warps_m * warps_n hold copies; the first ones are primary.
+      tc.primary = b_.reg(RegClass::Pred);
+      b_.ins("setp.lt.u32", {tc.primary, warp, u32(l.warps_m * l.warps_n)});
+      b_.ins("rem.u32", {warp, warp, u32(l.warps_m * l.warps_n)});
+    }
     std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
                 c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
     b_.ins("div.u32", {wm, warp, u32(l.warps_n)});

@@ -210,6 +210,7 @@ void Emitter::mma(const ir::Op& op) {
   DType ta = op.operands[0]->type.tile.dtype;
   if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && o_.target.sm < 89) {
     error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + o_.target.arch + ")");
+    define(op.results[0]);  // the rest of the kernel still finds registers for the result
     return;
   }
   if (ta == DType::F8E4M3 || ta == DType::F8E5M2) need_ptx(84);
@@ -253,6 +254,7 @@ void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOpe
   std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
   b_.ins("and.b32", {lane, tid_, "31"});
   b_.ins("shr.u32", {warp, tid_, "5"});
+  if (lc.mma_copies > 1) b_.ins("rem.u32", {warp, warp, u32(lc.warps_m * lc.warps_n)});  // copies
   int64_t wm_rows = M / lc.warps_m, wn_cols = N / lc.warps_n;
   std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32);
   b_.ins("div.u32", {wm, warp, u32(lc.warps_n)});
