@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
-# On the GPU machine: matmul correctness (full, memcheck, racecheck) and the matmul benchmark only.
-#   tests/gpu/run_matmul.sh  (headers in gpu-build/, results in $OUT)
-set -o pipefail
-cuda=/usr/local/cuda; hdr=gpu-build
-g++ -O2 -std=c++17 -I$hdr -I$cuda/include tests/gpu/check_samples.cpp -L$cuda/lib64/stubs -L$cuda/lib64 -lcuda -o /tmp/cs || exit 1
-/tmp/cs > $OUT/check.txt 2>&1; echo "check rc=$?"
-grep -iE "matmul|attention|FAIL|mismatch" $OUT/check.txt | head -60
-$cuda/bin/compute-sanitizer --tool memcheck /tmp/cs --small > $OUT/memcheck.txt 2>&1; tail -3 $OUT/memcheck.txt
-timeout 200 $cuda/bin/compute-sanitizer --tool racecheck /tmp/cs --small > $OUT/racecheck.txt 2>&1; tail -2 $OUT/racecheck.txt
-gcc -O2 -shared -fPIC -I$hdr -I$cuda/include bench/tilec_kernels.c -L$cuda/lib64/stubs -lcuda -o /tmp/libtilec_bench.so || exit 1
-BENCH_ONLY=matmul python3 bench/bench.py /tmp/libtilec_bench.so $OUT/bench.md 2>&1 | tail -25
-cuobjdump --dump-sass $hdr/matmul_f16.cubin > $OUT/mm.sass 2>/dev/null; ls $hdr/*.cubin | head
+# On the GPU machine, in order of importance, each step bounded so that a short device budget
+# still returns results: matmul/sample correctness, the matmul benchmark (with the tile
+# configurations of make_variants.sh), memcheck, then the op checks. Results under $OUT.
+#   tests/gpu/run_matmul.sh [HEADERDIR]   (headers from make_headers.sh + make_variants.sh)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+cuda=${CUDA_PATH:-/usr/local/cuda}; hdr=${1:-gpu-build}; out=${OUT:-/tmp/tilec-gpu}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/gpu.txt"
+build() { g++ -O1 -std=c++17 -I"$hdr" -I"$cuda/include" "tests/gpu/$1.cpp" -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o "/tmp/$1"; }
+build check_samples & build check_ops &
+gcc -O2 -shared -fPIC -I"$hdr" -I"$cuda/include" bench/tilec_kernels.c -L"$cuda/lib64/stubs" -lcuda -o /tmp/libtilec_bench.so &
+wait
+echo "== check_samples"; timeout 120 /tmp/check_samples > "$out/check.txt" 2>&1; echo "rc=$?"
+grep -E "FAIL|PASSED|failure" "$out/check.txt" | head -20
+echo "== bench (matmul)"
+BENCH_ONLY=matmul timeout 200 python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md" "$hdr/variants.txt" \
+  > "$out/bench.log" 2>&1; echo "rc=$?"; grep -E "tilec|cuBLAS|Triton|Error|error" "$out/bench.log" | cut -c1-150
+cuobjdump --dump-sass "$hdr/matmul_f16.cubin" > "$out/matmul_f16.sass" 2>&1
+echo "== memcheck check_samples --small"
+timeout 150 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_samples --small \
+  > "$out/memcheck_samples.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_samples.txt"
+echo "== check_ops"; timeout 120 /tmp/check_ops > "$out/check_ops.txt" 2>&1; echo "rc=$?"
+grep -v " ok " "$out/check_ops.txt" | tail -8
+echo "== memcheck check_ops --small"
+timeout 150 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_ops --small \
+  > "$out/memcheck_ops.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_ops.txt"
+echo "== racecheck check_samples --small"
+timeout 150 "$cuda/bin/compute-sanitizer" --tool racecheck --error-exitcode 3 /tmp/check_samples --small \
+  > "$out/racecheck_samples.txt" 2>&1; echo "rc=$?"; tail -2 "$out/racecheck_samples.txt"
