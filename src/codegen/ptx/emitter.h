@@ -32,6 +32,13 @@ struct EmitOptions {
   const SourceManager* sm = nullptr;  ///< file names for device asserts
 };
 
+/// log2 of a power of two (tile extents, strides and element sizes are powers of two).
+inline int log2_exact(int64_t v) {
+  int s = 0;
+  while ((int64_t(1) << s) < v) ++s;
+  return s;
+}
+
 /// The register class a dtype lives in: bool → predicate, f16/bf16 → 16 bits, 64-bit dtypes →
 /// 64 bits, every other dtype (narrow integers sign/zero-extended) → 32 bits.
 RegClass reg_class(DType d);

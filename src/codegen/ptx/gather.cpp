@@ -13,11 +13,6 @@
 namespace tilec::codegen {
 namespace {
 
-int log2_exact(int64_t v) {
-  int s = 0;
-  while ((int64_t(1) << s) < v) ++s;
-  return s;
-}
 
 // The ld/st type of one element in memory; 8- and 16-bit integers are sign- or zero-extended
 // into their 32-bit registers on load (PTX ISA §9.7.9.8: ld of a narrower type into a wider

@@ -65,8 +65,7 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
       idx = w;
     }
     int64_t shape = l.shape[size_t(j)];
-    int log_shape = 0;
-    while ((int64_t(1) << log_shape) < shape) ++log_shape;
+    int log_shape = log2_exact(shape);
     // origin = index * shape (a shift: tile dims are powers of two); the tile base moves by
     // origin * stride bytes, a shift too when the stride is known (no 64-bit multiply).
     std::string origin = b_.reg(RegClass::B64);
@@ -74,10 +73,8 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     const std::string& sb = ar.stride_bytes[size_t(ad)];
     int64_t csb = ar.const_stride_bytes[size_t(ad)];
     if (csb) {
-      int log_sb = 0;
-      while ((int64_t(1) << log_sb) < csb) ++log_sb;
       std::string t = b_.reg(RegClass::B64);
-      b_.ins("shl.b64", {t, origin, std::to_string(log_sb)});
+      b_.ins("shl.b64", {t, origin, std::to_string(log2_exact(csb))});
       b_.ins("add.s64", {tile_base, tile_base, t});
     } else {
       b_.ins("mad.lo.s64", {tile_base, origin, sb, tile_base});
@@ -107,9 +104,7 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     std::string c = b_.reg(RegClass::B64);
     b_.ins("cvt.u64.u32", {c, tc.base[size_t(j)]});
     if (int64_t csb = a.const_stride_bytes[size_t(j)]) {
-      int log_sb = 0;
-      while ((int64_t(1) << log_sb) < csb) ++log_sb;
-      b_.ins("shl.b64", {c, c, std::to_string(log_sb)});
+      b_.ins("shl.b64", {c, c, std::to_string(log2_exact(csb))});
       b_.ins("add.s64", {a.thread_base, a.thread_base, c});
     } else {
       b_.ins("mad.lo.s64", {a.thread_base, c, a.stride_bytes[size_t(j)], a.thread_base});

@@ -79,10 +79,8 @@ std::string Emitter::smem_chunk_xor(const std::string& line, const SmemOperand& 
   // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).
   int64_t chunks = s.pitch / 16;
   int64_t period = std::max<int64_t>(1, 8 / chunks), width = std::min<int64_t>(chunks, 8);
-  int shift = 0;
-  while ((int64_t(1) << shift) < period) ++shift;
   std::string f = b_.reg(RegClass::B32);
-  b_.ins("shr.u32", {f, line, std::to_string(shift)});
+  b_.ins("shr.u32", {f, line, std::to_string(log2_exact(period))});
   b_.ins("and.b32", {f, f, u32(width - 1)});
   b_.ins("shl.b32", {f, f, "4"});
   return f;

@@ -19,10 +19,16 @@
 namespace tilec::codegen {
 namespace {
 
-int log2_of(int64_t v) {
-  int s = 0;
-  while ((int64_t(1) << s) < v) ++s;
-  return s;
+// acc = acc && p for predicate registers, "" meaning true.
+void and_into(PtxBuilder& b, std::string& acc, const std::string& p) {
+  if (p.empty()) return;
+  if (acc.empty()) {
+    acc = p;
+    return;
+  }
+  std::string r = b.reg(RegClass::Pred);
+  b.ins("and.pred", {r, acc, p});
+  acc = r;
 }
 
 }  // namespace
@@ -66,7 +72,7 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     int64_t copies = (total + threads - 1) / threads;
     c.line = b_.reg(RegClass::B32);
     c.chunk = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {c.line, tid_, std::to_string(log2_of(cpl))});
+    b_.ins("shr.u32", {c.line, tid_, std::to_string(log2_exact(cpl))});
     b_.ins("and.b32", {c.chunk, tid_, u32(cpl - 1)});
     for (int64_t j = 0; j < copies; ++j) {
       int64_t q0 = j * threads;  // the chunk thread 0 copies
@@ -165,7 +171,7 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     }
     // Elements of the line before this thread's chunk.
     c.chunk_elems = b_.reg(RegClass::B32);
-    b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_of(16 / al.esz))});
+    b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_exact(16 / al.esz))});
     st.copies.push_back(std::move(c));
   }
   // Stages 0 .. S-2.
@@ -188,16 +194,7 @@ void Emitter::pipeline_issue(PipelineState& st) {
     b_.ins(fmt::format("setp.ge.{}", ty), {nonneg, st.iv_issue, "0"});
   }
   std::string inside;
-  auto both = [&](std::string& acc, const std::string& p) {
-    if (p.empty()) return;
-    if (acc.empty()) {
-      acc = p;
-      return;
-    }
-    std::string r = b_.reg(RegClass::Pred);
-    b_.ins("and.pred", {r, acc, p});
-    acc = r;
-  };
+  auto both = [&](std::string& acc, const std::string& p) { and_into(b_, acc, p); };
   for (AsyncCopy& c : st.copies) {
     const std::vector<int64_t>& shape = c.al->load->results[0]->type.tile.shape;
     both(inside, c.fixed_inside);
@@ -279,15 +276,7 @@ void Emitter::edge_copies(PipelineState& st, AsyncCopy& c, const std::string& no
   };
   std::string lines = rem32(c.line_dim), elems = rem32(c.last_dim);
   std::string ok = c.fixed_ok;
-  auto also = [&](const std::string& p) {
-    if (ok.empty()) {
-      ok = p;
-    } else {
-      std::string r = b_.reg(RegClass::Pred);
-      b_.ins("and.pred", {r, ok, p});
-      ok = r;
-    }
-  };
+  auto also = [&](const std::string& p) { and_into(b_, ok, p); };
   bool any_moves = false;
   for (size_t d = 0; d < c.moves.size(); ++d) {
     if (!c.moves[d]) continue;

@@ -22,11 +22,6 @@
 namespace tilec::codegen {
 namespace {
 
-int log2_exact(int64_t v) {
-  int s = 0;
-  while ((int64_t(1) << s) < v) ++s;
-  return s;
-}
 
 }  // namespace
 
