@@ -467,6 +467,232 @@ def bench_elementwise():
                f"{best_tri / ms:.2f}x Triton, {eager / ms:.2f}x eager, rel err {err:.1e}")
 
 
+@triton.jit
+def cumsum_kernel(X, Y, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n
+    x = tl.load(X + row * stride + cols, mask=m, other=0.0)
+    tl.store(Y + row * stride + cols, tl.cumsum(x, axis=0), mask=m)
+
+
+@triton.jit
+def histogram_kernel(x, bins, n, lo, hi, scale, NBINS: tl.constexpr, BLOCK: tl.constexpr):
+    # histogram.tile's algorithm: one relaxed global atomic per counted value
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, mask=offs < n, other=float("nan"))
+    b = tl.minimum(tl.floor((v - lo) * scale).to(tl.int32), NBINS - 1)
+    tl.atomic_add(bins + b, 1, mask=(v >= lo) & (v < hi), sem="relaxed")
+
+
+@triton.jit
+def histogram_block_kernel(x, bins, n, lo, hi, scale, NBINS: tl.constexpr, BLOCK: tl.constexpr):
+    # the block's counts first (tl.histogram), then one atomic per bin
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, mask=offs < n, other=float("nan"))
+    b = tl.minimum(tl.floor((v - lo) * scale).to(tl.int32), NBINS - 1)
+    h = tl.histogram(b, NBINS, mask=(v >= lo) & (v < hi))
+    tl.atomic_add(bins + tl.arange(0, NBINS), h, sem="relaxed")
+
+
+@triton.jit
+def embedding_kernel(table, ids, out, n, dim, BR: tl.constexpr, BD: tl.constexpr):
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    c = tl.program_id(1) * BD + tl.arange(0, BD)
+    rm = r < n
+    idx = tl.load(ids + r, mask=rm, other=0).to(tl.int64)
+    m = rm[:, None] & (c[None, :] < dim)
+    v = tl.load(table + idx[:, None] * dim + c[None, :], mask=m)
+    tl.store(out + r.to(tl.int64)[:, None] * dim + c[None, :], v, mask=m)
+
+
+def rel_err(got, ref):
+    return ((got.double() - ref.double()).norm() / ref.double().norm()).item()
+
+
+def try_peer(wl, label, fn, check):
+    """Runs a peer once, checks it (check(result) is None or what is wrong), then times it. A peer
+    that fails to compile or checks wrong gets a "left out" row and None instead of ending the
+    run: these peers have not run on every torch/Triton version the benchmark meets."""
+    try:
+        r = fn()
+        torch.cuda.synchronize()
+        wrong = check(r)
+        if not wrong:
+            return median_ms(fn)
+    except Exception as e:  # noqa: BLE001 (a Triton compile error, an op missing in this torch)
+        wrong = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:200]}"
+    record(wl, label, float("nan"), 0, f"left out: {wrong}")
+    return None
+
+
+def record_peers(wl, peers, nbytes, notes=None):
+    """Records the peers that ran; returns (ms, label) of the fastest, or None."""
+    best = None
+    for label, ms in peers.items():
+        if ms is None:
+            continue
+        record(wl, label, ms, nbytes, (notes or {}).get(label, ""))
+        if best is None or ms < best[0]:
+            best = (ms, label)
+    return best
+
+
+def vs_best(best, ms):
+    return f"{best[0] / ms:.2f}x best peer ({best[1]})" if best else "no peer ran"
+
+
+def bench_misc():
+    dev = torch.device("cuda")
+    U64, I64, F32 = ctypes.c_uint64, ctypes.c_int64, ctypes.c_float
+    nan = float("nan")
+    # cumsum_rows: inclusive prefix sums along each row, f32
+    M, N = 16384, 4096
+    wl = f"cumsum_rows {M}x{N} f32"
+    x = torch.randn(M, N, device=dev)
+    y = torch.empty_like(x)
+    ref = x.double().cumsum(dim=1)
+    nbytes = 2 * x.numel() * 4
+
+    def close(_):
+        err = rel_err(y, ref)
+        return None if err < 1e-4 else f"relative error {err:.1e}"
+    peers = {}
+    y.fill_(nan)
+    label = "torch.cumsum(x, dim=1)"
+    peers[label] = try_peer(wl, label, lambda: torch.cumsum(x, dim=1, out=y), close)
+    y.fill_(nan)
+    label = "Triton (tl.cumsum, row per program, 8 warps)"
+    peers[label] = try_peer(wl, label, lambda: cumsum_kernel[(M,)](x, y, N, N, BLOCK=N, num_warps=8), close)
+    best = record_peers(wl, peers, nbytes)
+    for name, label in [("cumsum_rows", "tilec BM=16 BN=256"), ("wide_cumsum_rows", "tilec BM=4 BN=1024")]:
+        f = tilec_generic(name, [U64, U64, I64, I64])
+        y.fill_(nan)
+        f(x, y, M, N)
+        torch.cuda.synchronize()
+        err = check_close(f"{wl} {label}", y, ref, 1e-4)
+        ms = median_ms(lambda: f(x, y, M, N))
+        record(wl, label, ms, nbytes, f"{vs_best(best, ms)}, rel err {err:.1e}")
+    del x, y, ref
+
+    # histogram: counts of x in [lo, hi) split into nbins equal bins, i32; NaN and values outside
+    # [lo, hi) are not counted. (hi - lo) / nbins is a power of two, so the sample's
+    # floor((x - lo) * (nbins / (hi - lo))) and histc's (int)((x - lo) * nbins / (hi - lo)) agree
+    # exactly; histc differs only in counting x == hi in the last bin (planted below).
+    n, nbins, lo, hi = 1 << 26, 256, -8.0, 8.0
+    scale = nbins / (hi - lo)
+    wl = f"histogram f32 2^26, {nbins} bins"
+    x = torch.randn(n, device=dev) * 4          # normal, sigma 4 over [-8, 8): 4.6% outside
+    x[0::1000003] = hi
+    x[1::1000003] = lo
+    x[2::1000003] = nan
+    inside = (x >= lo) & (x < hi)
+    idx = torch.where(inside, ((x - lo) * scale).floor().clamp(max=nbins - 1), nbins).long()
+    ref = torch.bincount(idx, minlength=nbins + 1)[:nbins].int()
+    at_hi = int((x == hi).sum())
+    del inside, idx
+    nbytes = 4 * n
+    bins = torch.zeros(nbins, device=dev, dtype=torch.int32)
+
+    def exact(r):
+        return None if torch.equal(r.int(), ref) else f"{int((r.int() - ref).abs().sum())} counts off"
+
+    def histc_check(r):
+        expect = ref.clone()
+        expect[-1] += at_hi
+        return None if torch.equal(r.int(), expect) else f"{int((r.int() - expect).abs().sum())} counts off"
+
+    def torch_same():
+        b = ((x - lo) * scale).floor().clamp_(max=nbins - 1)
+        return torch.bincount(torch.where((x >= lo) & (x < hi), b, nbins).long(), minlength=nbins + 1)[:nbins]
+
+    def triton_atomic():
+        bins.zero_()
+        histogram_kernel[(triton.cdiv(n, 1024),)](x, bins, n, lo, hi, scale, NBINS=nbins, BLOCK=1024, num_warps=4)
+        return bins
+
+    def triton_block():
+        bins.zero_()
+        histogram_block_kernel[(triton.cdiv(n, 4096),)](x, bins, n, lo, hi, scale, NBINS=nbins, BLOCK=4096,
+                                                        num_warps=8)
+        return bins
+    peers, notes = {}, {}
+    label = "torch.histc (float counts)"
+    peers[label] = try_peer(wl, label, lambda: torch.histc(x, bins=nbins, min=lo, max=hi), histc_check)
+    notes[label] = f"[lo, hi]: also counts the {at_hi} values == hi"
+    label = "torch eager where+bincount (same semantics)"
+    peers[label] = try_peer(wl, label, torch_same, exact)
+    notes[label] = "several kernels; bincount reads min and max back to the host"
+    label = "Triton (atomic per value, BLOCK 1024, 4 warps)"
+    peers[label] = try_peer(wl, label, triton_atomic, exact)
+    label = "Triton (tl.histogram per block, BLOCK 4096, 8 warps)"
+    peers[label] = try_peer(wl, label, triton_block, exact)
+    best = record_peers(wl, peers, nbytes, notes)
+    f = tilec_generic("histogram", [U64, U64, I64, I64, F32, F32])
+
+    def tilec_hist():
+        bins.zero_()
+        f(x, bins, n, nbins, lo, hi)
+    bins.zero_()
+    f(x, bins, n, nbins, lo, hi)
+    torch.cuda.synchronize()
+    if not torch.equal(bins, ref):
+        raise SystemExit(f"{wl}: wrong counts ({int((bins - ref).abs().sum())} off)")
+    f(x, bins, n, nbins, lo, hi)                # launches accumulate
+    torch.cuda.synchronize()
+    if not torch.equal(bins, 2 * ref):
+        raise SystemExit(f"{wl}: a second launch did not accumulate")
+    ms = median_ms(tilec_hist)
+    record(wl, "tilec (TILE=1024, 2 warps)", ms, nbytes, f"{vs_best(best, ms)}, exact; times zeroing bins too")
+    del x, bins, ref
+
+    # embedding_gather: out[r, :] = table[ids[r], :], 2^20 random ids into a 2^20 x 256 table
+    vocab, dim, n = 1 << 20, 256, 1 << 20
+    for dt, prefix in [(torch.float32, ""), (torch.bfloat16, "eg16_")]:
+        wl = f"embedding 2^20 ids, 2^20x{dim} {str(dt)[6:]}"
+        table = torch.randn(vocab, dim, device=dev, dtype=dt)
+        ids = torch.randint(0, vocab, (n,), device=dev, dtype=torch.int32)
+        out = torch.empty(n, dim, device=dev, dtype=dt)
+        ref = table[ids.long()]
+        nbytes = 4 * n + 2 * n * dim * table.element_size()   # ids, the rows read, out written
+
+        def same(r):
+            return None if torch.equal(r, ref) else "wrong rows"
+        peers = {}
+        out.fill_(nan)
+        label = "torch.index_select(out=)"
+        peers[label] = try_peer(wl, label, lambda: torch.index_select(table, 0, ids, out=out), same)
+        label = "torch F.embedding"
+        peers[label] = try_peer(wl, label, lambda: torch.nn.functional.embedding(ids, table), same)
+        out.fill_(nan)
+        grid = (triton.cdiv(n, 16), triton.cdiv(dim, 256))
+        label = "Triton (16x256 per program, 4 warps)"
+        peers[label] = try_peer(wl, label, lambda: embedding_kernel[grid](table, ids, out, n, dim, BR=16, BD=256,
+                                                                          num_warps=4), lambda _: same(out))
+        best = record_peers(wl, peers, nbytes)
+        f = tilec_generic(prefix + "embedding_gather", [U64, U64, U64, I64, I64, I64])
+        out.fill_(nan)
+        f(table, ids, out, vocab, dim, n)
+        torch.cuda.synchronize()
+        if not torch.equal(out, ref):
+            raise SystemExit(f"{wl}: wrong rows")
+        # ids outside [0, vocab) give zero rows (torch raises on them, so only tilec sees them)
+        bad = ids.clone()
+        bad[0::7] = -1
+        bad[1::7] = vocab
+        ok = (bad >= 0) & (bad < vocab)
+        expect = torch.where(ok[:, None], table[bad.clamp(0, vocab - 1).long()], 0)
+        out.fill_(nan)
+        f(table, bad, out, vocab, dim, n)
+        torch.cuda.synchronize()
+        if not torch.equal(out, expect):
+            raise SystemExit(f"{wl}: ids outside the table did not give zero rows")
+        del bad, ok, expect
+        ms = median_ms(lambda: f(table, ids, out, vocab, dim, n))
+        record(wl, "tilec (BR=16, BD=256)", ms, nbytes, f"{vs_best(best, ms)}, exact")
+        del table, ids, out, ref
+
+
 
 def main():
     torch.manual_seed(int(time.time()))
@@ -474,7 +700,8 @@ def main():
     print(torch.cuda.get_device_name(), "torch", torch.__version__, "triton", triton.__version__)
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
-    for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul)]:
+    for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
+                     ("misc", bench_misc)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:
