@@ -75,7 +75,9 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
   abi.doc = k.doc;
   std::set<const ArrayParam*> written;
   ir::walk(low.fn->body, [&](ir::Op& op) {
-    if (op.kind == ir::OpKind::Store) written.insert(op.operands[0]->type.array);
+    // Stores, scatters and atomics write their array (operand 0).
+    if (op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic)
+      written.insert(op.operands[0]->type.array);
   });
   for (const KernelParam& p : k.params) {
     AbiParam ap;
