@@ -166,9 +166,10 @@ const Global* Checker::lookup_global(const std::string& name, ModuleScope& ms, c
 Value Checker::check_name(Expr& e) {
   if (LocalVar* lv = lookup_local(e.name)) {
     if (lv->state != LocalVar::State::Assigned) {
-      Diagnostic& d = diag_.error(e.range, lv->state == LocalVar::State::Conflict
-                                               ? "'" + e.name + "' has a different type on different paths"
-                                               : "'" + e.name + "' may be used before it is assigned");
+      Diagnostic& d = diag_.error(e.range, lv->state != LocalVar::State::Conflict ? "'" + e.name + "' may be used before it is assigned"
+                                           : lv->value.kind == ValueKind::Array
+                                               ? "'" + e.name + "' refers to different arrays on different paths"
+                                               : "'" + e.name + "' has a different type on different paths");
       DiagnosticEngine::note(d, lv->why_at, lv->why);
       lv->state = LocalVar::State::Assigned;  // report once
       lv->value = Value::error();

@@ -40,6 +40,21 @@ bool same_type(const Value& a, const Value& b) {
   }
 }
 
+// Descriptions of two values of different types that tell them apart: two arrays of one
+// dtype and shape differ in which array they are, two tuples in an element.
+std::pair<std::string, std::string> describe_apart(const Value& a, const Value& b) {
+  if (a.kind == ValueKind::Array && b.kind == ValueKind::Array && a.array != b.array)
+    return {"array '" + a.array->name + "'", "array '" + b.array->name + "'"};
+  if (a.kind == ValueKind::Tuple && b.kind == ValueKind::Tuple && a.elems.size() == b.elems.size())
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (!same_type(a.elems[i], b.elems[i])) {
+        auto [x, y] = describe_apart(a.elems[i], b.elems[i]);
+        std::string t = describe(a) + " whose element " + std::to_string(i) + " is ";
+        return {t + x, t + y};
+      }
+  return {describe(a), describe(b)};
+}
+
 // The value a variable holds after two paths merge: constants survive only when equal.
 Value merge_values(const Value& a, const Value& b) {
   Value v = a;
@@ -197,8 +212,9 @@ void Checker::bind_name(Expr& name, const Value& v) {
   auto carried = fn_->carried.find(name.name);
   if (carried != fn_->carried.end() && !v.is_error() && !carried->second.first.is_error() &&
       !same_type(carried->second.first, v)) {
-    Diagnostic& d = diag_.error(name.range, "'" + name.name + "' is carried by the loop as " +
-                                               describe(carried->second.first) + "; it cannot become " + describe(v));
+    auto [was, now] = describe_apart(carried->second.first, v);
+    Diagnostic& d = diag_.error(name.range, "'" + name.name + "' is carried by the loop as " + was +
+                                               "; it cannot become " + now);
     DiagnosticEngine::note(d, carried->second.second->range, "the loop starts here; a loop-carried value keeps its type");
   }
   LocalVar& lv = fn_->vars[name.name];
@@ -258,8 +274,10 @@ bool Checker::check_if(Stmt& s) {
       } else if (!same_type(a->second.value, b->second.value) && !a->second.value.is_error() &&
                  !b->second.value.is_error()) {
         lv.state = LocalVar::State::Conflict;
-        lv.why = "'" + n + "' is " + describe(a->second.value) + " on one path through this 'if' and " +
-                 describe(b->second.value) + " on the other";
+        auto [x, y] = describe_apart(a->second.value, b->second.value);
+        lv.why = "'" + n + "' is " + x + " on one path through this 'if' and " + y + " on the other";
+        if (a->second.value.kind == ValueKind::Array)
+          lv.why += "; which array a name refers to must be known at compile time";
         lv.why_at = s.range;
       } else {
         lv.value = merge_values(a->second.value, b->second.value);
@@ -370,8 +388,8 @@ void Checker::check_return(Stmt& s) {
   if (fn_->returns.empty()) {
     fn_->first_return = s.range;
   } else if (!same_type(fn_->returns[0], v)) {
-    Diagnostic& d = diag_.error(s.range, "this return gives " + describe(v) + ", but an earlier return gives " +
-                                             describe(fn_->returns[0]));
+    auto [now, was] = describe_apart(v, fn_->returns[0]);
+    Diagnostic& d = diag_.error(s.range, "this return gives " + now + ", but an earlier return gives " + was);
     DiagnosticEngine::note(d, fn_->first_return, "the earlier return");
     return;
   }

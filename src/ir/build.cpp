@@ -4,6 +4,7 @@
 #include "ir/build.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -29,15 +30,51 @@ class IrBuilder {
   void build();
 
  private:
+  /// The inlining of a helper with an early return (language.md §6.7): a "returned" flag and
+  /// the result live in two extra env_ slots, which ifs merge and loops carry like variables.
+  /// A return sets them (and leaves the helper's innermost loop with break); the statements
+  /// after one that may have returned run under `if not returned`.
+  struct HelperReturn {
+    size_t flag = 0, result = 0;          ///< env_ slots
+    Value* no = nullptr;                  ///< constant False and True, defined before the body
+    Value* yes = nullptr;
+    size_t loops = 0;                     ///< loops_.size() at the call: deeper loops are the helper's
+    const tilec::Value* type = nullptr;   ///< the call's checked result
+  };
+  /// An enclosing loop: its checked carried variables, then (helper) the flag and the result
+  /// of the helper being inlined.
+  struct LoopFrame {
+    const std::vector<int>* vars;
+    bool helper;
+  };
+
   // statements
-  void block(const StmtList& body);
+  void block(const StmtList& body, size_t from = 0);
   void stmt(const Stmt& s);
   void assign(const Expr& target, const BVal& v);
   void build_if(const Stmt& s);
+  /// An `if` op on `cond` whose branches `branch[0]` and `branch[1]` build; its results are
+  /// the `carried` variables (null: every variable a branch changed), then the helper's flag
+  /// and result when a branch changed them.
+  void emit_if(Value* cond, SourceRange r, const std::vector<int>* carried, const std::function<void()> (&branch)[2]);
   void build_for(const Stmt& s);
   void build_while(const Stmt& s);
   /// break, continue or return: ends the current block.
-  void leave(OpKind k, const Stmt& s);
+  void leave(OpKind k, SourceRange r);
+  /// The values a loop carries, as they are now; empty after an error.
+  std::vector<Value*> loop_values(const LoopFrame& l, SourceRange r);
+  /// Points env_ at the values a loop carries (block arguments or results).
+  void bind_loop_values(const LoopFrame& l, const std::vector<Value*>& v, bool body);
+  // helper early return
+  void helper_return(const Stmt& s);
+  /// The statements body[from...] under `if not returned`.
+  void rest_unless_returned(const StmtList& body, size_t from);
+  /// `v` in the checked type `t`: dtype and shape of tiles, the array an array value names.
+  BVal conform(const BVal& v, const tilec::Value& t, SourceRange r);
+  /// The tile leaves of `v` (of checked type `t`); zero placeholders where `v` has none.
+  void flatten(const BVal& v, const tilec::Value& t, std::vector<Value*>& out, SourceRange r);
+  BVal unflatten(const tilec::Value& t, std::vector<Value*>::const_iterator& it);
+  Value* placeholder(const Type& t, SourceRange r);
 
   // expressions
   BVal expr(const Expr& e);
@@ -53,6 +90,7 @@ class IrBuilder {
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
   BVal inline_helper(const Expr& e);
+  BVal inline_body(const Expr& e);
   /// gather, scatter and the atomics (§6.3): indices, values and mask broadcast to one shape.
   BVal element_memory(Builtin id, const Expr& e, const std::vector<const Expr*>& a);
   /// Result dim i = operand dim order[i]; nothing for the identity.
@@ -76,10 +114,11 @@ class IrBuilder {
   std::map<const ArrayParam*, Value*> arrays_;
   std::map<std::string, Value*> dims_;
   std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here
+  HelperReturn* ret_ = nullptr;           ///< the helper being inlined has an early return
   bool failed_ = false;
   bool device_asserts_ = true;
   bool terminated_ = false;                  ///< the current block ended in break/continue/return
-  std::vector<const std::vector<int>*> loops_;  ///< carried variables of the enclosing loops
+  std::vector<LoopFrame> loops_;              ///< the enclosing loops
 };
 
 void IrBuilder::build() {
@@ -108,23 +147,121 @@ void IrBuilder::build() {
   block(k_.def->body);
 }
 
-void IrBuilder::block(const StmtList& body) {
-  for (const StmtPtr& s : body) {
+void IrBuilder::block(const StmtList& body, size_t from) {
+  for (size_t i = from; i < body.size(); ++i) {
     if (failed_ || terminated_) return;  // statements after break/continue/return never run
-    stmt(*s);
+    if (ret_) {
+      Value* returned = env_[ret_->flag].v;
+      if (returned == ret_->yes) return;  // the helper has returned on this path
+      if (returned != ret_->no) return rest_unless_returned(body, i);
+    }
+    stmt(*body[i]);
   }
 }
 
-void IrBuilder::leave(OpKind k, const Stmt& s) {
+void IrBuilder::leave(OpKind k, SourceRange r) {
   // break/continue hand the innermost loop its carried values as they are here.
   std::vector<Value*> carried;
-  if (k != OpKind::Return)
-    for (int var : *loops_.back()) {
-      if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
-      carried.push_back(env_[size_t(var)].v);
-    }
-  b_.create(k, s.range, carried, {});
+  if (k != OpKind::Return) {
+    carried = loop_values(loops_.back(), r);
+    if (failed_) return;
+  }
+  b_.create(k, r, carried, {});
   terminated_ = true;
+}
+
+std::vector<Value*> IrBuilder::loop_values(const LoopFrame& l, SourceRange r) {
+  std::vector<Value*> out;
+  for (int var : *l.vars) {
+    if (!env_[size_t(var)].v) {
+      unsupported(r, "a tuple or array carried by a loop");
+      return {};
+    }
+    out.push_back(env_[size_t(var)].v);
+  }
+  if (l.helper) {
+    out.push_back(env_[ret_->flag].v);
+    flatten(env_[ret_->result], *ret_->type, out, r);
+  }
+  return out;
+}
+
+void IrBuilder::bind_loop_values(const LoopFrame& l, const std::vector<Value*>& v, bool body) {
+  for (size_t i = 0; i < l.vars->size(); ++i) env_[size_t((*l.vars)[i])].v = v[i];
+  if (!l.helper) return;
+  // An iteration starts only when the helper has not returned: a return leaves the loop.
+  env_[ret_->flag].v = body ? ret_->no : v[l.vars->size()];
+  auto it = v.cbegin() + std::ptrdiff_t(l.vars->size() + 1);
+  env_[ret_->result] = unflatten(*ret_->type, it);
+}
+
+Value* IrBuilder::placeholder(const Type& t, SourceRange r) {
+  // A value on a path where it is never read (the helper has returned there).
+  return b_.broadcast_to(b_.constant(t.tile.dtype, Scalar{0, 0}, r), t.tile.shape, r);
+}
+
+BVal IrBuilder::conform(const BVal& v, const tilec::Value& t, SourceRange r) {
+  switch (t.kind) {
+    case ValueKind::Tuple: {
+      BVal out;
+      out.tuple = true;
+      for (size_t i = 0; i < t.elems.size(); ++i)
+        out.elems.push_back(conform(i < v.elems.size() ? v.elems[i] : BVal{}, t.elems[i], r));
+      return out;
+    }
+    case ValueKind::Array: return BVal{arrays_[t.array], {}, false};
+    case ValueKind::Tile: {
+      Value* x = v.v;
+      if (!x || x->type.is_array) return BVal{};
+      if (x->type.tile.dtype != t.tile.dtype) x = b_.cast(x, t.tile.dtype, r);
+      return BVal{b_.broadcast_to(x, t.tile.shape, r), {}, false};
+    }
+    default: return BVal{};  // dtypes, strings, None: not run-time values
+  }
+}
+
+void IrBuilder::flatten(const BVal& v, const tilec::Value& t, std::vector<Value*>& out, SourceRange r) {
+  if (t.kind == ValueKind::Tuple) {
+    for (size_t i = 0; i < t.elems.size(); ++i) flatten(i < v.elems.size() ? v.elems[i] : BVal{}, t.elems[i], out, r);
+  } else if (t.kind == ValueKind::Tile) {
+    out.push_back(v.v ? v.v : placeholder(Type::tile_of(t.tile.dtype, t.tile.shape), r));
+  }
+}
+
+BVal IrBuilder::unflatten(const tilec::Value& t, std::vector<Value*>::const_iterator& it) {
+  if (t.kind == ValueKind::Tuple) {
+    BVal out;
+    out.tuple = true;
+    for (const tilec::Value& el : t.elems) out.elems.push_back(unflatten(el, it));
+    return out;
+  }
+  if (t.kind == ValueKind::Array) return BVal{arrays_[t.array], {}, false};
+  if (t.kind == ValueKind::Tile) return BVal{*it++, {}, false};
+  return BVal{};
+}
+
+void IrBuilder::helper_return(const Stmt& s) {
+  BVal v = s.value ? expr(*s.value) : BVal{};
+  if (failed_) return;
+  env_[ret_->result] = conform(v, *ret_->type, s.range);
+  env_[ret_->flag].v = ret_->yes;
+  // Inside the helper's own loops, leave them: the flag and result go out with the break.
+  if (loops_.size() > ret_->loops) leave(OpKind::Break, s.range);
+}
+
+void IrBuilder::rest_unless_returned(const StmtList& body, size_t from) {
+  SourceRange r = body[from]->range;
+  bool in_loop = loops_.size() > ret_->loops;
+  const std::function<void()> branch[2] = {
+      [&] {
+        env_[ret_->flag].v = ret_->yes;
+        if (in_loop) leave(OpKind::Break, r);
+      },
+      [&] {
+        env_[ret_->flag].v = ret_->no;
+        block(body, from);
+      }};
+  emit_if(env_[ret_->flag].v, r, nullptr, branch);
 }
 
 void IrBuilder::stmt(const Stmt& s) {
@@ -141,15 +278,19 @@ void IrBuilder::stmt(const Stmt& s) {
     case StmtKind::For: build_for(s); break;
     case StmtKind::Pass: break;
     case StmtKind::Return:
+      if (ret_) {
+        helper_return(s);
+        break;
+      }
       if (returns_) {
         returns_->push_back(s.value ? expr(*s.value) : BVal{});
         break;
       }
-      leave(OpKind::Return, s);
+      leave(OpKind::Return, s.range);
       break;
     case StmtKind::While: build_while(s); break;
-    case StmtKind::Break: leave(OpKind::Break, s); break;
-    case StmtKind::Continue: leave(OpKind::Continue, s); break;
+    case StmtKind::Break: leave(OpKind::Break, s.range); break;
+    case StmtKind::Continue: leave(OpKind::Continue, s.range); break;
     case StmtKind::Assert: {
       if (!device_asserts_) break;
       Value* c = to_bool(expr(*s.value).v, s.value->range);
@@ -172,13 +313,61 @@ void IrBuilder::assign(const Expr& target, const BVal& v) {
     for (size_t i = 0; i < target.args.size() && i < v.elems.size(); ++i) assign(*target.args[i], v.elems[i]);
 }
 
-// Helpers inline as straight-line code: a return before their end is not supported.
-bool ends_early(const StmtList& body) {
-  for (const StmtPtr& s : body) {
-    if (s->kind == StmtKind::Return || s->kind == StmtKind::Break || s->kind == StmtKind::Continue) return true;
-    if ((s->kind == StmtKind::If) && (ends_early(s->body) || ends_early(s->orelse))) return true;
+// Whether `s` may execute a `return` (a constant `if` counts only with its branch taken).
+bool may_return(const StmtList& body);
+bool may_return(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Return: return true;
+    case StmtKind::If: {
+      const tilec::Value& c = s.value->value;
+      if (c.is_const()) return may_return(scalar_truth(*c.constant, c.tile.dtype) ? s.body : s.orelse);
+      return may_return(s.body) || may_return(s.orelse);
+    }
+    case StmtKind::For:
+    case StmtKind::While: return may_return(s.body);
+    default: return false;
   }
+}
+bool may_return(const StmtList& body) {
+  return std::any_of(body.begin(), body.end(), [](const StmtPtr& s) { return may_return(*s); });
+}
+
+// Whether a helper body has a return other than its last statement (an early return).
+bool has_early_return(const StmtList& body) {
+  size_t n = body.size() - (!body.empty() && body.back()->kind == StmtKind::Return ? 1 : 0);
+  for (size_t i = 0; i < n; ++i)
+    if (may_return(*body[i])) return true;
   return false;
+}
+
+// Whether `v` is defined in `b` or a block around it (so an op at the end of `b` may use it).
+bool visible(const Value* v, const Block* b) {
+  const Block* home = v->def ? v->def->parent : v->owner;
+  for (; b; b = b->parent ? b->parent->parent : nullptr)
+    if (b == home) return true;
+  return false;
+}
+
+bool same_bval(const BVal& a, const BVal& b) {
+  if (a.v != b.v || a.tuple != b.tuple || a.elems.size() != b.elems.size()) return false;
+  for (size_t i = 0; i < a.elems.size(); ++i)
+    if (!same_bval(a.elems[i], b.elems[i])) return false;
+  return true;
+}
+
+// The leaves of `v` laid out like `shape` (null where `v` lacks one).
+void leaves(const BVal& shape, const BVal* v, std::vector<Value*>& out) {
+  if (!shape.tuple) return out.push_back(v ? v->v : nullptr);
+  for (size_t i = 0; i < shape.elems.size(); ++i)
+    leaves(shape.elems[i], v && v->tuple && i < v->elems.size() ? &v->elems[i] : nullptr, out);
+}
+
+BVal with_leaves(const BVal& shape, std::vector<Value*>::const_iterator& it) {
+  if (!shape.tuple) return BVal{*it++, {}, false};
+  BVal out;
+  out.tuple = true;
+  for (const BVal& el : shape.elems) out.elems.push_back(with_leaves(el, it));
+  return out;
 }
 
 void IrBuilder::build_if(const Stmt& s) {
@@ -188,50 +377,137 @@ void IrBuilder::build_if(const Stmt& s) {
     return;
   }
   Value* cond = to_bool(expr(*s.value).v, s.value->range);
-  Op* op = b_.create(OpKind::If, s.range, {cond}, {});
+  const std::function<void()> branch[2] = {[&] { block(s.body); }, [&] { block(s.orelse); }};
+  emit_if(cond, s.range, &s.carried, branch);
+}
+
+void IrBuilder::emit_if(Value* cond, SourceRange r, const std::vector<int>* carried,
+                        const std::function<void()> (&branch)[2]) {
+  Op* op = b_.create(OpKind::If, r, {cond}, {});
   Block* blocks[2] = {b_.new_block(op), b_.new_block(op)};
-  const StmtList* bodies[2] = {&s.body, &s.orelse};
   std::vector<BVal> before = env_;
-  std::vector<std::vector<Value*>> yields(2);
+  std::vector<BVal> after[2];
   bool left[2] = {false, false};  // the branch ends in break/continue/return
   Block* outer = b_.block();
   for (int i = 0; i < 2; ++i) {
     env_ = before;
     terminated_ = false;
     b_.set_end(blocks[i]);
-    block(*bodies[i]);
+    branch[i]();
     left[i] = terminated_;
-    for (int var : s.carried) yields[size_t(i)].push_back(env_[size_t(var)].v);
+    after[i] = std::move(env_);
+    after[i].resize(before.size());
   }
   terminated_ = left[0] && left[1];
   env_ = before;
   if (failed_) return;
+  auto returned = [&](int i) { return ret_ && after[i][ret_->flag].v == ret_->yes; };
+
+  // Each result: its value from each branch (null: a placeholder, where it is never read).
+  struct Result {
+    Value* in[2];
+    Type type;
+  };
+  std::vector<Result> results;
+  // The checked variables, in order.
+  if (carried)
+    for (int var : *carried) {
+      Result res{{nullptr, nullptr}, {}};
+      for (int i = 0; i < 2; ++i) {
+        if (left[i]) continue;
+        res.in[i] = after[i][size_t(var)].v;
+        if (res.in[i]) res.type = res.in[i]->type;
+        else if (!returned(i)) return (void)unsupported(r, "a tuple or array assigned inside an 'if'");
+      }
+      if (!res.in[0] && !res.in[1] && !(left[0] && left[1]))
+        return (void)unsupported(r, "a tuple or array assigned inside an 'if'");
+      results.push_back(res);
+    }
+  // Then, leaf by leaf, the other slots a branch that falls through changed: the helper's
+  // flag and result, or under `if not returned` every variable.
+  struct Merged {
+    size_t slot;
+    BVal shape;
+    std::vector<Value*> leaves;  ///< a value that dominates the `if`, or the next result
+    std::vector<bool> result;
+  };
+  std::vector<Merged> merged;
+  std::vector<size_t> slots;
+  if (!carried)
+    for (size_t i = 0; i < before.size(); ++i) slots.push_back(i);
+  else if (ret_)
+    slots = {ret_->flag, ret_->result};
+  for (size_t slot : slots) {
+    const BVal* shape = nullptr;
+    bool changed = false;
+    for (int i = 0; i < 2; ++i) {
+      if (left[i] || same_bval(after[i][slot], before[slot])) continue;
+      changed = true;
+      if (!shape || (!shape->v && !shape->tuple)) shape = &after[i][slot];
+    }
+    if (!changed || (!shape->v && !shape->tuple)) continue;
+    Merged m{slot, *shape, {}, {}};
+    std::vector<Value*> from[2], old;
+    for (int i = 0; i < 2; ++i)
+      if (!left[i]) leaves(m.shape, &after[i][slot], from[i]);
+    leaves(m.shape, &before[slot], old);
+    std::vector<Value*> tmpl;
+    leaves(m.shape, &m.shape, tmpl);
+    for (size_t j = 0; j < tmpl.size(); ++j) {
+      Value* in[2] = {left[0] ? nullptr : from[0][j], left[1] ? nullptr : from[1][j]};
+      if ((in[0] && !visible(in[0], blocks[0])) || (in[1] && !visible(in[1], blocks[1]))) {
+        m.leaves.push_back(old[j]);  // a value left inside a nested region: never read here
+        m.result.push_back(false);
+        continue;
+      }
+      // Not a tile (arrays are named statically), or one value that dominates the `if`; a
+      // flag that is True exactly when the `then` branch ran is the condition.
+      Value* same = left[0] ? in[1] : left[1] || in[0] == in[1] ? in[0] : nullptr;
+      if (ret_ && !left[0] && !left[1] && in[0] == ret_->yes && in[1] == ret_->no) same = cond;
+      if (!tmpl[j] || tmpl[j]->type.is_array ||
+          (same && (same == old[j] || same == cond || (ret_ && (same == ret_->no || same == ret_->yes))))) {
+        m.leaves.push_back(tmpl[j] && tmpl[j]->type.is_array ? tmpl[j] : same);
+        m.result.push_back(false);
+        continue;
+      }
+      m.leaves.push_back(nullptr);
+      m.result.push_back(true);
+      results.push_back(Result{{in[0], in[1]}, tmpl[j]->type});
+    }
+    merged.push_back(std::move(m));
+  }
   // The results come from the branches that fall through.
-  int from = left[0] ? 1 : 0;
   for (int i = 0; i < 2; ++i) {
     if (left[i]) continue;
     b_.set_end(blocks[i]);
-    for (size_t j = 0; j < s.carried.size(); ++j)
-      if (!yields[size_t(i)][j]) return (void)unsupported(s.range, "a tuple or array assigned inside an 'if'");
-    b_.create(OpKind::Yield, s.range, yields[size_t(i)], {});
+    std::vector<Value*> yields;
+    for (const Result& res : results) yields.push_back(res.in[i] ? res.in[i] : placeholder(res.type, r));
+    b_.create(OpKind::Yield, r, yields, {});
   }
   b_.set_end(outer);
   if (terminated_) return;
-  for (size_t j = 0; j < s.carried.size(); ++j) {
-    Value* r = f_.new_value(yields[size_t(from)][j]->type);
-    r->def = op;
-    r->index = int(j);
-    op->results.push_back(r);
-    env_[size_t(s.carried[j])].v = r;
+  for (size_t j = 0; j < results.size(); ++j) {
+    Value* v = f_.new_value(results[j].type);
+    v->def = op;
+    v->index = int(j);
+    op->results.push_back(v);
+  }
+  size_t next = 0;
+  if (carried)
+    for (int var : *carried) env_[size_t(var)].v = op->results[next++];
+  for (Merged& m : merged) {
+    for (size_t j = 0; j < m.leaves.size(); ++j)
+      if (m.result[j]) m.leaves[j] = op->results[next++];
+    std::vector<Value*>::const_iterator it = m.leaves.cbegin();
+    env_[m.slot] = with_leaves(m.shape, it);
   }
 }
 
 void IrBuilder::build_while(const Stmt& s) {
-  std::vector<Value*> init;
-  for (int var : s.carried) {
-    if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
-    init.push_back(env_[size_t(var)].v);
-  }
+  LoopFrame loop{&s.carried, ret_ && may_return(s.body)};
+  std::vector<Value*> init = loop_values(loop, s.range);
+  if (failed_) return;
+  std::vector<BVal> before = env_;
   std::vector<Type> types;
   for (Value* v : init) types.push_back(v->type);
   Op* op = b_.create(OpKind::While, s.range, init, types);
@@ -239,27 +515,33 @@ void IrBuilder::build_while(const Stmt& s) {
   Block* body = b_.new_block(op);
   Block* outer = b_.block();
   // The condition sees the carried values of each iteration.
-  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(cond, types[i]);
+  std::vector<Value*> args;
+  for (const Type& t : types) args.push_back(b_.block_arg(cond, t));
+  bind_loop_values(loop, args, false);
   b_.set_end(cond);
   Value* c = to_bool(expr(*s.value).v, s.value->range);
   if (!c) return;
   b_.create(OpKind::Yield, s.value->range, {c}, {});
-  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(body, types[i]);
+  args.clear();
+  for (const Type& t : types) args.push_back(b_.block_arg(body, t));
+  bind_loop_values(loop, args, true);
   b_.set_end(body);
-  loops_.push_back(&s.carried);
+  loops_.push_back(loop);
   bool saved = terminated_;
   terminated_ = false;
   block(s.body);
   loops_.pop_back();
   if (failed_) return;
   if (!terminated_) {
-    std::vector<Value*> yields;
-    for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
+    std::vector<Value*> yields = loop_values(loop, s.range);
+    if (failed_) return;
     b_.create(OpKind::Yield, s.range, yields, {});
   }
   terminated_ = saved;
   b_.set_end(outer);
-  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = op->results[i];
+  // Names first assigned in the body, and the index, are not available after the loop.
+  env_ = std::move(before);
+  bind_loop_values(loop, op->results, false);
 }
 
 void IrBuilder::build_for(const Stmt& s) {
@@ -276,34 +558,39 @@ void IrBuilder::build_for(const Stmt& s) {
   Value* upper = expr_dtype(*args[args.size() >= 2 ? 1 : 0], idx);
   Value* step = args.size() == 3 ? expr_dtype(*args[2], idx) : b_.constant(idx, Scalar{1, 0}, range.range);
   if (!lower || !upper || !step) return;
+  LoopFrame loop{&s.carried, ret_ && may_return(s.body)};
   std::vector<Value*> operands{lower, upper, step};
-  for (int var : s.carried) {
-    if (!env_[size_t(var)].v) return (void)unsupported(s.range, "a tuple or array carried by a loop");
-    operands.push_back(env_[size_t(var)].v);
-  }
+  std::vector<Value*> init = loop_values(loop, s.range);
+  if (failed_) return;
+  std::vector<BVal> before = env_;
+  operands.insert(operands.end(), init.begin(), init.end());
   std::vector<Type> result_types;
   for (size_t i = 3; i < operands.size(); ++i) result_types.push_back(operands[i]->type);
   Op* op = b_.create(OpKind::For, s.range, operands, result_types);
   Block* body = b_.new_block(op);
   Value* iv = b_.block_arg(body, Type::scalar(idx));
-  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = b_.block_arg(body, result_types[i]);
+  std::vector<Value*> iter;
+  for (const Type& t : result_types) iter.push_back(b_.block_arg(body, t));
+  bind_loop_values(loop, iter, true);
   if (s.target->var >= 0) env_[size_t(s.target->var)].v = iv;
   Block* outer = b_.block();
   b_.set_end(body);
-  loops_.push_back(&s.carried);
+  loops_.push_back(loop);
   bool saved = terminated_;
   terminated_ = false;
   block(s.body);
   loops_.pop_back();
   if (failed_) return;
   if (!terminated_) {
-    std::vector<Value*> yields;
-    for (int var : s.carried) yields.push_back(env_[size_t(var)].v);
+    std::vector<Value*> yields = loop_values(loop, s.range);
+    if (failed_) return;
     b_.create(OpKind::Yield, s.range, yields, {});
   }
   terminated_ = saved;
   b_.set_end(outer);
-  for (size_t i = 0; i < s.carried.size(); ++i) env_[size_t(s.carried[i])].v = op->results[i];
+  // Names first assigned in the body, and the index, are not available after the loop.
+  env_ = std::move(before);
+  bind_loop_values(loop, op->results, false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -528,6 +815,16 @@ BVal IrBuilder::call(const Expr& e) {
 }
 
 BVal IrBuilder::inline_helper(const Expr& e) {
+  if (!ret_) return inline_body(e);
+  // Inside a helper with an early return, `if not returned` carries every variable its rest
+  // changes: forget the callee's locals (the caller's variables do not change).
+  std::vector<BVal> saved = env_;
+  BVal r = inline_body(e);
+  env_ = std::move(saved);
+  return r;
+}
+
+BVal IrBuilder::inline_body(const Expr& e) {
   const Stmt& def = *e.inlined;
   // Bind parameters: positional, keywords, then the checked defaults of the copy.
   std::vector<BVal> values(def.params.size());
@@ -546,24 +843,45 @@ BVal IrBuilder::inline_helper(const Expr& e) {
     if (!given[i] && def.params[i].default_value) values[i] = expr(*def.params[i].default_value);
     if (def.params[i].var >= 0) env_[size_t(def.params[i].var)] = values[i];
   }
-  // Only a helper whose single `return` is its last statement inlines as straight-line code.
-  for (size_t i = 0; i < def.body.size(); ++i)
-    if ((i + 1 < def.body.size() && def.body[i]->kind == StmtKind::Return) || ends_early(def.body[i]->body) ||
-        ends_early(def.body[i]->orelse)) {
-      unsupported(def.body[i]->range, "a return before the end of a helper function");
-      return BVal{};
-    }
-  std::vector<BVal> returns;
+  // A helper whose only `return` is its last statement inlines as straight-line code.
+  if (!has_early_return(def.body)) {
+    std::vector<BVal> returns;
+    std::vector<BVal>* saved = returns_;
+    HelperReturn* saved_ret = ret_;
+    returns_ = &returns;
+    ret_ = nullptr;
+    block(def.body);
+    returns_ = saved;
+    ret_ = saved_ret;
+    if (returns.empty()) return BVal{};
+    // Constant results were already folded by the checker; otherwise take the value built.
+    if (e.value.is_const()) return expr(e);
+    BVal r = returns.back();
+    if (r.v && e.value.kind == ValueKind::Tile && r.v->type.tile.dtype != e.value.tile.dtype)
+      r.v = b_.cast(r.v, e.value.tile.dtype, e.range);
+    return r;
+  }
+  // An early return: the flag and the result in two extra slots of env_.
+  HelperReturn hr;
+  hr.flag = env_.size();
+  hr.result = hr.flag + 1;
+  hr.no = b_.constant(DType::Bool, Scalar{0, 0}, e.range);
+  hr.yes = b_.constant(DType::Bool, Scalar{1, 0}, e.range);
+  hr.loops = loops_.size();
+  hr.type = &e.value;
+  env_.resize(hr.flag + 2);
+  env_[hr.flag].v = hr.no;
   std::vector<BVal>* saved = returns_;
-  returns_ = &returns;
+  HelperReturn* saved_ret = ret_;
+  returns_ = nullptr;
+  ret_ = &hr;
   block(def.body);
   returns_ = saved;
-  if (returns.empty()) return BVal{};
-  // Constant results were already folded by the checker; otherwise take the value built.
+  ret_ = saved_ret;
+  BVal r = env_[hr.result];
+  env_.resize(hr.flag);
+  if (failed_) return BVal{};
   if (e.value.is_const()) return expr(e);
-  BVal r = returns.back();
-  if (r.v && e.value.kind == ValueKind::Tile && r.v->type.tile.dtype != e.value.tile.dtype)
-    r.v = b_.cast(r.v, e.value.tile.dtype, e.range);
   return r;
 }
 
