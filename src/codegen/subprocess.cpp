@@ -8,11 +8,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "codegen/cleanup.h"
 
 extern char** environ;
 
@@ -38,8 +41,17 @@ TempDir::TempDir(const std::string& root) {
   std::string templ = (abs / "tilec-XXXXXX").string();
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
-  if (!mkdtemp(buf.data())) {
-    error_ = errno_text(("cannot create a temporary folder in '" + base + "'").c_str(), errno);
+  // No signal between creating the folder and registering it: it could not be cleaned up.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  bool made = mkdtemp(buf.data()) != nullptr;
+  int saved = errno;
+  if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  if (!made) {
+    error_ = errno_text(("cannot create a temporary folder in '" + base + "'").c_str(), saved);
     return;
   }
   path_ = buf.data();
@@ -49,6 +61,7 @@ TempDir::~TempDir() {
   if (path_.empty()) return;
   std::error_code ec;  // best effort: a destructor has nobody to report to
   std::filesystem::remove_all(path_, ec);
+  unregister_cleanup(cleanup_slot_);
 }
 
 bool write_whole_file(const std::string& path, std::string_view data, std::string& error) {
@@ -100,6 +113,7 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   pid_t pid = 0;
   int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) set_cleanup_child(pid);  // a signal to tilec is passed on to the tool
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
@@ -123,10 +137,12 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
+      set_cleanup_child(0);
       error = errno_text(("waiting for '" + argv[0] + "'").c_str(), errno);
       return false;
     }
   }
+  set_cleanup_child(0);
   if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

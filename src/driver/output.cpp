@@ -5,41 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
+#include <csignal>
 #include <cstring>
+
+#include "codegen/cleanup.h"
 
 namespace tilec {
 namespace {
-
-// Temporary files currently open, for the signal handler (fixed storage: async-signal-safe).
-constexpr int kMaxTemps = 8;
-char g_temps[kMaxTemps][4096];
-std::atomic<bool> g_used[kMaxTemps];
-
-int register_temp(const std::string& path) {
-  for (int i = 0; i < kMaxTemps; ++i) {
-    bool expected = false;
-    if (path.size() < sizeof g_temps[i] && g_used[i].compare_exchange_strong(expected, true)) {
-      std::memcpy(g_temps[i], path.c_str(), path.size() + 1);
-      return i;
-    }
-  }
-  return -1;
-}
-
-void unregister_temp(int slot) {
-  if (slot >= 0) g_used[slot] = false;
-}
-
-extern "C" void cleanup_and_reraise(int sig) {
-  for (int i = 0; i < kMaxTemps; ++i)
-    if (g_used[i]) unlink(g_temps[i]);
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
-}
 
 bool write_all(int fd, const std::string& data) {
   size_t done = 0;
@@ -54,50 +28,99 @@ bool write_all(int fd, const std::string& data) {
   return true;
 }
 
-}  // namespace
+// A complete temporary file beside `path`, not yet renamed into place.
+struct Staged {
+  std::string path;
+  std::string temp;
+  int slot = -1;
+};
 
-void install_cleanup_handlers() {
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, cleanup_and_reraise);
-}
-
-bool write_file_atomic(const std::string& path, const std::string& data, std::string& error) {
-  if (path == "-") {
-    if (!write_all(STDOUT_FILENO, data)) {
-      error = std::strerror(errno);
-      return false;
-    }
-    return true;
-  }
+// Writes `data` into a fresh `<path>.tmp.XXXXXX`, registered for removal on a signal.
+bool stage(const std::string& path, const std::string& data, Staged& out, std::string& error) {
   std::string temp = path + ".tmp.XXXXXX";
   std::vector<char> buf(temp.begin(), temp.end());
   buf.push_back('\0');
+  // No signal between creating the file and registering it: it could not be cleaned up.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  sigprocmask(SIG_BLOCK, &block, &old);
   int fd = mkstemp(buf.data());
+  int saved = errno;
+  if (fd >= 0) out.slot = register_cleanup(buf.data(), false);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
   if (fd < 0) {
-    error = std::string("cannot create a temporary file beside it: ") + std::strerror(errno);
+    error = std::string("cannot create a temporary file beside it: ") + std::strerror(saved);
     return false;
   }
-  temp = buf.data();
-  int slot = register_temp(temp);
+  out.path = path;
+  out.temp = buf.data();
   bool ok = write_all(fd, data);
-  int saved = errno;
+  saved = errno;
   // Files are created 0600 by mkstemp; give the output the usual permissions (umask applies).
   mode_t mask = umask(0);
   umask(mask);
-  ok = ok && fchmod(fd, 0666 & ~mask) == 0;
+  if (ok && fchmod(fd, 0666 & ~mask) != 0) {
+    ok = false;
+    saved = errno;
+  }
   if (::close(fd) != 0 && ok) {
     ok = false;
     saved = errno;
   }
-  if (ok && std::rename(temp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    saved = errno;
-  }
   if (!ok) {
-    unlink(temp.c_str());
+    unlink(out.temp.c_str());
+    unregister_cleanup(out.slot);
     error = std::strerror(saved);
   }
-  unregister_temp(slot);
   return ok;
+}
+
+void discard(const Staged& s) {
+  unlink(s.temp.c_str());
+  unregister_cleanup(s.slot);
+}
+
+}  // namespace
+
+void install_cleanup_handlers() { install_signal_cleanup(); }
+
+bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files, std::string& failed,
+                        std::string& error) {
+  std::vector<Staged> staged;
+  for (const auto& [path, data] : files) {
+    if (path == "-") continue;
+    Staged s;
+    if (!stage(path, data, s, error)) {
+      for (const Staged& t : staged) discard(t);
+      failed = path;
+      return false;
+    }
+    staged.push_back(s);
+  }
+  for (size_t i = 0; i < staged.size(); ++i) {
+    if (std::rename(staged[i].temp.c_str(), staged[i].path.c_str()) != 0) {
+      error = std::strerror(errno);
+      failed = staged[i].path;
+      for (size_t j = i; j < staged.size(); ++j) discard(staged[j]);
+      return false;
+    }
+    unregister_cleanup(staged[i].slot);
+  }
+  for (const auto& [path, data] : files) {
+    if (path != "-") continue;
+    if (!write_all(STDOUT_FILENO, data)) {
+      error = std::strerror(errno);
+      failed = path;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool write_file_atomic(const std::string& path, const std::string& data, std::string& error) {
+  std::string failed;
+  return write_files_atomic({{path, data}}, failed, error);
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilec {
@@ -10,6 +11,12 @@ namespace tilec {
 /// only when complete; `path` "-" writes stdout. On failure nothing is left behind and `error`
 /// says why. Temporary files are also removed when the process gets SIGINT/SIGTERM/SIGHUP.
 bool write_file_atomic(const std::string& path, const std::string& data, std::string& error);
+
+/// Writes several files as one step: every temporary file is written first, then each is
+/// renamed into place in order, so a failure while writing (a full disk) leaves none of them
+/// changed. On failure `failed` names the file and `error` says why. "-" writes stdout, last.
+bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files, std::string& failed,
+                        std::string& error);
 
 /// Make depfile text: `target: dep1 dep2`, with spaces, '#' and '$' escaped the way GNU Make
 /// and Ninja read them; with `phony`, one empty rule per dependency (`-MP`).

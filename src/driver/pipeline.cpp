@@ -119,22 +119,22 @@ int compile(const Options& opts) {
   // Every source file read so far (the input, then imports): the depfile's prerequisites.
   std::vector<std::string> deps{opts.input};
   auto write = [&](const std::string& text) {
-    std::string error;
+    // -MD: a Make depfile beside the output (-MF overrides), written only after a success and
+    // together with the output (both complete before either is renamed into place).
+    std::vector<std::pair<std::string, std::string>> files;
     if (opts.md) {
-      // -MD: a Make depfile beside the output (-MF overrides), written only after a success.
       if (opts.mf.empty() && output == "-") {
         diag.error(SourceRange{}, "-MD with output to stdout needs -MF to name the depfile");
         return finish(1);
       }
       std::string depfile = opts.mf.empty() ? output + ".d" : opts.mf;
       std::string target = opts.mt.empty() ? output : opts.mt;
-      if (!write_file_atomic(depfile, make_depfile(target, deps, opts.mp), error)) {
-        diag.error(SourceRange{}, "cannot write '" + depfile + "': " + error);
-        return finish(1);
-      }
+      files.push_back({depfile, make_depfile(target, deps, opts.mp)});
     }
-    if (!write_file_atomic(output, text, error)) {
-      diag.error(SourceRange{}, "cannot write '" + output + "': " + error);
+    files.push_back({output, text});
+    std::string failed, error;
+    if (!write_files_atomic(files, failed, error)) {
+      diag.error(SourceRange{}, "cannot write '" + failed + "': " + error);
       return finish(1);
     }
     return finish(0);

@@ -30,3 +30,24 @@ TEST_CASE("atomic writes leave either the whole file or nothing", "[output]") {
   CHECK(leftovers == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("several files are written together or not at all", "[output]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "tilec_output_test_many";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "out.h.d") << "old deps";
+  std::string failed, err;
+  // The second file cannot be written: the first (an existing depfile) keeps its old bytes.
+  CHECK_FALSE(write_files_atomic({{(dir / "out.h.d").string(), "new deps"}, {(dir / "no" / "out.h").string(), "x"}},
+                                 failed, err));
+  CHECK(failed == (dir / "no" / "out.h").string());
+  std::ifstream in(dir / "out.h.d");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  CHECK(text == "old deps");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+  CHECK(write_files_atomic({{(dir / "out.h.d").string(), "new deps"}, {(dir / "out.h").string(), "header"}}, failed,
+                           err));
+  CHECK(fs::file_size(dir / "out.h") == 6);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,96 @@
+// Signal-time cleanup of temporary files and folders (async-signal-safe: see cleanup.h).
+#include "codegen/cleanup.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+namespace tilec {
+namespace {
+
+constexpr int kSlots = 16;
+constexpr size_t kPathMax = 4096;
+
+// A slot is Free, then Writing while its path is copied in, then Ready; the handler only
+// touches Ready slots, so it never reads a half-written path.
+enum State : int { Free, Writing, Ready };
+struct Slot {
+  std::atomic<int> state{Free};
+  bool dir = false;
+  char path[kPathMax];
+};
+Slot g_slots[kSlots];
+std::atomic<pid_t> g_child{0};
+
+struct LinuxDirent64 {
+  ino64_t d_ino;
+  off64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+// Removes the plain files of `path` (the tools write no subfolders), then the folder.
+void remove_dir(const char* path) {
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) char buf[4096];
+    for (;;) {
+      long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (long off = 0; off < n;) {
+        auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
+        off += d->d_reclen;
+        if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) unlinkat(fd, d->d_name, 0);
+      }
+    }
+    close(fd);
+  }
+  rmdir(path);
+}
+
+extern "C" void cleanup_and_reraise(int sig) {
+  int saved = errno;
+  if (pid_t child = g_child.load()) kill(child, sig);
+  for (Slot& s : g_slots) {
+    if (s.state.load() != Ready) continue;
+    if (s.dir) remove_dir(s.path);
+    else unlink(s.path);
+  }
+  errno = saved;
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+}  // namespace
+
+int register_cleanup(const std::string& path, bool dir) {
+  if (path.size() >= kPathMax) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = Free;
+    if (!g_slots[i].state.compare_exchange_strong(expected, Writing)) continue;
+    g_slots[i].dir = dir;
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    g_slots[i].state.store(Ready);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_cleanup(int slot) {
+  if (slot >= 0 && slot < kSlots) g_slots[slot].state.store(Free);
+}
+
+void set_cleanup_child(pid_t pid) { g_child.store(pid); }
+
+void install_signal_cleanup() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, cleanup_and_reraise);
+}
+
+}  // namespace tilec
