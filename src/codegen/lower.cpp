@@ -332,6 +332,15 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages, int64
   return k;
 }
 
+std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
+  std::vector<const ir::Value*> order(k.fn->body.args.begin(), k.fn->body.args.end());
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    order.insert(order.end(), op.results.begin(), op.results.end());
+    for (const auto& r : op.regions) order.insert(order.end(), r->args.begin(), r->args.end());
+  });
+  return order;
+}
+
 std::string print_lowered(const LoweredKernel& k) {
   std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
                                 k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
@@ -344,8 +353,10 @@ std::string print_lowered(const LoweredKernel& k) {
     out += "\n";
   }
   std::map<std::string, std::string> seen;
-  for (const auto& [v, l] : k.layouts) {
-    if (l.shape.empty()) continue;
+  for (const ir::Value* v : values_in_program_order(k)) {
+    auto it = k.layouts.find(v);
+    if (it == k.layouts.end() || it->second.shape.empty()) continue;
+    const Layout& l = it->second;
     std::string shape;
     for (int64_t d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
     std::string desc = l.str() + fmt::format(" ({} registers per thread{})", l.regs_per_thread(), l.replicated() ? ", replicated" : "");

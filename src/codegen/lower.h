@@ -91,6 +91,12 @@ int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = 
 /// target architectures, target.h) size the cp.async pipelines.
 LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages = 0, int64_t smem_limit = 227 * 1024);
 
+/// Every value of `k.fn` in program order: the kernel's arguments, then, op by op (depth
+/// first), its results and the arguments of its regions. Output that depends on the order of
+/// values iterates this, never `layouts` (keyed by pointer: heap order), so it is the same on
+/// every run and machine.
+std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k);
+
 /// The IR with each value's layout and the launch choices (`--emit=tir-lowered`).
 std::string print_lowered(const LoweredKernel& k);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <regex>
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -16,6 +17,7 @@
 #include "frontend/parse.h"
 #include "codegen/abi.h"
 #include "codegen/header/header.h"
+#include "codegen/limits.h"
 #include "codegen/lower.h"
 #include "codegen/ptx/module.h"
 #include "codegen/target.h"
@@ -66,6 +68,40 @@ SourceRange kernel_range(const Program& p, const std::string& entry) {
   for (const KernelInfo& k : p.kernels)
     if (entry == codegen::general_entry(k.name) || entry == codegen::vectorized_entry(k.name)) return k.def->range;
   return SourceRange{};
+}
+
+// Reports a ptxas or fatbinary failure (or one ptxas warning line). The first line that names
+// an entry function ("Entry function 'k_v16' uses too much shared data (...)", "... in function
+// 'k'") makes the diagnostic, at that kernel's def and with the kernel's name in front; the
+// other lines, except ptxas's "info" lines (-v), follow as notes.
+void report_tool_message(DiagnosticEngine& diag, const Program& p, bool error, const std::string& message) {
+  static const std::regex entry_re(R"(function '([^']+)')");
+  static const std::regex prefix_re(R"(^ptxas[^:]*:\s*)");
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos <= message.size();) {
+    size_t nl = std::min(message.find('\n', pos), message.size());
+    std::string line = message.substr(pos, nl - pos);
+    bool info = line.rfind("ptxas info", 0) == 0 || line.rfind("    ", 0) == 0;  // and its indented lines
+    if (!line.empty() && !info) lines.push_back(line);
+    pos = nl + 1;
+  }
+  if (lines.empty()) lines.push_back(message);
+  size_t main = 0;
+  SourceRange at;
+  std::string text = lines[0];
+  for (size_t i = 0; i < lines.size() && !at.valid(); ++i) {
+    std::smatch m;
+    if (!std::regex_search(lines[i], m, entry_re)) continue;
+    for (const KernelInfo& k : p.kernels)
+      if (m[1] == codegen::general_entry(k.name) || m[1] == codegen::vectorized_entry(k.name)) {
+        at = k.def->range;
+        main = i;
+        text = "kernel '" + k.name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
+      }
+  }
+  Diagnostic& d = error ? diag.error(at, text) : diag.warning(at, text);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
 }
 
 std::string print_all(const std::vector<std::unique_ptr<ir::Function>>& kernels) {
@@ -163,6 +199,7 @@ int compile(const Options& opts) {
   CheckOptions check_opts{opts.defines, opts.include_dirs};
   check_program(sm, diag, check_opts, std::move(module), program);
   deps = program.dependencies;
+  for (const KernelInfo& k : program.kernels) codegen::check_param_space(k, diag);
   if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 
@@ -198,6 +235,8 @@ int compile(const Options& opts) {
   for (size_t i = 0; i < kernels.size(); ++i)
     lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps, program.kernels[i].num_stages,
                                             smem_limit));
+  for (size_t i = 0; i < lowered.size(); ++i) codegen::check_registers(program.kernels[i], lowered[i], diag);
+  if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::TirLowered) {
     std::string text;
     for (const auto& k : lowered) text += codegen::print_lowered(k);
@@ -212,6 +251,8 @@ int compile(const Options& opts) {
       diag.error(SourceRange{}, "unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
       return finish(1);
     }
+    for (size_t i = 0; i < lowered.size(); ++i) codegen::check_shared_memory(program.kernels[i], lowered[i], *target, diag);
+    if (diag.has_errors()) return finish(1);
     codegen::EmitOptions eo;
     eo.target = *target;
     eo.fast_math = opts.fast_math;
@@ -238,7 +279,7 @@ int compile(const Options& opts) {
   if (!opts.fmad) ao.ptxas_flags.push_back("--fmad=false");
   auto report_resources = [&](const std::vector<Cubin>& cubins) {
     for (const Cubin& c : cubins) {
-      for (const std::string& w : c.warnings) diag.warning(SourceRange{}, "ptxas: " + w);
+      for (const std::string& w : c.warnings) report_tool_message(diag, program, false, w);
       for (const EntryResources& r : c.resources) {
         spdlog::trace("{}", describe_resources(r));
         if (r.spills()) diag.warning(kernel_range(program, r.entry), describe_resources(r));
@@ -252,7 +293,7 @@ int compile(const Options& opts) {
     }
     Cubin cubin;
     if (!assemble_cubin(tk, ptx[0].ptx, archs[0], ao, cubin, tool_error)) {
-      diag.error(SourceRange{}, tool_error);
+      report_tool_message(diag, program, true, tool_error);
       return finish(1);
     }
     report_resources({cubin});
@@ -261,7 +302,7 @@ int compile(const Options& opts) {
   }
   Fatbin fatbin;
   if (!make_fatbin(tk, ptx, ao, fatbin, tool_error)) {
-    diag.error(SourceRange{}, tool_error);
+    report_tool_message(diag, program, true, tool_error);
     return finish(1);
   }
   report_resources(fatbin.cubins);

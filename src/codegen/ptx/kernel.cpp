@@ -234,8 +234,10 @@ void Emitter::params() {
     b_.ins("ld.param.s64", {r, "[" + extent_of[d.name] + "]"});
     extent_regs[d.name] = r;
   }
-  for (auto& [arr, ar] : arrays_)
-    for (const ArrayDim& d : arr->dims) {
+  for (const KernelParam& p : k.params) {  // source order, not the pointer order of arrays_
+    if (!p.is_array) continue;
+    ArrayRegs& ar = arrays_[p.array];
+    for (const ArrayDim& d : p.array->dims) {
       if (!d.symbol.empty()) {
         ar.extents.push_back(extent_regs[d.symbol]);
       } else {
@@ -244,6 +246,7 @@ void Emitter::params() {
         ar.extents.push_back(r);
       }
     }
+  }
   // Block arguments of the kernel: arrays (no registers), extents, scalars.
   size_t i = 0;
   for (const ir::Value* a : k_.fn->body.args) {
@@ -295,8 +298,11 @@ void Emitter::params() {
 void Emitter::prologue() {
   tid_ = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {tid_, "%tid.x"});
-  // Thread coordinates of every layout, once, where they dominate every use.
-  for (const auto& [v, l] : k_.layouts)
+  // Thread coordinates of every layout, once, where they dominate every use; in program order
+  // (k_.layouts is keyed by pointer), so the register numbers are the same on every run.
+  for (const ir::Value* v : values_in_program_order(k_))
+    if (auto it = k_.layouts.find(v); it != k_.layouts.end() && !it->second.shape.empty()) coords(it->second);
+  for (const auto& [v, l] : k_.layouts)  // none left in practice: every value is in the IR
     if (!l.shape.empty()) coords(l);
 }
 

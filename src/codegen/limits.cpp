@@ -1,0 +1,70 @@
+// Resource limits of one CTA: parameter space, registers per thread, shared memory per arch.
+#include "codegen/limits.h"
+
+#include <fmt/format.h>
+
+namespace tilec::codegen {
+namespace {
+
+std::string kib(int64_t bytes) {
+  return bytes % 1024 == 0 ? fmt::format("{} KiB", bytes / 1024) : fmt::format("{:.1f} KiB", double(bytes) / 1024);
+}
+
+// 32-bit registers per element: 64-bit dtypes take two, 16-bit ones may pack two to a register.
+int64_t registers_for(int64_t elements, DType d) {
+  int bits = dtype_bits(d);
+  if (bits == 64) return 2 * elements;
+  if (bits == 16) return (elements + 1) / 2;
+  return elements;
+}
+
+}  // namespace
+
+int64_t kernel_param_bytes(const KernelInfo& k) {
+  int64_t bytes = 0;
+  auto add = [&](int64_t size) { bytes = (bytes + size - 1) / size * size + size; };
+  for (const KernelParam& p : k.params)
+    if (p.is_array)
+      for (size_t i = 0; i <= p.array->dims.size(); ++i) add(8);  // base, then one stride per dim
+  for (size_t i = 0; i < k.dims.size(); ++i) add(8);                // extents
+  for (const KernelParam& p : k.params)
+    if (!p.is_array) add(std::max(1, dtype_bytes(p.dtype)));
+  return bytes;
+}
+
+void check_param_space(const KernelInfo& k, DiagnosticEngine& diag) {
+  int64_t bytes = kernel_param_bytes(k);
+  if (bytes <= kMaxParamBytes) return;
+  diag.error(k.def->range, fmt::format("kernel '{}' takes {} bytes of parameters ({} parameters: each array passes "
+                                       "its address and one stride per dimension); a kernel may take at most {} bytes",
+                                       k.name, bytes, k.params.size(), kMaxParamBytes));
+}
+
+void check_registers(const KernelInfo& k, const LoweredKernel& low, DiagnosticEngine& diag) {
+  bool reported = false;
+  ir::walk(low.fn->body, [&](ir::Op& op) {
+    if (reported) return;
+    for (const ir::Value* r : op.results) {
+      auto it = low.layouts.find(r);
+      if (r->type.is_array || it == low.layouts.end()) continue;
+      int64_t regs = registers_for(it->second.regs_per_thread(), r->type.tile.dtype);
+      if (regs <= kMaxRegistersPerThread) continue;
+      diag.error(op.loc, fmt::format("{} needs {} registers per thread in kernel '{}' ({} warp{}, {} threads); a thread "
+                                     "has at most {}: use smaller tiles or more warps (num_warps=)",
+                                     r->type.str(), regs, k.name, low.num_warps, low.num_warps == 1 ? "" : "s",
+                                     low.threads(), kMaxRegistersPerThread));
+      reported = true;
+      return;
+    }
+  });
+}
+
+void check_shared_memory(const KernelInfo& k, const LoweredKernel& low, const Target& t, DiagnosticEngine& diag) {
+  int64_t limit = max_shared_per_cta(t.sm), bytes = low.shared_bytes();
+  if (bytes <= limit) return;
+  diag.error(k.def->range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
+                                       "reductions, transposes and mma operands; {} allows at most {} bytes ({})",
+                                       k.name, bytes, kib(bytes), t.arch, limit, kib(limit)));
+}
+
+}  // namespace tilec::codegen

@@ -1,0 +1,18 @@
+// Resource limits of one CTA (codegen/limits.h).
+#include <catch2/catch.hpp>
+
+#include "../frontend/test_util.h"
+#include "codegen/limits.h"
+
+using namespace tilec;
+
+TEST_CASE("parameter bytes follow kernel_abi.h: arrays, extents, scalars at their alignment", "[limits]") {
+  auto c = test::check(
+      "@kernel(grid=(1,))\n"
+      "def k(a: f32[n, m], b: i8[n], flag: bool, x: f64, y: f16):\n"
+      "    pass\n");
+  REQUIRE(c->messages.empty());
+  REQUIRE(c->program.kernels.size() == 1);
+  // a: 8 + 2*8, b: 8 + 8, n and m: 16, flag: 1, x: 8 at offset 64, y: 2.
+  CHECK(codegen::kernel_param_bytes(c->program.kernels[0]) == 74);
+}
