@@ -1,7 +1,7 @@
 # Compiles (and with RUN, runs) a program built from generated headers, for the backend tests.
 #   cmake -DCOMPILER=gcc -DLANG=c -DSTD=c99 -DINCLUDES="dir;dir" -DSOURCES="a.c;b.c"
 #         [-DOBJECTS="x.o"] [-DLIBS="-L...;-lcuda"] [-DCOMPILE_ONLY=1] [-DMAX_SECONDS=10]
-#         [-DRUN=1] -DOUT=path -P compile.cmake
+#         [-DRUN=1] [-DEXTRA_FLAGS="-fsanitize=address;..."] -DOUT=path -P compile.cmake
 # Warnings are errors: -Wall -Wextra -Wpedantic -Werror, in the language and standard given.
 foreach(var COMPILER LANG STD SOURCES OUT)
   if(NOT DEFINED ${var})
@@ -9,6 +9,7 @@ foreach(var COMPILER LANG STD SOURCES OUT)
   endif()
 endforeach()
 set(flags -x ${LANG} -std=${STD} -Wall -Wextra -Wpedantic -Werror)
+list(APPEND flags ${EXTRA_FLAGS})
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})
 endforeach()
