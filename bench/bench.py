@@ -258,6 +258,17 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+def time_tilec_matmul(wl, label, f, args, out, ref, flops, base_ms, base_name):
+    """Checks a tilec matmul launch f(*args) writing `out` against `ref`, then times it and records
+    the row with its TFLOP/s and its ratio to `base_ms` (named `base_name`)."""
+    out.fill_(float("nan"))
+    f(*args)
+    torch.cuda.synchronize()
+    err = check_close(wl, out, ref, 1e-2)
+    ms = median_ms(lambda: f(*args), iters=20)
+    record(wl, label, ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {base_ms / ms:.2f}x {base_name}, rel err {err:.1e}")
+
+
 def bench_matmul():
     dev = torch.device("cuda")
     U64, I64 = ctypes.c_uint64, ctypes.c_int64
@@ -280,12 +291,7 @@ def bench_matmul():
                                                     num_warps=8, num_stages=3), iters=50)
         record(wl, "Triton (128x128x64, 8 warps, 3 stages)", tri, 0, f"{flops / tri / 1e9:.0f} TFLOP/s")
         f = tilec_generic(prefix + "matmul", [U64, U64, U64, I64, I64, I64])
-        c.fill_(float("nan"))
-        f(a, b, c, n, n, n)
-        torch.cuda.synchronize()
-        err = check_close(wl, c, ref, 1e-2)
-        ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
-        record(wl, "tilec", ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+        time_tilec_matmul(wl, "tilec", f, (a, b, c, n, n, n), c, ref, flops, cublas, "cuBLAS")
         del a, b, c, ref
     # matmul_bias_relu bf16 8192^3 against cuBLAS's plain matmul
     n = 8192
@@ -301,12 +307,7 @@ def bench_matmul():
     record(wl, "torch eager relu(A@B+bias)", eager, 0, f"{flops / eager / 1e9:.0f} TFLOP/s")
     ref = torch.relu(a.float() @ b.float() + bias.float())
     f = tilec_generic("mbrbf_matmul_bias_relu", [U64] * 4 + [I64, I64, I64])
-    c.fill_(float("nan"))
-    f(a, b, bias, c, n, n, n)
-    torch.cuda.synchronize()
-    err = check_close(wl, c, ref, 1e-2)
-    ms = median_ms(lambda: f(a, b, bias, c, n, n, n), iters=20)
-    record(wl, "tilec", ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS plain, rel err {err:.1e}")
+    time_tilec_matmul(wl, "tilec", f, (a, b, bias, c, n, n, n), c, ref, flops, cublas, "cuBLAS plain")
     # Tile configurations of matmul.tile (tests/gpu/make_variants.sh), bf16 8192^3
     listing = os.path.join(os.path.dirname(sys.argv[3]), "matmul_variants.txt") if len(sys.argv) > 3 else ""
     if listing and os.path.exists(listing):
@@ -321,13 +322,7 @@ def bench_matmul():
         for line in open(listing):
             name, desc = line.split(" ", 1)
             f = tilec_generic(f"mmv_{name}_matmul", [U64, U64, U64, I64, I64, I64])
-            c.fill_(float("nan"))
-            f(a, b, c, n, n, n)
-            torch.cuda.synchronize()
-            err = check_close(wl, c, ref, 1e-2)
-            ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
-            record(wl, f"tilec {desc.strip()}", ms, 0,
-                   f"{2 * n ** 3 / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+            time_tilec_matmul(wl, f"tilec {desc.strip()}", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas, "cuBLAS")
         del a, b, c, ref
     # A @ B^T (B stored [N, K]) through matmul_bt.tile, f16 8192^3, against cuBLAS on the same views
     n = 8192
@@ -339,12 +334,7 @@ def bench_matmul():
     record(wl, "cuBLAS (torch.matmul(a, b.t()))", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
     ref = a.float() @ b.float().t()
     f = tilec_generic("mmbt_matmul_bt", [U64, U64, U64, I64, I64, I64])
-    c.fill_(float("nan"))
-    f(a, b, c, n, n, n)
-    torch.cuda.synchronize()
-    err = check_close(wl, c, ref, 1e-2)
-    ms = median_ms(lambda: f(a, b, c, n, n, n), iters=20)
-    record(wl, "tilec", ms, 0, f"{2 * n ** 3 / ms / 1e9:.0f} TFLOP/s, {cublas / ms:.2f}x cuBLAS, rel err {err:.1e}")
+    time_tilec_matmul(wl, "tilec", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas, "cuBLAS")
     del a, b, c, ref
     # cuBLAS again at the end: clock drift
     wl0, ms0 = first
