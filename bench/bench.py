@@ -353,8 +353,8 @@ def bench_variants(variants_txt):
     U64, I64 = ctypes.c_uint64, ctypes.c_int64
     shapes = {"sm16": (16384, 4096, torch.float16), "sm16l": (4096, 32768, torch.float16),
               "ln16": (16384, 4096, torch.float16), "lnbf": (16384, 8192, torch.bfloat16),
-              "rmsbf": (16384, 4096, torch.bfloat16), "ln16m": (16384, 4096, torch.float16),
-              "lnbfm": (16384, 8192, torch.bfloat16)}
+              "rmsbf": (16384, 4096, torch.bfloat16), "ln16ns": (16384, 4096, torch.float16),
+              "lnbfns": (16384, 8192, torch.bfloat16)}
     for line in open(variants_txt):
         name, warps = line.split()
         M, N, dt = shapes[name]
@@ -376,7 +376,8 @@ def bench_variants(variants_txt):
             w = torch.ones(N, device=dev, dtype=dt)
             f = tilec_generic(prefix + "rmsnorm", [U64] * 3 + [I64, I64])
             fn = lambda: f(x, w, y, M, N)
-        record(f"tuning {name} {M}x{N}", f"tilec num_warps={warps}", median_ms(fn), nbytes)
+        label = f"tilec num_warps={warps}" + (", without schedule-loads" if name.endswith("ns") else "")
+        record(f"tuning {name} {M}x{N}", label, median_ms(fn), nbytes)
         del x, y
 
 

@@ -30,6 +30,8 @@ done
 "$tilec" samples/softmax.tile "${arch[@]}" -D T=f16 -D TILE_N=32768 --prefix sm16l_ -o "$out/softmax_f16_32k.h"
 "$tilec" samples/layernorm.tile "${arch[@]}" -D T=f16 -D TILE_N=4096 --prefix ln16_ -o "$out/layernorm_f16.h"
 "$tilec" samples/layernorm.tile "${arch[@]}" -D T=bf16 -D TILE_N=8192 --prefix lnbf_ -o "$out/layernorm_bf16.h"
+"$tilec" samples/layernorm.tile "${arch[@]}" -D T=f16 -D TILE_N=4096 -o "$out/layernorm_f16.cubin"
+"$tilec" samples/layernorm.tile "${arch[@]}" -D T=bf16 -D TILE_N=8192 -o "$out/layernorm_bf16.cubin"
 "$tilec" samples/rmsnorm.tile "${arch[@]}" -D T=bf16 -D TILE_N=4096 --prefix rmsbf_ -o "$out/rmsnorm_bf16.h"
 "$tilec" samples/sum_rows.tile "${arch[@]}" -o "$out/sum_rows.h"
 "$tilec" samples/transpose.tile "${arch[@]}" -o "$out/transpose.h"

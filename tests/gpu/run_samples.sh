@@ -45,7 +45,7 @@ PYTHONUNBUFFERED=1 python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md"
 if [ -n "${PROFILE:-}" ]; then
   echo "== ncu (layernorm and softmax f16, tilec vs Triton)"
   (cd bench && ncu --clock-control none --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,smsp__inst_executed.sum,smsp__average_warp_latency_issue_stalled_barrier.ratio,launch__block_size \
-     -k regex:"layernorm|softmax" -c 8 python3 profile_rows.py /tmp/libtilec_bench.so) > "$out/ncu.txt" 2>&1
+     -k regex:"layernorm|softmax" -c 8 python3 profile_rows.py /tmp/libtilec_bench.so "$out") > "$out/ncu.txt" 2>&1
   grep -E "layernorm|softmax|duration|throughput|warps_active|registers|inst_executed|stalled|block_size" "$out/ncu.txt" | head -80
 fi
 exit $status
