@@ -308,22 +308,24 @@ def bench_matmul():
     ref = torch.relu(a.float() @ b.float() + bias.float())
     f = tilec_generic("mbrbf_matmul_bias_relu", [U64] * 4 + [I64, I64, I64])
     time_tilec_matmul(wl, "tilec", f, (a, b, bias, c, n, n, n), c, ref, flops, cublas, "cuBLAS plain")
-    # Tile configurations of matmul.tile (tests/gpu/make_variants.sh), bf16 8192^3
+    # Tile configurations of matmul.tile (tests/gpu/make_variants.sh)
     listing = os.path.join(os.path.dirname(sys.argv[3]), "matmul_variants.txt") if len(sys.argv) > 3 else ""
     if listing and os.path.exists(listing):
-        n = 8192
-        wl = f"matmul {n}^3 bfloat16 configs"
-        a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
-        b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
-        c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
-        ref = a.float() @ b.float()
-        cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
-        record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
-        for line in open(listing):
-            name, desc = line.split(" ", 1)
-            f = tilec_generic(f"mmv_{name}_matmul", [U64, U64, U64, I64, I64, I64])
-            time_tilec_matmul(wl, f"tilec {desc.strip()}", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas, "cuBLAS")
-        del a, b, c, ref
+        for n, dt, prefix in [(8192, torch.bfloat16, "mmv_"), (4096, torch.float16, "mmv16_"),
+                              (4096, torch.bfloat16, "mmv_"), (8192, torch.float16, "mmv16_")]:
+            wl = f"matmul {n}^3 {str(dt)[6:]} configs"
+            a = torch.randn(n, n, device=dev, dtype=dt)
+            b = torch.randn(n, n, device=dev, dtype=dt)
+            c = torch.empty(n, n, device=dev, dtype=dt)
+            ref = a.float() @ b.float()
+            cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
+            record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
+            for line in open(listing):
+                name, desc = line.split(" ", 1)
+                f = tilec_generic(f"{prefix}{name}_matmul", [U64, U64, U64, I64, I64, I64])
+                time_tilec_matmul(wl, f"tilec {desc.strip()}", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas,
+                                  "cuBLAS")
+            del a, b, c, ref
     # A @ B^T (B stored [N, K]) through matmul_bt.tile, f16 8192^3, against cuBLAS on the same views
     n = 8192
     wl = f"matmul_bt {n}^3 f16"
@@ -556,7 +558,7 @@ def bench_misc():
     label = "Triton (tl.cumsum, row per program, 8 warps)"
     peers[label] = try_peer(wl, label, lambda: cumsum_kernel[(M,)](x, y, N, N, BLOCK=N, num_warps=8), close)
     best = record_peers(wl, peers, nbytes)
-    for name, label in [("cumsum_rows", "tilec BM=16 BN=256"), ("wide_cumsum_rows", "tilec BM=4 BN=1024")]:
+    for name, label in [("cumsum_rows", "tilec BM=4 BN=1024"), ("narrow_cumsum_rows", "tilec BM=16 BN=256")]:
         f = tilec_generic(name, [U64, U64, I64, I64])
         y.fill_(nan)
         f(x, y, M, N)

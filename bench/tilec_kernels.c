@@ -23,7 +23,7 @@
 #include "matmul_bias_relu_f16.h"
 #include "matmul_bt.h"
 #include "cumsum_rows.h"
-#include "cumsum_rows_wide.h"
+#include "cumsum_rows_narrow.h"
 #include "histogram.h"
 #include "embedding_gather.h"
 #include "embedding_gather_bf16.h"

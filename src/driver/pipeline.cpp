@@ -282,7 +282,15 @@ int compile(const Options& opts) {
       for (const std::string& w : c.warnings) report_tool_message(diag, program, false, w);
       for (const EntryResources& r : c.resources) {
         spdlog::trace("{}", describe_resources(r));
-        if (r.spills()) diag.warning(kernel_range(program, r.entry), describe_resources(r));
+        if (!r.spills()) continue;
+        std::string text = describe_resources(r);
+        // Say which variant spills: the general one runs only for unaligned arrays.
+        for (const EntryResources& other : c.resources)
+          for (const KernelInfo& k : program.kernels)
+            if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
+              text += " (the general variant, which runs when an array is not 16-byte aligned; " +
+                      other.entry + (other.spills() ? " spills too)" : " does not spill)");
+        diag.warning(kernel_range(program, r.entry), text);
       }
     }
   };

@@ -18,7 +18,7 @@
 #include "attention.h"
 #include "batched_matmul.h"
 #include "cumsum_rows.h"
-#include "cumsum_rows_wide.h"
+#include "cumsum_rows_narrow.h"
 #include "embedding_gather.h"
 #include "embedding_gather_bf16.h"
 #include "gelu_bias.h"
@@ -694,7 +694,7 @@ int main(int argc, char** argv) {
   if (!small) check_transpose(1000, 3000, rng);
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}, {3, 5000}}) {
     check_cumsum_rows("cumsum_rows", cumsum_rows, M, N, rng);
-    check_cumsum_rows("cumsum_rows BM=4 BN=1024", wide_cumsum_rows, M, N, rng);
+    check_cumsum_rows("cumsum_rows BM=16 BN=256", narrow_cumsum_rows, M, N, rng);
   }
   if (!small) check_cumsum_rows("cumsum_rows", cumsum_rows, 2000, 5000, rng);
   check_histogram(1, 1, 0.f, 1.f, rng);

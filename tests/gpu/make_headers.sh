@@ -45,7 +45,7 @@ done
 "$tilec" samples/matmul_bt.tile "${arch[@]}" --prefix mmbt_ -o "$out/matmul_bt.h"
 "$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -o "$out/cumsum_rows.h"
-"$tilec" samples/cumsum_rows.tile "${arch[@]}" -D BM=4 -D BN=1024 --prefix wide_ -o "$out/cumsum_rows_wide.h"
+"$tilec" samples/cumsum_rows.tile "${arch[@]}" -D BM=16 -D BN=256 --prefix narrow_ -o "$out/cumsum_rows_narrow.h"
 "$tilec" samples/histogram.tile "${arch[@]}" -o "$out/histogram.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -o "$out/embedding_gather.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -D T=bf16 --prefix eg16_ -o "$out/embedding_gather_bf16.h"

@@ -25,12 +25,8 @@ for w in 16 32; do variant softmax "-D T=f16 -D TILE_N=32768" $w sm16l; done
 for w in 4 8 16; do variant layernorm "-D T=f16 -D TILE_N=4096" $w ln16; done
 for w in 8 16; do variant layernorm "-D T=bf16 -D TILE_N=8192" $w lnbf; done
 for w in 4 8; do variant rmsnorm "-D T=bf16 -D TILE_N=4096" $w rmsbf; done
-# Without the schedule-loads pass (loads in program order): what issuing W and B early buys.
-nosched="--passes fold,canonicalize,cse,licm,fold,canonicalize,cse,dce"
-variant layernorm "-D T=f16 -D TILE_N=4096" 8 ln16ns "" "$nosched"
-variant layernorm "-D T=bf16 -D TILE_N=8192" 8 lnbfns "" "$nosched"
-# Matmul tile configurations (bf16, 8192^3 in bench.py): prefix mmv_<name>_, listed in
-# matmul_variants.txt with a description.
+# Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
+# and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"
 mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description
   local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 opts="num_warps=$3"
@@ -38,13 +34,13 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
   sed "s/num_warps=8)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
   # shellcheck disable=SC2086
   "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
+  # shellcheck disable=SC2086
+  "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=f16 $defines --prefix "mmv16_${name}_" -o "$out/variants/mm16_$name.h"
   echo "#include \"variants/mm_$name.h\"" >> "$out/variants.h"
+  echo "#include \"variants/mm16_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
-mm_variant w4 "" 4 0 "128x128x64, 4 warps"
-mm_variant bk32 "-D BK=32" 8 0 "128x128x32, 8 warps"
-mm_variant bn256 "-D BN=256" 8 0 "128x256x64, 8 warps"
-mm_variant bn256k32 "-D BN=256 -D BK=32" 8 0 "128x256x32, 8 warps"
-mm_variant bm256k32 "-D BM=256 -D BK=32" 8 0 "256x128x32, 8 warps"
-mm_variant s4 "" 8 4 "128x128x64, 8 warps, 4 stages"
+mm_variant bn128 "-D BN=128" 8 0 "128x128x64, 8 warps (the default before 2026-11-30)"
+mm_variant s3 "" 8 3 "128x256x64, 8 warps, 3 stages"
+mm_variant bm256 "-D BM=256 -D BN=128" 8 0 "256x128x64, 8 warps"
 echo "variants in $out/variants"

@@ -15,7 +15,7 @@ wait
 echo "== check_samples"; timeout 120 /tmp/check_samples > "$out/check.txt" 2>&1; echo "rc=$?"
 grep -E "FAIL|PASSED|failure" "$out/check.txt" | head -20
 echo "== bench (${BENCH_ONLY:=rows,misc,variants})"
-BENCH_ONLY=$BENCH_ONLY timeout 240 python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md" "$hdr/variants.txt" \
+BENCH_ONLY=$BENCH_ONLY timeout "${BENCH_TIMEOUT:-240}" python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md" "$hdr/variants.txt" \
   > "$out/bench.log" 2>&1; echo "rc=$?"; grep -vE "^\s*$" "$out/bench.log" | cut -c1-150 | tail -60
 echo "== ncu (layernorm f16 and bf16, tilec and Triton)"
 (cd bench && timeout 180 ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
@@ -25,6 +25,8 @@ echo "rc=$?"; grep -E "layernorm|Duration|Registers Per|Achieved Occupancy|Execu
 for f in "$out"/triton_*.cubin "$hdr"/layernorm_*.cubin; do
   [ -f "$f" ] && cuobjdump --dump-sass "$f" > "$out/$(basename "$f" .cubin).sass" 2>&1
 done
+# One archive for the PTX and SASS (the device tool returns a limited number of files).
+(cd "$out" && tar czf listings.tar.gz ./*.ptx ./*.sass 2>/dev/null && rm -f ./*.ptx ./*.sass ./*.cubin)
 echo "== memcheck check_samples --small"
 timeout 150 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_samples --small \
   > "$out/memcheck_samples.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_samples.txt"

@@ -262,6 +262,7 @@ class Emitter {
   PtxBuilder b_;
   int ptx_version_ = 70;
   bool failed_ = false;
+  SourceRange op_loc_;  ///< the op being lowered: where element-level errors point
 
   std::map<const ir::Value*, std::vector<std::string>> regs_;
   struct ArrayRegs {

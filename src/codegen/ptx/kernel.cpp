@@ -23,7 +23,8 @@ RegClass reg_class(DType d) {
 }
 
 void Emitter::error(const SourceRange& r, const std::string& msg) {
-  if (!failed_) diag_.error(r, msg);
+  // Helpers that lower one element know no source range: the op being lowered has one.
+  if (!failed_) diag_.error(r.valid() ? r : op_loc_, msg);
   failed_ = true;
 }
 
@@ -343,6 +344,7 @@ void Emitter::op(const ir::Op& op) {
   // reads it from shared memory.
   if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;
   b_.loc(op.loc);
+  op_loc_ = op.loc;
   switch (op.kind) {
     case OpKind::Constant: constant(op); break;
     case OpKind::Iota: iota(op); break;
@@ -477,6 +479,7 @@ void Emitter::emit_for(const ir::Op& op) {
   loops_.push_back(loop);
   block(body);
   loops_.pop_back();
+  if (failed_) return;  // the body's values may have no registers
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.label(loop.continue_label);
@@ -517,6 +520,7 @@ void Emitter::emit_while(const ir::Op& op) {
   std::string top = b_.label_name("while"), done = b_.label_name("while_end");
   b_.label(top);
   block(cond);
+  if (failed_) return;
   const std::string& c = regs(cond.ops.back()->operands[0])[0];
   b_.ins_if("!" + c, "bra.uni", {done});
   Loop loop{done, top, {}};
@@ -524,6 +528,7 @@ void Emitter::emit_while(const ir::Op& op) {
   loops_.push_back(loop);
   block(body);
   loops_.pop_back();
+  if (failed_) return;
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.ins("bra.uni", {top});
@@ -538,6 +543,7 @@ void Emitter::emit_if(const ir::Op& op) {
   for (int side = 0; side < 2; ++side) {
     const ir::Block& blk = *op.regions[size_t(side)];
     block(blk);
+    if (failed_) return;
     if (!blk.ops.empty() && blk.ops.back()->kind == ir::OpKind::Yield)
       for (size_t i = 0; i < op.results.size(); ++i)
         move_all(b_, regs(op.results[i]), regs(blk.ops.back()->operands[i]), op.results[i]->type.tile.dtype);

@@ -283,6 +283,14 @@ void Emitter::load(const ir::Op& op) {
   int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
   int piece = std::min(chunk_bytes, 16);
   bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
+  // 16-bit floats travel in 32-bit words, two halves each. Both paths leave the tile in the
+  // words and the halves are taken apart after the join: were the halves themselves joined,
+  // ptxas would give each its own 32-bit register (and a PRMT to fill it) instead of reading
+  // the halves of the loaded word in place.
+  bool halves = vec && a.esz == 2;
+  std::vector<std::string> words;
+  if (halves)
+    for (int64_t r = 0; r < n; r += 2) words.push_back(b_.reg(RegClass::B32));
   for (int64_t r = 0; r < n;) {
     if (!vec) {
       load_one(out[size_t(r)], addrs[size_t(r)], "");
@@ -297,14 +305,9 @@ void Emitter::load(const ir::Op& op) {
       if (per == 1) b_.ins("ld.global." + ty, {dst[0], addr});
       else b_.ins(fmt::format("ld.global.v{}.{}", per, ty), {"{" + fmt::format("{}", fmt::join(dst, ", ")) + "}", addr});
     } else {
-      // 16-bit floats: 32-bit words, two halves each.
-      int words = piece / 4;
-      std::vector<std::string> w;
-      for (int i = 0; i < words; ++i) w.push_back(b_.reg(RegClass::B32));
-      if (words == 1) b_.ins("ld.global.b32", {w[0], addr});
-      else b_.ins(fmt::format("ld.global.v{}.b32", words), {"{" + fmt::format("{}", fmt::join(w, ", ")) + "}", addr});
-      for (int i = 0; i < words; ++i)
-        b_.ins("mov.b32", {"{" + out[size_t(r + 2 * i)] + ", " + out[size_t(r + 2 * i + 1)] + "}", w[size_t(i)]});
+      std::vector<std::string> w(words.begin() + r / 2, words.begin() + (r + per) / 2);
+      if (w.size() == 1) b_.ins("ld.global.b32", {w[0], addr});
+      else b_.ins(fmt::format("ld.global.v{}.b32", w.size()), {"{" + fmt::format("{}", fmt::join(w, ", ")) + "}", addr});
     }
     r += per;
   }
@@ -320,8 +323,12 @@ void Emitter::load(const ir::Op& op) {
     else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
     std::string p = element_valid(b_, a, l, tc.base, r);
     load_one(out[size_t(r)], addrs[size_t(r)], p);
+    if (halves && r % 2 == 1)
+      b_.ins("mov.b32", {words[size_t(r / 2)], "{" + out[size_t(r - 1)] + ", " + out[size_t(r)] + "}"});
   }
   b_.label(done);
+  for (size_t i = 0; i < words.size(); ++i)
+    b_.ins("mov.b32", {"{" + out[2 * i] + ", " + out[2 * i + 1] + "}", words[i]});
 }
 
 void Emitter::store(const ir::Op& op) {
@@ -351,12 +358,21 @@ void Emitter::store(const ir::Op& op) {
   const ThreadCoords& tc = coords(l);
   std::vector<std::string> addrs = all_addresses(b_, a, l);
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
   int spt = l.spt(l.rank() - 1);
   int64_t n = l.regs_per_thread();
   int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
   int piece = std::min(chunk_bytes, 16);
   bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
+  // 16-bit floats are packed into 32-bit words before the branch and the edge path takes its
+  // halves from the words (the mirror of load): only the words are live across the branch.
+  std::vector<std::string> words, halves;
+  if (vec && a.esz == 2) {
+    for (int64_t r = 0; r < n; r += 2) {
+      words.push_back(b_.reg(RegClass::B32));
+      b_.ins("mov.b32", {words.back(), "{" + in[size_t(r)] + ", " + in[size_t(r + 1)] + "}"});
+    }
+  }
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
   const std::string& primary = tc.primary;  // threads holding copies do not store
   for (int64_t r = 0; r < n;) {
     if (!vec) {
@@ -372,11 +388,7 @@ void Emitter::store(const ir::Op& op) {
       src.assign(in.begin() + r, in.begin() + r + per);
       ty = a.esz == 8 ? "b64" : "b32";
     } else {
-      for (int i = 0; i < piece / 4; ++i) {
-        std::string w = b_.reg(RegClass::B32);
-        b_.ins("mov.b32", {w, "{" + in[size_t(r + 2 * i)] + ", " + in[size_t(r + 2 * i + 1)] + "}"});
-        src.push_back(w);
-      }
+      src.assign(words.begin() + r / 2, words.begin() + (r + per) / 2);
     }
     std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
     std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
@@ -387,6 +399,11 @@ void Emitter::store(const ir::Op& op) {
   b_.ins("bra.uni", {done});
   b_.label(masked);
   edge_limits(b_, a);
+  for (size_t i = 0; i < words.size(); ++i) {
+    halves.push_back(b_.reg(RegClass::B16));
+    halves.push_back(b_.reg(RegClass::B16));
+    b_.ins("mov.b32", {"{" + halves[2 * i] + ", " + halves[2 * i + 1] + "}", words[i]});
+  }
   for (int64_t r = 0; r < n; ++r) {
     std::string p = element_valid(b_, a, l, tc.base, r);
     if (!primary.empty()) {
@@ -394,7 +411,7 @@ void Emitter::store(const ir::Op& op) {
       b_.ins("and.pred", {q, p, primary});
       p = q;
     }
-    store_one(in[size_t(r)], addrs[size_t(r)], p);
+    store_one(halves.empty() ? in[size_t(r)] : halves[size_t(r)], addrs[size_t(r)], p);
   }
   b_.label(done);
 }

@@ -14,14 +14,13 @@ const std::vector<PassInfo>& all_passes() {
       {"cse", "merge identical pure operations", eliminate_common_subexpressions},
       {"licm", "hoist loop-invariant pure operations out of for loops", hoist_loop_invariants},
       {"dce", "remove pure operations whose results are unused", eliminate_dead_code},
-      {"schedule-loads", "move each load up to its operands, so independent loads overlap", schedule_loads},
   };
   return kPasses;
 }
 
 std::vector<std::string> default_pipeline(int opt_level) {
   if (opt_level == 0) return {};
-  return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce", "schedule-loads"};
+  return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
 }
 
 bool is_pure(const Op& op) {

@@ -33,7 +33,6 @@ void canonicalize(Function& f);     // canonicalize.cpp
 void eliminate_common_subexpressions(Function& f);  // cse.cpp
 void hoist_loop_invariants(Function& f);  // licm.cpp
 void eliminate_dead_code(Function& f);    // dce.cpp
-void schedule_loads(Function& f);         // schedule.cpp
 
 /// True when `op` has no effect besides its results (may be removed, moved or merged).
 bool is_pure(const Op& op);

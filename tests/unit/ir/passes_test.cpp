@@ -288,55 +288,12 @@ TEST_CASE("dce: dead chains and pure loops go, stores and what they read stay", 
         "  } : f32\n");
 }
 
-TEST_CASE("schedule-loads: loads climb to their operands, keep their order, stop at writes and loops",
-          "[passes][schedule]") {
-  Kernel k;
-  Value* a = k.load({8}, k.i);
-  Op* reduce = k.b.create(OpKind::Reduce, k.loc, {k.b.unary(OpKind::Exp, a, k.loc)}, {Type::scalar(DType::F32)});
-  Value* sum = reduce->result();
-  Value* j = k.b.binary(OpKind::Add, k.i, k.c_i32(1), k.loc);
-  Value* b = k.load({8}, k.i);  // climbs above exp and reduce, not above the first load
-  Value* c = k.load({8}, j);    // climbs to the add that computes its index
-  store(k, k.b.binary(OpKind::Add, b, c, k.loc));
-  Value* d = k.load({8}, k.i);  // stops at the store (the arrays may alias)
-  k.loop(k.s, [&](Value*, Value* x) { return std::vector<Value*>{x}; });
-  Value* e = k.load({8}, k.i);  // stops at the loop
-  Op* splat = k.b.create(OpKind::Splat, k.loc, {sum}, {Type::tile_of(DType::F32, {8})});
-  splat->shape = {8};
-  Value* de = k.b.binary(OpKind::Add, d, e, k.loc);
-  store(k, k.b.binary(OpKind::Add, de, splat->result(), k.loc));
-  schedule_loads(k.f);
-  CHECK(verify(k.f).empty());
-  CHECK(body(k) ==
-        "  %0 = load %x[%i] padding 0.0 : tile<8xf32>\n"
-        "  %1 = load %x[%i] padding 0.0 : tile<8xf32>\n"
-        "  %2 = exp %0 : tile<8xf32>\n"
-        "  %3 = reduce sum %2 axis 0 : f32\n"
-        "  %4 = constant 1 : i32\n"
-        "  %5 = add %i, %4 : i32\n"
-        "  %6 = load %x[%5] padding 0.0 : tile<8xf32>\n"
-        "  %7 = add %1, %6 : tile<8xf32>\n"
-        "  store %7, %x[%i]\n"
-        "  %8 = load %x[%i] padding 0.0 : tile<8xf32>\n"
-        "  %9 = constant 0 : i32\n"
-        "  %10 = constant 1 : i32\n"
-        "  %11 = for %12 = %9 to %i step %10 iter(%13 = %s) {\n"
-        "    yield %13\n"
-        "  } : f32\n"
-        "  %14 = load %x[%i] padding 0.0 : tile<8xf32>\n"
-        "  %15 = splat %3 : tile<8xf32>\n"
-        "  %16 = add %8, %14 : tile<8xf32>\n"
-        "  %17 = add %16, %15 : tile<8xf32>\n"
-        "  store %17, %x[%i]\n");
-}
-
 TEST_CASE("the registry drives the pipeline", "[passes]") {
   std::vector<std::string> names;
   for (const PassInfo& p : all_passes()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"fold", "canonicalize", "cse", "licm", "dce", "schedule-loads"});
+  CHECK(names == std::vector<std::string>{"fold", "canonicalize", "cse", "licm", "dce"});
   CHECK(default_pipeline(0).empty());
-  std::vector<std::string> o2{"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce",
-                              "schedule-loads"};
+  std::vector<std::string> o2{"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
   CHECK(default_pipeline(1) == o2);
   CHECK(default_pipeline(2) == o2);
   CHECK(default_pipeline(3) == o2);
