@@ -31,7 +31,7 @@ for w in 4 8; do variant rmsnorm "-D T=bf16 -D TILE_N=4096" $w rmsbf; done
 mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description
   local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 opts="num_warps=$3"
   [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
-  sed "s/num_warps=8)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
+  sed "s/num_warps=8, num_stages=3)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
   # shellcheck disable=SC2086
   "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
   # shellcheck disable=SC2086
@@ -41,6 +41,6 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
 mm_variant bn128 "-D BN=128" 8 0 "128x128x64, 8 warps (the default before 2026-11-30)"
-mm_variant s3 "" 8 3 "128x256x64, 8 warps, 3 stages"
-mm_variant bm256 "-D BM=256 -D BN=128" 8 0 "256x128x64, 8 warps"
+mm_variant s4 "" 8 0 "128x256x64, 8 warps, compiler's stages (4)"
+mm_variant bm256 "-D BM=256 -D BN=128" 8 3 "256x128x64, 8 warps, 3 stages"
 echo "variants in $out/variants"
