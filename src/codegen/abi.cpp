@@ -1,6 +1,8 @@
 // KernelAbi construction: the grid expressions become C over int64_t.
 #include "codegen/abi.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -74,10 +76,21 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
   abi.name = k.name;
   abi.doc = k.doc;
   std::set<const ArrayParam*> written;
+  std::map<const ArrayParam*, int> vector_bytes;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     // Stores, scatters and atomics write their array (operand 0).
     if (op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic)
       written.insert(op.operands[0]->type.array);
+    // Tile loads and stores in vectors (not the cp.async loads of a pipeline: those handle
+    // vectors that straddle the edge).
+    bool async = op.kind == ir::OpKind::Load && low.async_load(op.results[0]);
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && !async) {
+      const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
+      if (tile->type.is_scalar()) return;
+      int bytes = vector_access_bytes(op, low.layout(tile));
+      int& v = vector_bytes[op.operands[0]->type.array];
+      v = std::max({v, bytes, 1});
+    }
   });
   for (const KernelParam& p : k.params) {
     AbiParam ap;
@@ -87,6 +100,7 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
     if (p.is_array) {
       ap.dims = p.array->dims;
       ap.may_write = written.count(p.array) > 0;
+      if (auto it = vector_bytes.find(p.array); it != vector_bytes.end()) ap.vector_bytes = it->second;
     }
     abi.params.push_back(ap);
   }

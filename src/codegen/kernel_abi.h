@@ -31,6 +31,10 @@ struct AbiParam {
   /// only in pairs where at least one may be written, so read-only views of one buffer (q, k, v
   /// slices of a qkv tensor) pass. True, the safe default, unless proven read-only.
   bool may_write = true;
+  /// Array: the vectorized variant reads or writes it in vectors of this many bytes along its
+  /// innermost dimension (lower.h vector_access_bytes); the launch stub takes that variant only
+  /// when the innermost extent in bytes is a multiple. 1: no condition.
+  int vector_bytes = 1;
 };
 
 /// A term of the grid computation, as C code over `int64_t` variables named after the dimension

@@ -367,4 +367,18 @@ std::string print_lowered(const LoweredKernel& k) {
   return out + ir::print(*k.fn);
 }
 
+int vector_access_bytes(const ir::Op& op, const Layout& l) {
+  const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
+  const ArrayParam* arr = op.operands[0]->type.array;
+  int rank = int(arr->dims.size());
+  if (tile->type.is_scalar() || rank == 0) return 0;
+  int last = op.order.empty() ? rank - 1 : int(op.order[size_t(rank - 1)]);
+  if (last != rank - 1) return 0;
+  DType d = arr->dtype;
+  int esz = d == DType::Bool ? 1 : dtype_bytes(d);
+  int piece = std::min(l.spt(l.rank() - 1) * esz, 16);
+  bool vectorizable = piece >= 4 && (esz >= 4 || d == DType::F16 || d == DType::BF16);
+  return vectorizable ? piece : 0;
+}
+
 }  // namespace tilec::codegen

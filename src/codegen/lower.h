@@ -91,6 +91,15 @@ int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = 
 /// target architectures, target.h) size the cp.async pipelines.
 LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages = 0, int64_t smem_limit = 227 * 1024);
 
+/// The vectorized variant's access size for a tile load or store `op` whose tile has layout
+/// `l`: the bytes of one vector access along the array's innermost dimension (the run of
+/// elements a thread holds there, at most 16), or 0 when the access goes element by element
+/// (rank 0, a permuted order, runs under 4 bytes, 8- and 16-bit integers, bool). The header
+/// launches the vectorized variant only when each such array's innermost extent in bytes is a
+/// multiple of it (AbiParam::vector_bytes), so every vector is wholly inside the array or
+/// wholly outside: loads and stores need a predicate per vector and no edge path.
+int vector_access_bytes(const ir::Op& op, const Layout& l);
+
 /// Every value of `k.fn` in program order: the kernel's arguments, then, op by op (depth
 /// first), its results and the arguments of its regions. Output that depends on the order of
 /// values iterates this, never `layouts` (keyed by pointer: heap order), so it is the same on

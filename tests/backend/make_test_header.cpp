@@ -91,7 +91,17 @@ std::vector<KernelAbi> mock_abis() {
   fill.variants = {{"fill_one", false}};
   fill.threads_per_cta = 32;
   fill.num_warps = 1;
-  return {scale, persistent, fill};
+
+  KernelAbi copy;  // arrays moved in 16-byte vectors: the innermost extent picks the variant
+  copy.name = "copy_vec";
+  copy.params = {array("a", DType::F32, {sym("n")}, false), array("b", DType::F32, {sym("n")}, true)};
+  copy.params[0].vector_bytes = copy.params[1].vector_bytes = 16;
+  copy.dim_symbols = {"n"};
+  copy.grid.dims_c = {"tilec_cdiv(n, 1024)"};
+  copy.variants = {{"copy_vec_v16", true}, {"copy_vec", false}};
+  copy.threads_per_cta = 128;
+  copy.num_warps = 4;
+  return {scale, persistent, fill, copy};
 }
 
 int write_header(const HeaderInput& in, const std::string& out) {

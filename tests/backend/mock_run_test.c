@@ -161,6 +161,23 @@ static void test_persistent(void) {
   mock_set_current(0);
 }
 
+static void test_vector_extents(void) {
+  static const size_t sizes[] = {8, 8, 8, 8, 8};
+  CUdeviceptr a = 0x5000000, b = 0x6000000;
+  mock_reset();
+  mock_param_sizes(sizes, 5);
+  /* Arrays moved in 16-byte vectors: 1000 f32 are 250 vectors; 1001 would leave a partial one. */
+  CHECK(mock_copy_vec(NULL, a, b, 1000) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "copy_vec_v16") == 0 && mock.last.grid[0] == 1);
+  CHECK(mock_copy_vec(NULL, a, b, 1001) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "copy_vec") == 0);
+  CHECK(mock_copy_vec(NULL, a, b, 4) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "copy_vec_v16") == 0);
+  CHECK(mock_copy_vec(NULL, a, b, 2) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "copy_vec") == 0);
+  CHECK(mock_copy_vec(NULL, a, b, 0) == CUDA_SUCCESS);  /* empty: nothing to check */
+}
+
 static void test_fill_and_loading(void) {
   static const size_t sizes[] = {8, 8};
   CUdeviceptr out = 0x4000000;
@@ -233,6 +250,7 @@ int main(void) {
   test_conversions();
   test_scale_rows();
   test_persistent();
+  test_vector_extents();
   test_fill_and_loading();
   test_threads();
   test_metadata();

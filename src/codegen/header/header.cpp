@@ -202,8 +202,9 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
   out += wrap(comment_text(launch), "   ") + "\n";
   if (a.variants.size() > 1 && a.variants[0].vectorized) {
     out += wrap("Variants: " + a.variants[0].entry +
-                    " when every array's base is 16-byte aligned, its innermost stride is 1 and its other "
-                    "strides are multiples of 16 bytes; else " + a.variants.back().entry + ".",
+                    " when every array's base is 16-byte aligned, its innermost stride is 1, its other "
+                    "strides are multiples of 16 bytes and, for arrays moved in vectors, its innermost "
+                    "extent is a multiple of the vector; else " + a.variants.back().entry + ".",
                 "   ") + "\n";
   }
   out += "   Returns CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE for a bad argument, or the driver's error. */\n";
@@ -362,8 +363,8 @@ std::string array_tables(const Kernel& k) {
       out += fmt::format("  static const int {}[{}] = {{{}}};\n", sym, syms.size(), join(syms, ", "));
       out += fmt::format("  static const int64_t {}[{}] = {{{}}};\n", cst, csts.size(), join(csts, ", "));
     }
-    descs.push_back(fmt::format("{{{}, {}, {}, {}, {}}}", a->dims.size(), dtype_bytes(a->dtype),
-                                a->may_write ? 1 : 0, sym, cst));
+    descs.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}}}", a->dims.size(), dtype_bytes(a->dtype),
+                                a->may_write ? 1 : 0, a->vector_bytes, sym, cst));
   }
   out += fmt::format("  static const tilec_array_desc tilec_desc[{}] = {{\n      {}}};\n", descs.size(),
                      join(descs, ",\n      "));

@@ -131,6 +131,7 @@ typedef struct tilec_array_desc {
   int rank;
   int elem_bytes;
   int may_write;
+  int vector_bytes;          /* vectorized variant: the innermost extent in bytes is a multiple */
   const int* dim_symbol;     /* per dimension: index of its dimension symbol, or -1 */
   const int64_t* dim_const;  /* per dimension: the constant extent where dim_symbol is -1 */
 } tilec_array_desc;
@@ -162,8 +163,9 @@ static inline int tilec_array_span(const tilec_array_desc* d, CUdeviceptr base, 
    array with a stride-0 dimension of extent > 1, or two arrays whose byte ranges overlap when at
    least one may be written, unless the two are the same view (same base, element size, rank,
    extents and strides). *vectorizable tells whether every non-empty array has a 16-byte aligned
-   base, stride 1 in the innermost dimension and strides that are multiples of 16 bytes in the
-   others (dimensions of extent 1 are never stepped, so their strides do not count). */
+   base, stride 1 in the innermost dimension, strides that are multiples of 16 bytes in the
+   others (dimensions of extent 1 are never stepped, so their strides do not count) and an
+   innermost extent whose size in bytes is a multiple of its vector_bytes. */
 static inline CUresult tilec_check_arrays(int num_arrays, const tilec_array_desc* desc,
                                           const CUdeviceptr* base, const int64_t* const* shape,
                                           const int64_t* const* strides, int64_t* symbols,
@@ -197,6 +199,7 @@ static inline CUresult tilec_check_arrays(int num_arrays, const tilec_array_desc
       if (k == d->rank - 1 ? strides[i][k] != 1 : (strides[i][k] * d->elem_bytes) % 16 != 0)
         *vectorizable = 0;
     }
+    if (d->rank > 0 && (shape[i][d->rank - 1] * d->elem_bytes) % d->vector_bytes != 0) *vectorizable = 0;
   }
   for (i = 0; i < num_arrays; ++i) {
     for (j = i + 1; j < num_arrays; ++j) {

@@ -274,61 +274,63 @@ void Emitter::load(const ir::Op& op) {
   Access a = plan_access(op, arr, l, 1);
   const ThreadCoords& tc = coords(l);
   std::vector<std::string> addrs = all_addresses(b_, a, l);
-  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
-
-  // Interior: no masks; vectors of up to 16 bytes along the contiguous axis.
-  int spt = l.spt(l.rank() - 1);
   int64_t n = l.regs_per_thread();
-  int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
-  int piece = std::min(chunk_bytes, 16);
-  bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
-  // 16-bit floats travel in 32-bit words, two halves each. Both paths leave the tile in the
-  // words and the halves are taken apart after the join: were the halves themselves joined,
-  // ptxas would give each its own 32-bit register (and a PRMT to fill it) instead of reading
-  // the halves of the loaded word in place.
-  bool halves = vec && a.esz == 2;
-  std::vector<std::string> words;
-  if (halves)
-    for (int64_t r = 0; r < n; r += 2) words.push_back(b_.reg(RegClass::B32));
-  for (int64_t r = 0; r < n;) {
-    if (!vec) {
-      load_one(out[size_t(r)], addrs[size_t(r)], "");
-      ++r;
-      continue;
-    }
-    int per = piece / a.esz;  // elements per vector access
-    std::string addr = addrs[size_t(r)];
-    if (a.esz == 8 || a.esz == 4) {
-      std::vector<std::string> dst(out.begin() + r, out.begin() + r + per);
-      std::string ty = a.esz == 8 ? "b64" : "b32";
-      if (per == 1) b_.ins("ld.global." + ty, {dst[0], addr});
-      else b_.ins(fmt::format("ld.global.v{}.{}", per, ty), {"{" + fmt::format("{}", fmt::join(dst, ", ")) + "}", addr});
-    } else {
-      std::vector<std::string> w(words.begin() + r / 2, words.begin() + (r + per) / 2);
-      if (w.size() == 1) b_.ins("ld.global.b32", {w[0], addr});
-      else b_.ins(fmt::format("ld.global.v{}.b32", w.size()), {"{" + fmt::format("{}", fmt::join(w, ", ")) + "}", addr});
-    }
-    r += per;
-  }
-  b_.ins("bra.uni", {done});
-
-  // Edge: each element in bounds is loaded; the rest read the padding value.
-  b_.label(masked);
-  edge_limits(b_, a);
   RegClass c = reg_class(dt);
   std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
+  if (int bytes = a.contiguous ? vector_access_bytes(op, l) : 0) {
+    // Vectors along the innermost dimension, each wholly inside the array or wholly outside
+    // (the header launches this variant only then: vector_access_bytes): one predicate per
+    // vector and no branch, so ptxas schedules the loads with the code around them. 16-bit
+    // floats travel in 32-bit words, two halves each, taken apart after the loads (ptxas then
+    // reads the halves in place).
+    edge_limits(b_, a);
+    int per = bytes / a.esz;
+    bool halves = a.esz == 2;
+    std::string fill = pad;
+    if (halves) {
+      std::string h = b_.reg(RegClass::B16);
+      b_.ins("mov.b16", {h, pad});
+      fill = b_.reg(RegClass::B32);
+      b_.ins("mov.b32", {fill, "{" + h + ", " + h + "}"});
+    }
+    std::string ty = a.esz == 8 ? "b64" : "b32";
+    std::vector<std::string> words;
+    for (int64_t r = 0; r < n; r += per) {
+      std::vector<std::string> dst;
+      if (halves) {
+        for (int i = 0; i < per / 2; ++i) dst.push_back(b_.reg(RegClass::B32));
+        words.insert(words.end(), dst.begin(), dst.end());
+      } else {
+        dst.assign(out.begin() + r, out.begin() + r + per);
+      }
+      for (const std::string& d : dst) b_.ins(a.esz == 8 ? "mov.b64" : "mov.b32", {d, fill});
+      std::string p = element_valid(b_, a, l, tc.base, r);  // the vector's first element
+      if (dst.size() == 1)
+        b_.ins_if(p, "ld.global." + ty, {dst[0], addrs[size_t(r)]});
+      else
+        b_.ins_if(p, fmt::format("ld.global.v{}.{}", dst.size(), ty),
+                  {"{" + fmt::format("{}", fmt::join(dst, ", ")) + "}", addrs[size_t(r)]});
+    }
+    for (size_t i = 0; i < words.size(); ++i)
+      b_.ins("mov.b32", {"{" + out[2 * i] + ", " + out[2 * i + 1] + "}", words[i]});
+    return;
+  }
+
+  // Element by element: a CTA-uniform branch picks the unmasked path for tiles wholly inside
+  // the array, else each element in bounds is loaded and the rest read the padding value.
+  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
+  for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], addrs[size_t(r)], "");
+  b_.ins("bra.uni", {done});
+  b_.label(masked);
+  edge_limits(b_, a);
   for (int64_t r = 0; r < n; ++r) {
     if (c == RegClass::Pred) b_.ins("setp.ne.u32", {out[size_t(r)], pad, "0"});
     else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
     std::string p = element_valid(b_, a, l, tc.base, r);
     load_one(out[size_t(r)], addrs[size_t(r)], p);
-    if (halves && r % 2 == 1)
-      b_.ins("mov.b32", {words[size_t(r / 2)], "{" + out[size_t(r - 1)] + ", " + out[size_t(r)] + "}"});
   }
   b_.label(done);
-  for (size_t i = 0; i < words.size(); ++i)
-    b_.ins("mov.b32", {"{" + out[2 * i] + ", " + out[2 * i + 1] + "}", words[i]});
 }
 
 void Emitter::store(const ir::Op& op) {
@@ -357,53 +359,44 @@ void Emitter::store(const ir::Op& op) {
   Access a = plan_access(op, arr, l, 2);
   const ThreadCoords& tc = coords(l);
   std::vector<std::string> addrs = all_addresses(b_, a, l);
-  std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
-  int spt = l.spt(l.rank() - 1);
   int64_t n = l.regs_per_thread();
-  int chunk_bytes = a.contiguous ? spt * a.esz : a.esz;
-  int piece = std::min(chunk_bytes, 16);
-  bool vec = a.contiguous && piece >= 4 && (a.esz >= 4 || dt == DType::F16 || dt == DType::BF16);
-  // 16-bit floats are packed into 32-bit words before the branch and the edge path takes its
-  // halves from the words (the mirror of load): only the words are live across the branch.
-  std::vector<std::string> words, halves;
-  if (vec && a.esz == 2) {
-    for (int64_t r = 0; r < n; r += 2) {
-      words.push_back(b_.reg(RegClass::B32));
-      b_.ins("mov.b32", {words.back(), "{" + in[size_t(r)] + ", " + in[size_t(r + 1)] + "}"});
-    }
-  }
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
   const std::string& primary = tc.primary;  // threads holding copies do not store
-  for (int64_t r = 0; r < n;) {
-    if (!vec) {
-      store_one(in[size_t(r)], addrs[size_t(r)], primary);
-      ++r;
-      continue;
+  if (int bytes = a.contiguous ? vector_access_bytes(op, l) : 0) {
+    // Vectors wholly inside or wholly outside the array (the mirror of load): one predicate
+    // per vector, no branch; 16-bit floats packed two to a 32-bit word.
+    edge_limits(b_, a);
+    int per = bytes / a.esz;
+    std::string ty = a.esz == 8 ? "b64" : "b32";
+    for (int64_t r = 0; r < n; r += per) {
+      std::vector<std::string> src;
+      if (a.esz == 2) {
+        for (int64_t e = r; e < r + per; e += 2) {
+          src.push_back(b_.reg(RegClass::B32));
+          b_.ins("mov.b32", {src.back(), "{" + in[size_t(e)] + ", " + in[size_t(e + 1)] + "}"});
+        }
+      } else {
+        src.assign(in.begin() + r, in.begin() + r + per);
+      }
+      std::string p = element_valid(b_, a, l, tc.base, r);
+      if (!primary.empty()) {
+        std::string q = b_.reg(RegClass::Pred);
+        b_.ins("and.pred", {q, p, primary});
+        p = q;
+      }
+      std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
+      std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
+      b_.ins_if(p, opcode, {addrs[size_t(r)], operand});
     }
-    int per = piece / a.esz;
-    std::string addr = addrs[size_t(r)];
-    std::vector<std::string> src;
-    std::string ty = "b32";
-    if (a.esz >= 4) {
-      src.assign(in.begin() + r, in.begin() + r + per);
-      ty = a.esz == 8 ? "b64" : "b32";
-    } else {
-      src.assign(words.begin() + r / 2, words.begin() + (r + per) / 2);
-    }
-    std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
-    std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
-    if (primary.empty()) b_.ins(opcode, {addr, operand});
-    else b_.ins_if(primary, opcode, {addr, operand});
-    r += per;
+    return;
   }
+
+  // Element by element: the unmasked path for interior tiles, else each element in bounds.
+  std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
+  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], primary);
   b_.ins("bra.uni", {done});
   b_.label(masked);
   edge_limits(b_, a);
-  for (size_t i = 0; i < words.size(); ++i) {
-    halves.push_back(b_.reg(RegClass::B16));
-    halves.push_back(b_.reg(RegClass::B16));
-    b_.ins("mov.b32", {"{" + halves[2 * i] + ", " + halves[2 * i + 1] + "}", words[i]});
-  }
   for (int64_t r = 0; r < n; ++r) {
     std::string p = element_valid(b_, a, l, tc.base, r);
     if (!primary.empty()) {
@@ -411,7 +404,7 @@ void Emitter::store(const ir::Op& op) {
       b_.ins("and.pred", {q, p, primary});
       p = q;
     }
-    store_one(halves.empty() ? in[size_t(r)] : halves[size_t(r)], addrs[size_t(r)], p);
+    store_one(in[size_t(r)], addrs[size_t(r)], p);
   }
   b_.label(done);
 }

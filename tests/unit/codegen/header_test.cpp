@@ -165,7 +165,7 @@ TEST_CASE("rank-0 arrays and constant dimensions", "[header]") {
                     "    CUdeviceptr total,\n"
                     "    CUdeviceptr w, const int64_t w_shape[2], const int64_t w_strides[2]);\n"));
   CHECK(contains(h, "  static const int tilec_sym_w[2] = {-1, 0};\n  static const int64_t tilec_const_w[2] = {4, 0};\n"));
-  CHECK(contains(h, "      {0, 4, 1, NULL, NULL},\n      {2, 2, 0, tilec_sym_w, tilec_const_w}};\n"));
+  CHECK(contains(h, "      {0, 4, 1, 1, NULL, NULL},\n      {2, 2, 0, 1, tilec_sym_w, tilec_const_w}};\n"));
   CHECK(contains(h, "  const int64_t tilec_w_shape[2] = {4, n};\n"));
   CHECK(contains(h, "    CUdeviceptr tilec_p6 = total;\n    CUdeviceptr tilec_p7 = w;\n"
                     "    int64_t tilec_p8 = w_strides[0];\n    int64_t tilec_p9 = w_strides[1];\n"
