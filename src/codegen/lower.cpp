@@ -317,8 +317,12 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages, int64
     }
   });
   if (num_warps == 0) {
-    // About 16 elements per thread for the largest tile, between 1 and 16 warps.
-    num_warps = int(std::clamp<int64_t>(largest / (32 * 16), 1, 16));
+    // About 16 elements per thread for the largest tile, 32 once it has 4096 elements or more,
+    // between 1 and 16 warps. Row kernels pay their CTA-wide reductions per warp: on the H200
+    // layernorm over 4096 f16 and 8192 bf16 ran 1.0x Triton with 4 and 8 warps (32 elements
+    // per thread) and 0.89x / 0.66x with 8 and 16 (bench/results/2026-11-30-session2-h200.md).
+    int64_t per_thread = largest >= 4096 ? 32 : 16;
+    num_warps = int(std::clamp<int64_t>(largest / (32 * per_thread), 1, 16));
     while (num_warps & (num_warps - 1)) --num_warps;
   }
   k.num_warps = num_warps;

@@ -86,7 +86,8 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 
 /// Chooses warps and layouts for `f`. `num_warps` 0 lets the compiler choose: enough warps
-/// that each thread holds about 8-16 elements of the largest tile, at most 8 (at least 1).
+/// that each thread holds about 16 elements of the largest tile (32 from 4096 elements up),
+/// between 1 and 16 warps.
 /// `num_stages` (0 = compiler's choice) and `smem_limit` (the smallest per-CTA limit of the
 /// target architectures, target.h) size the cp.async pipelines.
 LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages = 0, int64_t smem_limit = 227 * 1024);

@@ -367,8 +367,10 @@ std::optional<ExactInt> fold_exact(Op op, ExactInt a, ExactInt b, std::string& e
       if (op == Op::Shr) {
         v = b >= 127 ? (a < 0 ? -1 : 0) : a >> int(b);
       } else {
-        overflow = a != 0 && b > 64;
-        if (!overflow) v = a * (ExactInt(1) << int(b));  // |a| < 2^64, b <= 64: fits
+        // |a| < 2^64 and b <= 63 keep |v| < 2^127; from b = 64 on any a other than 0 is out
+        // of the 64-bit range (a * 2^64 would overflow the 128-bit product: fuzzer finding).
+        overflow = a != 0 && b >= 64;
+        if (!overflow) v = b >= 64 ? 0 : a * (ExactInt(1) << int(b));
       }
       break;
     default:
