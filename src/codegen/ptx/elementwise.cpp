@@ -11,7 +11,6 @@ namespace tilec::codegen {
 namespace {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
-bool is_narrow_int(DType d) { return is_integer(d) && dtype_bits(d) < 32; }
 
 // The PTX type suffix arithmetic on `d` uses (after widening narrow integers).
 std::string arith(DType d) {
