@@ -637,7 +637,24 @@ def bench_misc():
         raise SystemExit(f"{wl}: a second launch did not accumulate")
     ms = median_ms(tilec_hist)
     record(wl, "tilec (TILE=1024, 2 warps)", ms, nbytes, f"{vs_best(best, ms)}, exact; times zeroing bins too")
-    del x, bins, ref
+    # The privatized pair: 128 rows of partial counts, then their sum into bins.
+    fp = tilec_generic("histogram_private", [U64, U64, I64, I64, F32, F32])
+    fr = tilec_generic("histogram_reduce", [U64, U64, I64])
+    partial = torch.empty(128, nbins, device=dev, dtype=torch.int32)
+
+    def tilec_private():
+        bins.zero_()
+        partial.zero_()
+        fp(x, partial, n, nbins, lo, hi)
+        fr(partial, bins, nbins)
+    tilec_private()
+    torch.cuda.synchronize()
+    if not torch.equal(bins, ref):
+        raise SystemExit(f"{wl}: histogram_private wrong counts ({int((bins - ref).abs().sum())} off)")
+    ms = median_ms(tilec_private)
+    record(wl, "tilec histogram_private + histogram_reduce (128 copies)", ms, nbytes,
+           f"{vs_best(best, ms)}, exact; times zeroing bins and partial too")
+    del x, bins, ref, partial
 
     # embedding_gather: out[r, :] = table[ids[r], :], 2^20 random ids into a 2^20 x 256 table
     vocab, dim, n = 1 << 20, 256, 1 << 20

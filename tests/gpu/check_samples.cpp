@@ -570,9 +570,19 @@ void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_6
   CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), n * 4));
   CHECK_CU(cuMemsetD8(dbins.p, 0, size_t(nbins) * 4));
   for (int rep = 0; rep < 2; ++rep) CHECK_CU(histogram(nullptr, dx.p, dbins.p, int64_t(n), nbins, lo, hi));
+  // The privatized pair, twice as well: partial rows, then their sum added into bins.
+  const int64_t copies = 128;
+  Buffer dpart(size_t(copies * nbins) * 4), dbins2(size_t(nbins) * 4);
+  CHECK_CU(cuMemsetD8(dbins2.p, 0, size_t(nbins) * 4));
+  for (int rep = 0; rep < 2; ++rep) {
+    CHECK_CU(cuMemsetD8(dpart.p, 0, size_t(copies * nbins) * 4));
+    CHECK_CU(histogram_private(nullptr, dx.p, dpart.p, int64_t(n), nbins, lo, hi));
+    CHECK_CU(histogram_reduce(nullptr, dpart.p, dbins2.p, nbins));
+  }
   CHECK_CU(cuCtxSynchronize());
-  std::vector<int32_t> bins(static_cast<size_t>(nbins));
+  std::vector<int32_t> bins(static_cast<size_t>(nbins)), bins2(static_cast<size_t>(nbins));
   CHECK_CU(cuMemcpyDtoH(bins.data(), dbins.p, size_t(nbins) * 4));
+  CHECK_CU(cuMemcpyDtoH(bins2.data(), dbins2.p, size_t(nbins) * 4));
   std::vector<int32_t> ref(static_cast<size_t>(nbins));
   float scale = float(nbins) / (hi - lo);
   for (float v : x) {
@@ -580,10 +590,13 @@ void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_6
     int64_t b = std::min<int64_t>(int64_t(std::floor((v - lo) * scale)), nbins - 1);
     ref[size_t(b)] += 2;
   }
-  size_t bad = 0, first = 0;
-  for (int64_t b = 0; b < nbins; ++b)
+  size_t bad = 0, first = 0, bad2 = 0, first2 = 0;
+  for (int64_t b = 0; b < nbins; ++b) {
     if (bins[size_t(b)] != ref[size_t(b)] && !bad++) first = size_t(b);
+    if (bins2[size_t(b)] != ref[size_t(b)] && !bad2++) first2 = size_t(b);
+  }
   report(("histogram nbins=" + std::to_string(nbins)).c_str(), n, bad, 0, first);
+  report(("histogram_private+reduce nbins=" + std::to_string(nbins)).c_str(), n, bad2, 0, first2);
 }
 
 // embedding_gather: rows of the table by id; ids outside [0, vocab) give zero rows.
