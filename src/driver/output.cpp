@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include "codegen/cleanup.h"
@@ -85,11 +86,59 @@ void discard(const Staged& s) {
 
 void install_cleanup_handlers() { install_signal_cleanup(); }
 
+namespace {
+
+// Where the output at `path` goes: the file a symbolic link names (the link stays), and whether
+// `path` is something other than a regular file (a device such as /dev/null, a FIFO), which is
+// written in place: renaming a file over it would replace it.
+std::string output_target(const std::string& path, bool& in_place) {
+  in_place = false;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return path;  // a new file (or a dangling link: replaced)
+  if (!S_ISREG(st.st_mode)) {
+    in_place = true;
+    return path;
+  }
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      std::string target = real;
+      std::free(real);
+      return target;
+    }
+  }
+  return path;
+}
+
+bool write_in_place(const std::string& path, const std::string& data, std::string& error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  bool ok = write_all(fd, data);
+  int saved = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok) error = std::strerror(saved);
+  return ok;
+}
+
+}  // namespace
+
 bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files, std::string& failed,
                         std::string& error) {
   std::vector<Staged> staged;
-  for (const auto& [path, data] : files) {
-    if (path == "-") continue;
+  std::vector<std::pair<std::string, const std::string*>> in_place;
+  for (const auto& [given, data] : files) {
+    if (given == "-") continue;
+    bool device = false;
+    std::string path = output_target(given, device);
+    if (device) {
+      in_place.push_back({path, &data});
+      continue;
+    }
     Staged s;
     if (!stage(path, data, s, error)) {
       for (const Staged& t : staged) discard(t);
@@ -106,6 +155,12 @@ bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
       return false;
     }
     unregister_cleanup(staged[i].slot);
+  }
+  for (const auto& [path, data] : in_place) {
+    if (!write_in_place(path, *data, error)) {
+      failed = path;
+      return false;
+    }
   }
   for (const auto& [path, data] : files) {
     if (path != "-") continue;

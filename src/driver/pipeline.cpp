@@ -2,6 +2,7 @@
 // header. Each stage can print its text form (--emit); the driver stops at checkpoints.
 #include "driver/pipeline.h"
 
+#include <filesystem>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -145,6 +146,16 @@ int compile(const Options& opts) {
   diag.set_color(want_color(opts.color));
   diag.set_max_errors(opts.max_errors);
   diag.set_werror(opts.werror);
+
+  // An output (or depfile) that is the input file would replace the source: a usage error.
+  for (const std::string& out : {output, opts.mf}) {
+    std::error_code ec;
+    if (opts.input != "-" && !out.empty() && out != "-" && std::filesystem::equivalent(opts.input, out, ec)) {
+      diag.error(SourceRange{}, "the output '" + out + "' is the input file; name another one");
+      diag.flush(stderr);
+      return 2;
+    }
+  }
 
   // Ends the run: in --verify-diagnostics mode the verdict is the comparison, else the count.
   auto finish = [&](int code_if_clean) {

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <sstream>
 
+#include <sys/stat.h>
+
 namespace tilec {
 
 std::string_view SourceFile::line_text(uint32_t line) const {
@@ -29,29 +31,47 @@ uint32_t SourceManager::add(std::string path, std::string text) {
   return uint32_t(files_.size());
 }
 
+namespace {
+
+// A source larger than this is refused (a kernel file is kilobytes; /dev/zero never ends).
+constexpr size_t kMaxSourceBytes = size_t(64) << 20;
+
+// Reads all of `in` into `text`, at most kMaxSourceBytes + 1 bytes.
+bool read_bounded(std::istream& in, std::string& text, std::string& error) {
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, size_t(in.gcount()));
+    if (text.size() > kMaxSourceBytes) {
+      error = "file too large (over 64 MiB)";
+      return false;
+    }
+  }
+  if (in.bad()) {
+    error = "read error";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 uint32_t SourceManager::load(const std::string& path, std::string& error) {
   std::string text;
   if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
+    if (!read_bounded(std::cin, text, error)) return 0;
     return add("<stdin>", std::move(text));
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    error = "is a directory";
+    return 0;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = std::strerror(errno);
     return 0;
   }
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    error = "read error";
-    return 0;
-  }
-  // Offsets are 32-bit; refuse inputs that cannot be addressed rather than wrap.
-  if (text.size() > 0x7fffffffu) {
-    error = "file too large (over 2 GiB)";
-    return 0;
-  }
+  if (!read_bounded(in, text, error)) return 0;
   return add(path, std::move(text));
 }
 

@@ -17,6 +17,21 @@ const std::set<std::string, std::less<>> kGridHelpers = {"tilec_cdiv", "tilec_fl
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Type and macro names the header itself uses (<stdint.h>, <stddef.h>, <stdbool.h>, cuda.h):
+// a parameter, dimension symbol or kernel of that name would shadow them.
+const std::set<std::string, std::less<>> kHeaderTypeNames = {
+    "int8_t",  "int16_t",  "int32_t",  "int64_t",  "uint8_t",     "uint16_t",   "uint32_t",
+    "uint64_t", "size_t",  "uintptr_t", "intptr_t", "ptrdiff_t", "bool",       "true",
+    "false",   "NULL",     "INT64_MIN", "INT64_MAX", "UINT64_MAX", "INT32_MAX", "UINT32_MAX"};
+
+// Why `name` shadows something of <stdint.h> or cuda.h in the header, or "".
+std::string header_type_problem(std::string_view name) {
+  if (kHeaderTypeNames.count(name)) return "is a C type or macro the header uses";
+  if (name.size() > 2 && starts_with(name, "CU") && ((name[2] >= 'a' && name[2] <= 'z') || name[2] == '_'))
+    return "is a CUDA driver API type name ('CU' and a lower-case letter or '_')";
+  return "";
+}
+
 // Why `name` cannot be a parameter or dimension symbol in C, or "" when it can.
 std::string param_name_problem(const std::string& name) {
   if (!is_c_identifier(name)) return "is not a C identifier";
@@ -24,7 +39,7 @@ std::string param_name_problem(const std::string& name) {
   if (is_reserved_identifier(name)) return "is reserved in C and C++ ('_' and a capital, or '__')";
   if (kReservedParamNames.count(name) || name.find("tilec_") != std::string::npos)
     return "is reserved by the generated header ('stream', 'grid', 'num_sms', '...tilec_...')";
-  return "";
+  return header_type_problem(name);
 }
 
 bool is_integer_scalar(const AbiParam& p) {
@@ -55,6 +70,7 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
   if (starts_with(symbol, "tilec_") || symbol.find("_tilec_") != std::string::npos)
     return fail("names with 'tilec_' or '_tilec_' are reserved for the header's own symbols");
   if (symbol == "main") return fail("'main' is the program's entry point");
+  if (std::string why = header_type_problem(symbol); !why.empty()) return fail("'" + symbol + "' " + why);
   if (symbol.size() > 2 && starts_with(symbol, "cu") && symbol[2] >= 'A' && symbol[2] <= 'Z')
     return fail("'cu' and a capital letter start the CUDA driver API's names");
   int same = 0;

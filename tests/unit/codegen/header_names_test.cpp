@@ -46,6 +46,23 @@ TEST_CASE("a well-formed kernel passes check_kernel_abi", "[header]") {
   CHECK(abi_errors(vector_add_abi()).empty());
 }
 
+TEST_CASE("names of the C types the header uses are refused (fresh-user finding)", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("int64_t", DType::I32));
+  k.params.push_back(scalar_param("CUdeviceptr", DType::I32));
+  k.params.push_back(scalar_param("CUDA_ok", DType::I32));  // 'CU' and a capital: not a driver type
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': scalar 'int64_t' is a C type or macro the header uses",
+                             "kernel 'vector_add': scalar 'CUdeviceptr' is a CUDA driver API type name "
+                             "('CU' and a lower-case letter or '_')"});
+  std::string error;
+  CHECK_FALSE(check_kernel_name("", "uint64_t", {"uint64_t"}, error));
+  CHECK(error == "kernel name 'uint64_t' cannot be used in the C header: 'uint64_t' is a C type or macro the "
+                 "header uses");
+  CHECK_FALSE(check_kernel_name("", "CUresult", {"CUresult"}, error));
+  CHECK(check_kernel_name("", "size", {"size"}, error));
+}
+
 TEST_CASE("parameter names must be usable in C and not collide", "[header]") {
   KernelAbi k = vector_add_abi();
   k.params.push_back(scalar_param("stream", DType::F32));
