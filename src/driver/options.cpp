@@ -2,6 +2,9 @@
 #include "driver/options.h"
 
 #include <CLI/CLI.hpp>
+
+#include "codegen/header/c_text.h"
+#include "codegen/target.h"
 #include <iostream>
 #include <map>
 
@@ -81,7 +84,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("-I", o.include_dirs, "Add a folder to the import search path (repeatable)")
       ->allow_extra_args(false);
   app.add_option("--arch", o.archs,
-                 "Target architecture: sm_80 sm_86 sm_89 sm_90 sm_90a (repeatable; default " +
+                 "Target architecture, sm_80 or newer: sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 ... (repeatable; default " +
                      std::string(kDefaultArch) + ")")
       ->allow_extra_args(false);
   app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
@@ -98,7 +101,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("--color", color, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--max-errors", o.max_errors, "Stop after N errors (0: no limit; default 20)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1000000));
   app.add_flag("--Werror", o.werror, "Treat warnings as errors");
   app.add_flag("--verify-diagnostics", o.verify_diagnostics,
                "Check the diagnostics against '# expected-error {{...}}' comments");
@@ -131,6 +134,19 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     o.emit_given = true;
   }
   o.color = color == "always" ? ColorMode::Always : color == "never" ? ColorMode::Never : ColorMode::Auto;
+  // Option values that are wrong whatever the input: usage errors (exit 2), like CLI11's own.
+  auto usage = [](const std::string& msg) {
+    std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
+    return 2;
+  };
+  for (const std::string& arch : o.archs)
+    if (!codegen::parse_target(arch))
+      return usage("unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
+  for (const std::string& d : o.defines)
+    if (d.find('=') == std::string::npos || d.front() == '=')
+      return usage("-D needs NAME=VALUE, not '" + d + "'");
+  if (!o.prefix.empty() && !is_c_identifier(o.prefix))
+    return usage("--prefix '" + o.prefix + "' is not the start of a C identifier");
   if (o.input.empty() && !o.list_passes) {
     std::cerr << "tilec: error: no input file\nRun 'tilec --help' for the options.\n";
     return 2;

@@ -198,7 +198,7 @@ std::string Emitter::binary_reg(ir::OpKind k, DType d, const std::string& a, con
       else b_.ins("shr." + t, {r, a, n32});
       break;
     }
-    case OpKind::Pow: error(SourceRange{}, "integer ** with a run-time exponent is not yet supported by the code generator"); break;
+    case OpKind::Pow: error(SourceRange{}, "integer ** of a run-time base is not yet supported by the code generator: multiply (x * x), or compute in a float dtype"); break;
     default: error(SourceRange{}, std::string("internal compiler error: integer op ") + ir::op_name(k)); break;
   }
   if (k == OpKind::Add || k == OpKind::Sub || k == OpKind::Mul || k == OpKind::Shl) wrap_narrow(r, d);

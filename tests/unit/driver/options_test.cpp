@@ -40,6 +40,14 @@ TEST_CASE("usage errors exit with 2", "[options]") {
   CHECK(parse({"k.tile", "-O7"}, q) == 2);
   Options r;
   CHECK(parse({"k.tile", "--no-such-flag"}, r) == 2);
+  Options s;
+  CHECK(parse({"k.tile", "-arch", "sm_75"}, s) == 2);
+  Options t;
+  CHECK(parse({"k.tile", "-D", "N"}, t) == 2);
+  Options u;
+  CHECK(parse({"k.tile", "--prefix", "9a_"}, u) == 2);
+  Options v;
+  CHECK(parse({"k.tile", "-arch", "sm_90a", "-D", "N=4", "--prefix", "my_"}, v) == -1);
 }
 
 TEST_CASE("emit kinds parse", "[options]") {
