@@ -146,6 +146,14 @@ bool Checker::expect_tile(Expr* e, const char* what) {
   return true;
 }
 
+bool Checker::literal_fits(const Value& v, DType dtype, Expr& e, const std::string& array) {
+  if (!v.weak || !v.constant || !is_integer(dtype) || !is_integer(v.tile.dtype)) return true;
+  if (int_fits(*v.constant, v.tile.dtype, dtype)) return true;
+  diag_.error(e.range, "literal " + const_spelling(v) + " does not fit in " + std::string(dtype_name(dtype)) +
+                           ", the dtype of array '" + array + "'");
+  return false;
+}
+
 bool Checker::expect_scalar_int(Expr* e, const char* what) {
   if (e->value.is_error()) return false;
   if (!e->value.is_scalar() || !is_integer(e->value.tile.dtype)) {
@@ -431,6 +439,7 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
                                       arr.array->name, rank));
     return Value::error();
   }
+  if (!literal_fits(tv, arr.array->dtype, *t, arr.array->name)) return Value::error();
   if (tv.tile.dtype != arr.array->dtype && !tv.weak) {
     diag_.error(t->range, fmt::format("storing {} values into array '{}' of {} needs .astype({})",
                                       dtype_name(tv.tile.dtype), arr.array->name, dtype_name(arr.array->dtype),
@@ -478,6 +487,7 @@ Value Checker::builtin_element_memory(Builtin b, BoundArgs& a) {
       return false;
     }
     const Value& v = e->value;
+    if (!literal_fits(v, dt, *e, arr.array->name)) return false;
     if (v.tile.dtype != dt && !v.weak) {
       diag_.error(e->range, fmt::format("{} is {} but array '{}' holds {}; convert with .astype({})", what,
                                         dtype_name(v.tile.dtype), arr.array->name, dtype_name(dt), dtype_name(dt)));

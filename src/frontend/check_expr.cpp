@@ -62,13 +62,13 @@ DType int_literal_dtype(uint64_t v) {
   return DType::U64;
 }
 
+}  // namespace
+
 std::string const_spelling(const Value& v) {
   std::string s = v.str();
   size_t eq = s.find(" = ");
   return eq == std::string::npos ? "value" : s.substr(eq + 3);
 }
-
-}  // namespace
 
 Value Checker::cast_value(const Value& v, DType to) const {
   Value r = v;

@@ -152,6 +152,9 @@ class Checker {
   bool check_tile_shape(const std::vector<int64_t>& shape, const SourceRange& r);
   /// Tile (or scalar) argument; reports otherwise.
   bool expect_tile(Expr* e, const char* what);
+  /// An integer literal written into array `array` (of `dtype`) must fit: reports and returns
+  /// false otherwise (store(y_u8, ..., tile=300) would wrap silently).
+  bool literal_fits(const Value& v, DType dtype, Expr& e, const std::string& array);
   bool expect_scalar_int(Expr* e, const char* what);
   /// Normalizes axis `axis` (negative counts from the end) for rank `rank`.
   std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where, const char* subject = "a tile");
@@ -193,6 +196,8 @@ class Checker {
 
 /// "i32 scalar", "tile (64, 64) of f16", "array f16[M, K]": a value's type in diagnostics.
 std::string describe(const Value& v);
+/// A constant's value as the user would write it ("300", "1.5"), or "value".
+std::string const_spelling(const Value& v);
 
 /// True for the predeclared names (dtypes, built-ins, `kernel`, `inf`, `nan`), which no
 /// module-level declaration or dimension symbol may take (docs/language.md §2.4).
