@@ -50,6 +50,8 @@ bool read_bounded(std::istream& in, std::string& text, std::string& error) {
     error = "read error";
     return false;
   }
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of the program.
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   return true;
 }
 
