@@ -63,7 +63,9 @@ ExprPtr ParseContext::limit(ExprPtr e, size_t first_new) {
     return e;
   }
   if (!depth_reported)
-    diag.error(e->range, fmt::format("expression nested too deeply (limit {})", kMaxExprDepth));
+    diag.error(e->range, fmt::format("expression too deep: more than {} operations inside one another (each "
+                                     "operator of a chain like a + b + c counts); split it with variables",
+                                     kMaxExprDepth));
   depth_reported = true;
   return make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
 }

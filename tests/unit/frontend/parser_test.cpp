@@ -73,12 +73,12 @@ TEST_CASE("an unclosed bracket is reported where it opened", "[parser]") {
 TEST_CASE("deep nesting is an error, not a crash", "[parser]") {
   std::string deep = "x = " + std::string(5000, '-') + "1\n";
   Parsed p = parse(deep);
-  CHECK(p.errors.find("expression nested too deeply") != std::string::npos);
+  CHECK(p.errors.find("expression too deep") != std::string::npos);
   std::string parens = "x = " + std::string(300, '(') + "1" + std::string(300, ')') + "\n";
   CHECK(parse(parens).errors.find("brackets nested too deeply (limit 200)") != std::string::npos);
   std::string longsum = "x = 1";
   for (int i = 0; i < 200000; ++i) longsum += "+1";
-  CHECK(parse(longsum + "\n").errors.find("expression nested too deeply") != std::string::npos);
+  CHECK(parse(longsum + "\n").errors.find("expression too deep") != std::string::npos);
 }
 
 TEST_CASE("huge literals are diagnosed", "[parser]") {
@@ -108,10 +108,10 @@ TEST_CASE("deep and long input stays small: one error, bounded tree and stack", 
   CHECK(p.errors.find("t.tile:2:8: error: unexpected end of line") != std::string::npos);  // parsing goes on
   std::string chain = "z = 1";
   for (int i = 0; i < 20000; ++i) chain += " < 1";
-  CHECK(parse(chain + "\n").errors.find("expression nested too deeply") == std::string::npos);
+  CHECK(parse(chain + "\n").errors.find("expression too deep") == std::string::npos);
   std::string calls = "w = f";
   for (int i = 0; i < 20000; ++i) calls += "(1)";
   Parsed q = parse(calls + "\n");
-  CHECK(q.errors == "t.tile:1:5: error: expression nested too deeply (limit 400)\n" + calls.substr(0, 200) +
+  CHECK(q.errors == "t.tile:1:5: error: expression too deep: more than 400 operations inside one another (each operator of a chain like a + b + c counts); split it with variables\n" + calls.substr(0, 200) +
                         "...\n    ^" + std::string(195, '~') + "\n");
 }
