@@ -65,7 +65,9 @@ void Lexer::line_start() {
   Token at = make(TokKind::INDENT, p, p);
   if (width > indents_.back()) {
     if (int(indents_.size()) > kMaxIndentDepth) {
-      error(at.range, "too many levels of indentation (limit " + std::to_string(kMaxIndentDepth) + ")");
+      if (!depth_reported_)
+        error(at.range, "too many levels of indentation (limit " + std::to_string(kMaxIndentDepth) + ")");
+      depth_reported_ = true;
       return;
     }
     indents_.push_back(width);

@@ -66,6 +66,7 @@ class Lexer {
   bool line_has_tokens_ = false;
   bool done_ = false;
   bool tab_reported_ = false;  // a tab in indentation is reported once per file
+  bool depth_reported_ = false;  // so is indentation deeper than kMaxIndentDepth
   int line_tokens_ = 0;
   SourcePos prev_end_;        // end of the last token returned (NEWLINE goes there)
   bool starts_line_ = false;
