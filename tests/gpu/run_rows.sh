@@ -6,13 +6,7 @@
 #   tests/gpu/run_rows.sh [HEADERDIR]   (headers from make_headers.sh + make_variants.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-cuda=${CUDA_PATH:-/usr/local/cuda}; hdr=${1:-gpu-build}; out=${OUT:-/tmp/tilec-gpu}
-mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/gpu.txt"
-build() { g++ -O1 -std=c++17 -I"$hdr" -I"$cuda/include" "tests/gpu/$1.cpp" -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o "/tmp/$1"; }
-build check_samples &
-gcc -O2 -shared -fPIC -I"$hdr" -I"$cuda/include" bench/tilec_kernels.c -L"$cuda/lib64/stubs" -lcuda -o /tmp/libtilec_bench.so &
-wait
+. tests/gpu/common.sh "${1:-gpu-build}" check_samples
 echo "== check_samples"; timeout 120 /tmp/check_samples > "$out/check.txt" 2>&1; echo "rc=$?"
 grep -E "FAIL|PASSED|failure" "$out/check.txt" | head -20
 echo "== bench (${BENCH_ONLY:=rows,misc,variants})"

@@ -1,7 +1,10 @@
 // load and store of tiles (language.md §6.1-6.2). One 64-bit base address per tile and thread;
 // element offsets inside the tile are immediates along the contiguous axis (vectorized
-// variant) or precomputed per row. A CTA-uniform branch picks the unmasked path for tiles
-// wholly inside the array and the masked path (padding on load, dropped stores) for edge tiles.
+// variant) or precomputed per row. In the vectorized variant, accesses along the innermost
+// dimension move whole vectors under one predicate each (no branch: the header guarantees
+// each vector is wholly inside or outside the array); other accesses take a CTA-uniform branch
+// to an unmasked path for interior tiles and a masked one (padding on load, dropped stores) for
+// edge tiles.
 #include <map>
 
 #include <fmt/format.h>
