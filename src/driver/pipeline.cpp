@@ -299,8 +299,8 @@ int compile(const Options& opts) {
         for (const EntryResources& other : c.resources)
           for (const KernelInfo& k : program.kernels)
             if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
-              text += " (the general variant, which runs when an array is not 16-byte aligned; " +
-                      other.entry + (other.spills() ? " spills too)" : " does not spill)");
+              text += " (the general variant, which runs when an array is not 16-byte aligned or not "
+                      "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
         diag.warning(kernel_range(program, r.entry), text);
       }
     }
