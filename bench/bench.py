@@ -34,20 +34,44 @@ def tilec(name, narrays):
     return call
 
 
+# Cycles of torch.cuda._sleep queued before each timed launch (about 100 us on an H200): the
+# GPU is still busy with it when the start event and the launch reach the stream, so the host's
+# launch overhead (Python, ctypes, the driver; several microseconds) does not land between the
+# events and in the kernel's time. Triton's do_bench gets the same effect from its cache flush.
+BUSY_CYCLES = 200_000
+
+
+def timed_once(fn):
+    s = torch.cuda.Event(enable_timing=True)
+    e = torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(BUSY_CYCLES)
+    s.record()
+    fn()
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e)
+
+
 def median_ms(fn, iters=200, warmup=20):
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = []
+    return statistics.median(timed_once(fn) for _ in range(iters))
+
+
+def interleaved_median_ms(fns, iters=50, warmup=5):
+    """Medians (ms) of several implementations timed in turn, one launch of each per round, so that
+    clock drift under sustained load (seen on the H200 with tensor-core kernels) weighs on all of
+    them alike instead of on whichever is timed last. fns: {label: callable}."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    times = {k: [] for k in fns}
     for _ in range(iters):
-        s = torch.cuda.Event(enable_timing=True)
-        e = torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+        for k, fn in fns.items():
+            times[k].append(timed_once(fn))
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 @triton.jit
@@ -136,18 +160,21 @@ def bench_rows():
         y = torch.empty_like(x)
         ref = torch.softmax(x.float(), dim=1)
         nbytes = 2 * x.numel() * x.element_size()
+        copy = median_ms(lambda: y.copy_(x))
+        record(wl, "copy (same bytes)", copy, nbytes)
         eager = median_ms(lambda: torch.softmax(x, dim=1))
         record(wl, "torch eager", eager, nbytes)
         tri = median_ms(lambda: softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=warps))
         check_close(wl + " triton", y, ref, 1e-2)
-        record(wl, f"Triton (row per program, {warps} warps)", tri, nbytes)
+        record(wl, f"Triton (row per program, {warps} warps)", tri, nbytes, f"{copy / tri:.0%} of copy")
         f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
         y.fill_(float("nan"))
         f(x, y, M, N)
         torch.cuda.synchronize()
         err = check_close(wl, y, ref, 2e-3 if dt != torch.float32 else 1e-5)
         ms = median_ms(lambda: f(x, y, M, N))
-        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, {min(tri, eager) / ms:.2f}x best peer, rel err {err:.1e}")
+        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, {min(tri, eager) / ms:.2f}x best peer, "
+               f"{copy / ms:.0%} of copy, rel err {err:.1e}")
         del x, y, ref
     # layernorm
     for (M, N, dt, prefix) in [(16384, 4096, torch.float16, "ln16_"), (16384, 8192, torch.bfloat16, "lnbf_")]:
@@ -258,15 +285,28 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def time_tilec_matmul(wl, label, f, args, out, ref, flops, base_ms, base_name):
-    """Checks a tilec matmul launch f(*args) writing `out` against `ref`, then times it and records
-    the row with its TFLOP/s and its ratio to `base_ms` (named `base_name`)."""
+def check_tilec_matmul(wl, f, args, out, ref):
+    """Runs a tilec matmul launch f(*args) into a NaN-poisoned `out`, checks it against `ref` and
+    returns the relative error."""
     out.fill_(float("nan"))
     f(*args)
     torch.cuda.synchronize()
-    err = check_close(wl, out, ref, 1e-2)
-    ms = median_ms(lambda: f(*args), iters=20)
-    record(wl, label, ms, 0, f"{flops / ms / 1e9:.0f} TFLOP/s, {base_ms / ms:.2f}x {base_name}, rel err {err:.1e}")
+    return check_close(wl, out, ref, 1e-2)
+
+
+def time_matmuls(wl, base_name, peers, tilecs, flops):
+    """Times the peers ({label: fn}) and the checked tilec launches ({label: (fn, rel err)}) in
+    turn (interleaved_median_ms) and records each row; tilec rows carry their ratio to the peer
+    `base_name`. Returns the medians."""
+    fns = dict(peers)
+    fns.update({k: fn for k, (fn, _) in tilecs.items()})
+    ms = interleaved_median_ms(fns)
+    for k in peers:
+        record(wl, k, ms[k], 0, f"{flops / ms[k] / 1e9:.0f} TFLOP/s")
+    for k, (_, err) in tilecs.items():
+        record(wl, k, ms[k], 0, f"{flops / ms[k] / 1e9:.0f} TFLOP/s, {ms[base_name] / ms[k]:.2f}x {base_name}, "
+               f"rel err {err:.1e}")
+    return ms
 
 
 def bench_matmul():
@@ -282,16 +322,17 @@ def bench_matmul():
         c = torch.empty(n, n, device=dev, dtype=dt)
         flops = 2 * n ** 3
         ref = a.float() @ b.float()
-        cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
-        if first is None:
-            first = (wl, cublas)
-        record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{flops / cublas / 1e9:.0f} TFLOP/s")
-        grid = (triton.cdiv(n, 128) * triton.cdiv(n, 128),)
-        tri = median_ms(lambda: matmul_kernel[grid](a, b, c, n, n, n, BM=128, BN=128, BK=64, GROUP=8,
-                                                    num_warps=8, num_stages=3), iters=50)
-        record(wl, "Triton (128x128x64, 8 warps, 3 stages)", tri, 0, f"{flops / tri / 1e9:.0f} TFLOP/s")
         f = tilec_generic(prefix + "matmul", [U64, U64, U64, I64, I64, I64])
-        time_tilec_matmul(wl, "tilec", f, (a, b, c, n, n, n), c, ref, flops, cublas, "cuBLAS")
+        args = (a, b, c, n, n, n)
+        err = check_tilec_matmul(wl, f, args, c, ref)
+        grid = (triton.cdiv(n, 128) * triton.cdiv(n, 128),)
+        ms = time_matmuls(wl, "cuBLAS", {
+            "cuBLAS": lambda: torch.matmul(a, b, out=c),
+            "Triton (128x128x64, 8 warps, 3 stages)": lambda: matmul_kernel[grid](
+                a, b, c, n, n, n, BM=128, BN=128, BK=64, GROUP=8, num_warps=8, num_stages=3)},
+            {"tilec": (lambda: f(*args), err)}, flops)
+        if first is None:
+            first = (wl, ms["cuBLAS"])
         del a, b, c, ref
     # matmul_bias_relu bf16 8192^3 against cuBLAS's plain matmul
     n = 8192
@@ -301,13 +342,15 @@ def bench_matmul():
     bias = torch.randn(n, device=dev, dtype=torch.bfloat16)
     c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
     flops = 2 * n ** 3
-    cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
-    record(wl, "cuBLAS plain matmul", cublas, 0, f"{flops / cublas / 1e9:.0f} TFLOP/s")
-    eager = median_ms(lambda: torch.relu(torch.matmul(a, b) + bias), iters=50)
-    record(wl, "torch eager relu(A@B+bias)", eager, 0, f"{flops / eager / 1e9:.0f} TFLOP/s")
     ref = torch.relu(a.float() @ b.float() + bias.float())
     f = tilec_generic("mbrbf_matmul_bias_relu", [U64] * 4 + [I64, I64, I64])
-    time_tilec_matmul(wl, "tilec", f, (a, b, bias, c, n, n, n), c, ref, flops, cublas, "cuBLAS plain")
+    args = (a, b, bias, c, n, n, n)
+    err = check_tilec_matmul(wl, f, args, c, ref)
+    time_matmuls(wl, "cuBLAS plain matmul", {
+        "cuBLAS plain matmul": lambda: torch.matmul(a, b),
+        "torch eager relu(A@B+bias)": lambda: torch.relu(torch.matmul(a, b) + bias)},
+        {"tilec": (lambda: f(*args), err)}, flops)
+    del a, b, c, ref
     # Tile configurations of matmul.tile (tests/gpu/make_variants.sh)
     listing = os.path.join(os.path.dirname(sys.argv[3]), "matmul_variants.txt") if len(sys.argv) > 3 else ""
     if listing and os.path.exists(listing):
@@ -318,13 +361,13 @@ def bench_matmul():
             b = torch.randn(n, n, device=dev, dtype=dt)
             c = torch.empty(n, n, device=dev, dtype=dt)
             ref = a.float() @ b.float()
-            cublas = median_ms(lambda: torch.matmul(a, b, out=c), iters=50)
-            record(wl, "cuBLAS (torch.matmul)", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
+            tilecs = {}
             for line in open(listing):
                 name, desc = line.split(" ", 1)
                 f = tilec_generic(f"{prefix}{name}_matmul", [U64, U64, U64, I64, I64, I64])
-                time_tilec_matmul(wl, f"tilec {desc.strip()}", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas,
-                                  "cuBLAS")
+                tilecs[f"tilec {desc.strip()}"] = (lambda f=f: f(a, b, c, n, n, n),
+                                                   check_tilec_matmul(wl, f, (a, b, c, n, n, n), c, ref))
+            time_matmuls(wl, "cuBLAS", {"cuBLAS": lambda: torch.matmul(a, b, out=c)}, tilecs, 2 * n ** 3)
             del a, b, c, ref
     # A @ B^T (B stored [N, K]) through matmul_bt.tile, f16 8192^3, against cuBLAS on the same views
     n = 8192
@@ -332,11 +375,12 @@ def bench_matmul():
     a = torch.randn(n, n, device=dev, dtype=torch.float16)
     b = torch.randn(n, n, device=dev, dtype=torch.float16)
     c = torch.empty(n, n, device=dev, dtype=torch.float16)
-    cublas = median_ms(lambda: torch.matmul(a, b.t(), out=c), iters=50)
-    record(wl, "cuBLAS (torch.matmul(a, b.t()))", cublas, 0, f"{2 * n ** 3 / cublas / 1e9:.0f} TFLOP/s")
     ref = a.float() @ b.float().t()
     f = tilec_generic("mmbt_matmul_bt", [U64, U64, U64, I64, I64, I64])
-    time_tilec_matmul(wl, "tilec", f, (a, b, c, n, n, n), c, ref, 2 * n ** 3, cublas, "cuBLAS")
+    err = check_tilec_matmul(wl, f, (a, b, c, n, n, n), c, ref)
+    time_matmuls(wl, "cuBLAS (torch.matmul(a, b.t()))", {
+        "cuBLAS (torch.matmul(a, b.t()))": lambda: torch.matmul(a, b.t(), out=c)},
+        {"tilec": (lambda: f(a, b, c, n, n, n), err)}, 2 * n ** 3)
     del a, b, c, ref
     # cuBLAS again at the end: clock drift
     wl0, ms0 = first
@@ -347,7 +391,8 @@ def bench_matmul():
 
 
 def bench_variants(variants_txt):
-    """Warp-count variants of the row kernels (tests/gpu/make_variants.sh), for tuning."""
+    """Variants of the row kernels (tests/gpu/make_variants.sh: warp counts, occupancy, rows per
+    CTA), for tuning. Each line of variants_txt: <prefix> <shape> <kernel> <label>."""
     import os
     if not os.path.exists(variants_txt):
         return
@@ -355,32 +400,36 @@ def bench_variants(variants_txt):
     U64, I64 = ctypes.c_uint64, ctypes.c_int64
     shapes = {"sm16": (16384, 4096, torch.float16), "sm16l": (4096, 32768, torch.float16),
               "ln16": (16384, 4096, torch.float16), "lnbf": (16384, 8192, torch.bfloat16),
-              "rmsbf": (16384, 4096, torch.bfloat16), "ln16ns": (16384, 4096, torch.float16),
-              "lnbfns": (16384, 8192, torch.bfloat16)}
+              "rmsbf": (16384, 4096, torch.bfloat16)}
     for line in open(variants_txt):
-        name, warps = line.split()
-        M, N, dt = shapes[name]
+        prefix, shape, kernel, label = line.rstrip("\n").split(" ", 3)
+        M, N, dt = shapes[shape]
         x = torch.randn(M, N, device=dev, dtype=dt)
         y = torch.empty_like(x)
         nbytes = 2 * x.numel() * x.element_size()
-        prefix = f"v{name}_w{warps}_"
-        if name.startswith("sm"):
+        if kernel.startswith("softmax"):
             f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
             fn = lambda: f(x, y, M, N)
-        elif name.startswith("ln"):
+            ref = torch.softmax(x.float(), dim=1)
+        elif kernel == "layernorm":
             w = torch.ones(N, device=dev, dtype=dt)
             b = torch.zeros(N, device=dev, dtype=dt)
             mean = torch.empty(M, device=dev)
             rstd = torch.empty(M, device=dev)
             f = tilec_generic(prefix + "layernorm", [U64] * 6 + [I64, I64])
             fn = lambda: f(x, w, b, y, mean, rstd, M, N)
+            ref = torch.nn.functional.layer_norm(x.float(), (N,), eps=1e-5)
         else:
             w = torch.ones(N, device=dev, dtype=dt)
             f = tilec_generic(prefix + "rmsnorm", [U64] * 3 + [I64, I64])
             fn = lambda: f(x, w, y, M, N)
-        label = f"tilec num_warps={warps}" + (", without schedule-loads" if name.endswith("ns") else "")
-        record(f"tuning {name} {M}x{N}", label, median_ms(fn), nbytes)
-        del x, y
+            ref = torch.nn.functional.rms_norm(x.float(), (N,), eps=1e-6)
+        y.fill_(float("nan"))
+        fn()
+        torch.cuda.synchronize()
+        err = check_close(f"{prefix} {shape}", y, ref, 1e-2)
+        record(f"tuning {shape} {M}x{N}", label, median_ms(fn), nbytes, f"rel err {err:.1e}")
+        del x, y, ref
 
 
 def record(workload, impl, ms, nbytes, note=""):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Variants of the row kernels with other warp counts (the @kernel num_warps option), for the
-# tuning table of bench/bench.py: headers under OUTDIR/variants/, prefixed v<name>_w<warps>_.
+# tuning table of bench/bench.py: headers under OUTDIR/variants/, prefixed v<name>_.
 #   tests/gpu/make_variants.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,22 +9,31 @@ tilec=${TILEC:-build/tilec}
 mkdir -p "$out/variants"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-variant() {  # sample defines warps name [min_ctas_per_sm] [tilec flags]
-  local sample=$1 defines=$2 warps=$3 name=$4 extra="" flags=${6:-}
-  [ -n "${5:-}" ] && extra=", min_ctas_per_sm=$5"
-  sed "s/@kernel(grid=(M,))/@kernel(grid=(M,), num_warps=$warps$extra)/" samples/$sample.tile > "$tmp/$sample.tile"
+# Each row variant is listed in variants.txt as "<prefix> <shape> <kernel> <label>"; bench.py
+# picks the input shape and the launch signature from <shape> and <kernel>.
+variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
+  local sample=$1 defines=$2 warps=$3 shape=$4 name=$5 extra="" label="tilec num_warps=$3"
+  [ -n "${6:-}" ] && extra=", min_ctas_per_sm=$6" && label="$label, min_ctas_per_sm=$6"
+  [ -n "${7:-}" ] && label="$label, $7"
+  sed -E "s/^@kernel\(grid=(.*)\)$/@kernel(grid=\1, num_warps=$warps$extra)/" "$sample" > "$tmp/k.tile"
+  grep -q "num_warps=$warps" "$tmp/k.tile" || { echo "make_variants: no @kernel(grid=...) in $sample" >&2; exit 1; }
   # shellcheck disable=SC2086
-  "$tilec" "$tmp/$sample.tile" -arch sm_90 $defines $flags --prefix "v${name}_w${warps}_" -o "$out/variants/${name}_w$warps.h"
-  echo "#include \"variants/${name}_w$warps.h\"" >> "$out/variants.h"
-  echo "${name} ${warps}" >> "$out/variants.txt"
+  "$tilec" "$tmp/k.tile" -arch sm_90 $defines --prefix "v${name}_" -o "$out/variants/$name.h"
+  echo "#include \"variants/$name.h\"" >> "$out/variants.h"
+  echo "v${name}_ $shape $(basename "$sample" .tile) $label" >> "$out/variants.txt"
 }
 : > "$out/variants.h"
 : > "$out/variants.txt"
-for w in 4 8 16; do variant softmax "-D T=f16 -D TILE_N=4096" $w sm16; done
-for w in 16 32; do variant softmax "-D T=f16 -D TILE_N=32768" $w sm16l; done
-for w in 4 8 16; do variant layernorm "-D T=f16 -D TILE_N=4096" $w ln16; done
-for w in 8 16; do variant layernorm "-D T=bf16 -D TILE_N=8192" $w lnbf; done
-for w in 4 8; do variant rmsnorm "-D T=bf16 -D TILE_N=4096" $w rmsbf; done
+sm16="-D T=f16 -D TILE_N=4096"
+for w in 2 4 8; do variant samples/softmax.tile "$sm16" $w sm16 sm16_w$w; done
+for c in 12 16; do variant samples/softmax.tile "$sm16" 4 sm16 sm16_w4_c$c $c; done
+for r in 2 4 8; do
+  for w in 4 8; do variant tests/gpu/softmax_rows.tile "$sm16 -D ROWS=$r" $w sm16 sm16_r${r}_w$w "" "$r rows per CTA"; done
+done
+for w in 16 32; do variant samples/softmax.tile "-D T=f16 -D TILE_N=32768" $w sm16l sm16l_w$w; done
+for w in 4 8 16; do variant samples/layernorm.tile "-D T=f16 -D TILE_N=4096" $w ln16 ln16_w$w; done
+for w in 8 16; do variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192" $w lnbf lnbf_w$w; done
+for w in 4 8; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
 # and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"

@@ -5,6 +5,8 @@
 // NaN propagates through max/min; argmax/argmin return the first NaN if any, else the first
 // index of the extreme (language.md §6.5).
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -157,7 +159,11 @@ void Emitter::reduce(const ir::Op& op) {
     b_.ins("setp.lt.u32", {valid, lc, u32(ls.pshape()[size_t(p)])});
   }
 
-  // 1. Inside the thread, in increasing order along the axis.
+  // 1. Inside the thread: the values of each output element, in increasing order along the
+  // axis, combined as a pairwise tree (depth log2 n instead of a chain of n dependent
+  // instructions; the combine rules are order-independent, and a pairwise float sum is at
+  // least as accurate as a sequential one).
+  std::vector<std::vector<std::pair<std::string, std::string>>> parts(static_cast<size_t>(nout));
   for (int64_t r = 0; r < ls.regs_per_thread(); ++r) {
     std::vector<int64_t> off = ls.reg_offset(r);
     std::string index;
@@ -188,12 +194,21 @@ void Emitter::reduce(const ir::Op& op) {
         index = i2;
       }
     }
-    if (acc[o].empty()) {
-      acc[o] = v;
-      idx[o] = index;
-    } else {
-      combine(c, d, acc[o], idx[o], v, index, acc[o], idx[o]);
+    parts[o].emplace_back(v, index);
+  }
+  for (size_t o = 0; o < parts.size(); ++o) {
+    std::vector<std::pair<std::string, std::string>>& level = parts[o];
+    while (level.size() > 1) {
+      std::vector<std::pair<std::string, std::string>> next;
+      for (size_t i = 0; i + 1 < level.size(); i += 2) {
+        std::string v, index;
+        combine(c, d, level[i].first, level[i].second, level[i + 1].first, level[i + 1].second, v, index);
+        next.emplace_back(v, index);
+      }
+      if (level.size() % 2) next.push_back(level.back());
+      level = std::move(next);
     }
+    if (!level.empty()) std::tie(acc[o], idx[o]) = level.front();
   }
   // 2. Across the lanes along the axis: butterfly.
   if (p >= 0) {
