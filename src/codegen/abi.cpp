@@ -76,22 +76,12 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
   abi.name = k.name;
   abi.doc = k.doc;
   std::set<const ArrayParam*> written;
-  std::map<const ArrayParam*, int> vector_bytes;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     // Stores, scatters and atomics write their array (operand 0).
     if (op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic)
       written.insert(op.operands[0]->type.array);
-    // Tile loads and stores in vectors (not the cp.async loads of a pipeline: those handle
-    // vectors that straddle the edge).
-    bool async = op.kind == ir::OpKind::Load && low.async_load(op.results[0]);
-    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && !async) {
-      const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
-      if (tile->type.is_scalar()) return;
-      int bytes = vector_access_bytes(op, low.layout(tile));
-      int& v = vector_bytes[op.operands[0]->type.array];
-      v = std::max({v, bytes, 1});
-    }
   });
+  std::map<const ArrayParam*, int> vector_bytes = array_vector_bytes(low);
   for (const KernelParam& p : k.params) {
     AbiParam ap;
     ap.kind = p.is_array ? AbiParam::Kind::Array : AbiParam::Kind::Scalar;

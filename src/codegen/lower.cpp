@@ -385,4 +385,20 @@ int vector_access_bytes(const ir::Op& op, const Layout& l) {
   return vectorizable ? piece : 0;
 }
 
+std::map<const ArrayParam*, int> array_vector_bytes(const LoweredKernel& low) {
+  std::map<const ArrayParam*, int> vector_bytes;
+  ir::walk(low.fn->body, [&](ir::Op& op) {
+    // Tile loads and stores in vectors (not the cp.async loads of a pipeline: those handle
+    // vectors that straddle the edge).
+    bool async = op.kind == ir::OpKind::Load && low.async_load(op.results[0]);
+    if ((op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) || async) return;
+    const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
+    if (tile->type.is_scalar()) return;
+    int bytes = vector_access_bytes(op, low.layout(tile));
+    int& v = vector_bytes[op.operands[0]->type.array];
+    v = std::max({v, bytes, 1});
+  });
+  return vector_bytes;
+}
+
 }  // namespace tilec::codegen

@@ -666,6 +666,12 @@ int main(int argc, char** argv) {
   check_softmax(sm16l_softmax, Ty::F16, 3, 32768, rng);
   check_softmax(sm16l_softmax, Ty::F16, 2, 20000, rng);
   check_layernorm(lnbf_layernorm, Ty::BF16, 3, 8192, rng);
+  check_layernorm(lnbf_layernorm, Ty::BF16, 3, 5000, rng);  // whole vectors, a masked tail
+  // layernorm_long: rows of several tiles (4096), ragged and whole vectors
+  for (int64_t N : {int64_t(1000), int64_t(9999), int64_t(10000)}) {
+    check_layernorm(ln16_layernorm_long, Ty::F16, 3, N, rng);
+    check_layernorm(lnbf_layernorm_long, Ty::BF16, 2, N, rng);
+  }
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}})
     check_sum_rows(M, N, rng);
   if (!small) check_sum_rows(2000, 5000, rng);

@@ -26,10 +26,6 @@ variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
 : > "$out/variants.txt"
 sm16="-D T=f16 -D TILE_N=4096"
 for w in 2 4 8; do variant samples/softmax.tile "$sm16" $w sm16 sm16_w$w; done
-for c in 12 16; do variant samples/softmax.tile "$sm16" 4 sm16 sm16_w4_c$c $c; done
-for r in 2 4 8; do
-  for w in 4 8; do variant tests/gpu/softmax_rows.tile "$sm16 -D ROWS=$r" $w sm16 sm16_r${r}_w$w "" "$r rows per CTA"; done
-done
 for w in 16 32; do variant samples/softmax.tile "-D T=f16 -D TILE_N=32768" $w sm16l sm16l_w$w; done
 for w in 4 8 16; do variant samples/layernorm.tile "-D T=f16 -D TILE_N=4096" $w ln16 ln16_w$w; done
 for w in 8 16; do variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192" $w lnbf lnbf_w$w; done

@@ -293,7 +293,18 @@ void Emitter::compare(const ir::Op& op) {
     case tilec::Op::Eq: cmp = "eq"; break;
     default: cmp = fl ? "neu" : "ne"; break;  // NaN != x is true
   }
+  int64_t run = uniform_run(op);
+  const Layout& l = k_.layout(op.operands[0]);
   for (size_t i = 0; i < a.size(); ++i) {
+    if (run > 1) {
+      // The run's first element decides for the whole run.
+      int64_t off = l.reg_offset(int64_t(i))[0];
+      size_t first = size_t(l.reg_of({off - off % run}));
+      if (first != i) {
+        b_.ins("mov.pred", {out[i], out[first]});
+        continue;
+      }
+    }
     if (d == DType::Bool) {
       // Compare bools as 0/1 integers.
       std::string x = b_.reg(RegClass::B32), y = b_.reg(RegClass::B32);
@@ -306,6 +317,59 @@ void Emitter::compare(const ir::Op& op) {
       b_.ins(std::string("setp.") + cmp + "." + arith(d), {out[i], a[i], b[i]});
     }
   }
+}
+
+namespace {
+
+// Whether v is an iota, a cast of one, or a sum with one inside (uniform_run follows it).
+bool is_iota_chain(const ir::Value* v) {
+  for (int depth = 0; v->def && depth < 16; ++depth) {
+    const ir::Op* d = v->def;
+    if (d->kind == ir::OpKind::Iota) return true;
+    if (d->kind == ir::OpKind::Cast) v = d->operands[0];
+    else if (d->kind == ir::OpKind::Add) v = is_iota_chain(d->operands[0]) ? d->operands[0] : d->operands[1];
+    else return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+int64_t Emitter::uniform_run(const ir::Op& op) const {
+  // With the iota on the left, `<` and `>=`; on the right, the same tests written as `>` and
+  // `<=`. For x = iota + c and s both multiples of G, and x0 the first element of x's aligned
+  // run of G: x < s exactly when x0 < s (no multiple of G lies strictly between x0 and x).
+  int side;
+  switch (op.pred) {
+    case tilec::Op::Lt: case tilec::Op::Ge: side = 0; break;
+    case tilec::Op::Gt: case tilec::Op::Le: side = 1; break;
+    default: return 1;
+  }
+  const ir::Value* x = op.operands[size_t(side)];
+  const ir::Value* s = op.operands[size_t(1 - side)];
+  const Layout& l = k_.layout(x);
+  if (l.kind != Layout::Kind::Blocked || l.is_slice() || l.rank() != 1 || !is_integer(x->type.tile.dtype))
+    return 1;
+  // x: the iota, widened or not, plus any number of offsets c, all in x's layout (so threads
+  // hold aligned runs of the iota).
+  int64_t g = std::min<int64_t>(div_.of(s), l.spt(0));
+  for (const ir::Value* v = x;; ) {
+    const ir::Op* d = v->def;
+    if (!d || k_.layout(v) != l) return 1;
+    if (d->kind == ir::OpKind::Iota) break;
+    if (d->kind == ir::OpKind::Cast && d->operands[0]->def && d->operands[0]->def->kind == ir::OpKind::Iota &&
+        is_integer(d->dtype) && dtype_bits(d->dtype) >= 32) {
+      v = d->operands[0];  // 0 .. n-1 with n < 2^31: the same values in any integer of 32 bits or more
+    } else if (d->kind == ir::OpKind::Add) {
+      int i = is_iota_chain(d->operands[0]) ? 0 : 1;
+      g = std::min(g, div_.of(d->operands[size_t(1 - i)]));
+      v = d->operands[size_t(i)];
+    } else {
+      return 1;
+    }
+  }
+  // Runs of G within the thread's contiguous elements (spt and G are powers of two).
+  return g > 1 && l.spt(0) % g == 0 && l.shape[0] % g == 0 ? g : 1;
 }
 
 void Emitter::select(const ir::Op& op) {

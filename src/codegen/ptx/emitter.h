@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/divisibility.h"
 #include "codegen/lower.h"
 #include "codegen/ptx/builder.h"
 #include "codegen/target.h"
@@ -45,7 +46,8 @@ RegClass reg_class(DType d);
 
 class Emitter {
  public:
-  Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : k_(k), o_(o), diag_(diag) {}
+  Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
+      : k_(k), o_(o), diag_(diag), div_(k, o.vectorized) {}
 
   /// The `.entry` named `name`, or "" after reporting an error.
   std::string entry(const std::string& name);
@@ -80,6 +82,9 @@ class Emitter {
   void unary(const ir::Op& op);
   void binary(const ir::Op& op);
   void compare(const ir::Op& op);
+  /// Run length G > 1 when compare `op` is the same for each aligned run of G elements a
+  /// thread holds (`iota + c < s` or `>=`, c and s multiples of G), else 1.
+  int64_t uniform_run(const ir::Op& op) const;
   void select(const ir::Op& op);
   void fma(const ir::Op& op);
   void cast(const ir::Op& op);
@@ -101,6 +106,10 @@ class Emitter {
   void combine(ir::Combine c, DType d, std::string a, std::string ia, std::string b, std::string ib,
                std::string& out, std::string& iout);
   std::string shuffle_xor(const std::string& v, DType d, int64_t mask);
+  /// Combines the (value, index) pairs of `level` (at least one, in increasing index order)
+  /// pairwise, log2(n) deep; the combine rules do not depend on the order.
+  std::pair<std::string, std::string> combine_tree(ir::Combine c, DType d,
+                                                   std::vector<std::pair<std::string, std::string>> level);
 
   // ---- gather.cpp
   /// Per register of an element-index op (gather, scatter, atomic): the u64 global address
@@ -259,6 +268,7 @@ class Emitter {
   const LoweredKernel& k_;
   EmitOptions o_;
   DiagnosticEngine& diag_;
+  Divisibility div_;
   PtxBuilder b_;
   int ptx_version_ = 70;
   bool failed_ = false;

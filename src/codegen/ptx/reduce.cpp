@@ -120,6 +120,21 @@ void Emitter::combine(ir::Combine c, DType d, std::string a, std::string ia, std
   b_.ins("selp.b32", {iout, ib, ia, take});
 }
 
+std::pair<std::string, std::string> Emitter::combine_tree(ir::Combine c, DType d,
+                                                         std::vector<std::pair<std::string, std::string>> level) {
+  while (level.size() > 1) {
+    std::vector<std::pair<std::string, std::string>> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2) {
+      std::string v, index;
+      combine(c, d, level[i].first, level[i].second, level[i + 1].first, level[i + 1].second, v, index);
+      next.emplace_back(v, index);
+    }
+    if (level.size() % 2) next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
 void Emitter::reduce(const ir::Op& op) {
   const ir::Value* src = op.operands[0];
   const ir::Value* dst = op.results[0];
@@ -196,20 +211,8 @@ void Emitter::reduce(const ir::Op& op) {
     }
     parts[o].emplace_back(v, index);
   }
-  for (size_t o = 0; o < parts.size(); ++o) {
-    std::vector<std::pair<std::string, std::string>>& level = parts[o];
-    while (level.size() > 1) {
-      std::vector<std::pair<std::string, std::string>> next;
-      for (size_t i = 0; i + 1 < level.size(); i += 2) {
-        std::string v, index;
-        combine(c, d, level[i].first, level[i].second, level[i + 1].first, level[i + 1].second, v, index);
-        next.emplace_back(v, index);
-      }
-      if (level.size() % 2) next.push_back(level.back());
-      level = std::move(next);
-    }
-    if (!level.empty()) std::tie(acc[o], idx[o]) = level.front();
-  }
+  for (size_t o = 0; o < parts.size(); ++o)
+    if (!parts[o].empty()) std::tie(acc[o], idx[o]) = combine_tree(c, d, parts[o]);
   // 2. Across the lanes along the axis: butterfly.
   if (p >= 0) {
     int64_t lane_stride = 1;
@@ -223,7 +226,8 @@ void Emitter::reduce(const ir::Op& op) {
       }
     }
   }
-  // 3. Across the warps along the axis: through shared memory, warp by warp in order.
+  // 3. Across the warps along the axis: through shared memory; each thread reads every
+  // warp's partial result and combines them as a tree.
   if (p >= 0 && ls.warps_per_cta[size_t(p)] > 1) {
     int64_t wpc = ls.warps_per_cta[size_t(p)];
     int64_t warp_stride = 1;
@@ -278,7 +282,7 @@ void Emitter::reduce(const ir::Op& op) {
       std::vector<int64_t> off = ld.rank() ? ld.reg_offset(o) : std::vector<int64_t>{};
       int64_t lo = 0;
       for (int k = 0; k < ld.rank(); ++k) lo += off[size_t(k)] * rm[size_t(k)];
-      std::string a, ia;
+      std::vector<std::pair<std::string, std::string>> partials;
       for (int64_t w = 0; w < wpc; ++w) {
         std::string v = b_.reg(rc == RegClass::B64 ? RegClass::B64 : RegClass::B32);
         b_.ins(ldi, {v, fmt::format("[{}+{}]", rbase, (w * m + lo) * esz)});
@@ -296,15 +300,9 @@ void Emitter::reduce(const ir::Op& op) {
           iv = b_.reg(RegClass::B32);
           b_.ins("ld.shared.b32", {iv, fmt::format("[{}+{}]", ribase, (w * m + lo) * 4)});
         }
-        if (w == 0) {
-          a = v;
-          ia = iv;
-        } else {
-          combine(c, d, a, ia, v, iv, a, ia);
-        }
+        partials.emplace_back(v, iv);
       }
-      acc[size_t(o)] = a;
-      idx[size_t(o)] = ia;
+      std::tie(acc[size_t(o)], idx[size_t(o)]) = combine_tree(c, d, partials);
     }
     b_.ins("bar.sync", {"0"});
   }

@@ -1,0 +1,80 @@
+// Divisibility facts of integer values (divisibility.h).
+#include "codegen/divisibility.h"
+
+#include <algorithm>
+
+#include "frontend/check.h"
+
+namespace tilec::codegen {
+namespace {
+
+constexpr int64_t kMaxDivisor = int64_t(1) << 30;
+
+// The largest power of two dividing n (kMaxDivisor for 0).
+int64_t low_bit(int64_t n) {
+  if (n == 0) return kMaxDivisor;
+  uint64_t u = uint64_t(n);
+  return int64_t(std::min<uint64_t>(u & (~u + 1), uint64_t(kMaxDivisor)));
+}
+
+}  // namespace
+
+Divisibility::Divisibility(const LoweredKernel& k, bool vectorized) : k_(k) {
+  if (!vectorized) return;
+  for (const auto& [array, bytes] : array_vector_bytes(k)) {
+    if (array->dims.empty() || array->dims.back().symbol.empty()) continue;
+    int esz = array->dtype == DType::Bool ? 1 : dtype_bytes(array->dtype);
+    if (bytes <= esz || bytes % esz) continue;
+    int64_t& d = dims_[array->dims.back().symbol];
+    d = std::max<int64_t>(d, bytes / esz);  // every array's condition holds at once
+  }
+}
+
+int64_t Divisibility::of(const ir::Value* v) const { return of(v, 0); }
+
+bool Divisibility::is_dimension(const ir::Value* v) const {
+  if (v->def || v->owner != &k_.fn->body || !k_.fn->kernel) return false;
+  for (const DimSymbol& d : k_.fn->kernel->dims)
+    if (d.name == v->name) return true;
+  return false;
+}
+
+int64_t Divisibility::of(const ir::Value* v, int depth) const {
+  if (!v || v->type.is_array || !is_integer(v->type.tile.dtype) || depth > 32) return 1;
+  const ir::Op* d = v->def;
+  if (!d) {
+    // A kernel argument: dimension extents are named after their symbol.
+    if (!is_dimension(v)) return 1;
+    auto it = dims_.find(v->name);
+    return it == dims_.end() ? 1 : it->second;
+  }
+  auto operand = [&](int i) { return of(d->operands[size_t(i)], depth + 1); };
+  switch (d->kind) {
+    case ir::OpKind::Constant: return low_bit(d->value.i);
+    case ir::OpKind::Cast: {
+      // Integer to integer: wrapping to a narrower type keeps divisors below 2^bits.
+      DType from = d->operands[0]->type.tile.dtype;
+      if (!is_integer(from)) return 1;
+      return std::min(operand(0), int64_t(1) << std::min(30, dtype_bits(d->dtype) - 1));
+    }
+    case ir::OpKind::Splat:
+    case ir::OpKind::Broadcast:
+    case ir::OpKind::Reshape:
+    case ir::OpKind::ConvertLayout: return operand(0);
+    case ir::OpKind::Max:
+      // max(n, c) with n >= 0 and a constant c <= 0 is n (the clamps of canonicalize.cpp).
+      for (int i = 0; i < 2; ++i) {
+        const ir::Op* c = d->operands[size_t(1 - i)]->def;
+        if (c && c->kind == ir::OpKind::Constant && c->value.i <= 0 && is_dimension(d->operands[size_t(i)]))
+          return operand(i);
+      }
+      return std::min(operand(0), operand(1));
+    case ir::OpKind::Add:
+    case ir::OpKind::Sub:
+    case ir::OpKind::Min: return std::min(operand(0), operand(1));
+    case ir::OpKind::Mul: return std::min(operand(0) * operand(1), kMaxDivisor);
+    default: return 1;
+  }
+}
+
+}  // namespace tilec::codegen

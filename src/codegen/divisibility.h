@@ -1,0 +1,36 @@
+// Powers of two known to divide the integer values of one kernel variant: the facts Triton
+// gets by specializing on arguments divisible by 16, here from what the launch stub checks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "codegen/lower.h"
+
+namespace tilec::codegen {
+
+class Divisibility {
+ public:
+  /// Facts of kernel `k`. Constants always; in the vectorized variant also the dimension
+  /// symbols that are the innermost extent of an array moved in vectors: the launch stub takes
+  /// that variant only when extent × element size is a multiple of the array's vector_bytes
+  /// (docs/header.md "Variants"), so such an extent is a multiple of vector_bytes / element size.
+  Divisibility(const LoweredKernel& k, bool vectorized);
+
+  /// The largest power of two, at most 2^30, known to divide every element of the integer
+  /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension
+  /// symbols, integer casts, splats and reshapes, + - min max (the smaller divisor) and * (the
+  /// product).
+  int64_t of(const ir::Value* v) const;
+
+ private:
+  int64_t of(const ir::Value* v, int depth) const;
+  /// Whether `v` is a dimension extent (a kernel argument, never negative).
+  bool is_dimension(const ir::Value* v) const;
+
+  const LoweredKernel& k_;
+  std::map<std::string, int64_t> dims_;  ///< dimension symbol → divisor
+};
+
+}  // namespace tilec::codegen
