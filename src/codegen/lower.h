@@ -28,9 +28,9 @@ struct AsyncLoad {
   int64_t bytes() const { return lines * pitch(); }
 };
 
-/// A `for` loop whose async loads run `stages - 1` iterations ahead of the mma that reads
-/// them, in a ring of `stages` shared-memory buffers (the multi-stage cp.async pipeline of
-/// CUTLASS's sm80 mainloop; perf.md, rung L1).
+/// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/pipeline.cpp) iterations
+/// ahead of the mma that reads them, in a ring of `stages` shared-memory buffers (the
+/// multi-stage cp.async pipeline of CUTLASS's sm80 mainloop; perf.md, rung L1).
 struct Pipeline {
   const ir::Op* loop = nullptr;
   int stages = 2;

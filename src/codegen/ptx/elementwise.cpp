@@ -48,10 +48,12 @@ std::string Emitter::to_f32(const std::string& r, DType d) {
     return f;
   }
   if (d == DType::BF16) {
-    // bf16 is the top half of an f32: widening is exact.
-    std::string f = b_.reg(RegClass::B32);
-    b_.ins("cvt.u32.u16", {f, r});
-    b_.ins("shl.b32", {f, f, "16"});
+    // bf16 is the top half of an f32: widening is exact. Built as the word {0, r}, which
+    // ptxas turns into one PRMT of the packed pair the value was loaded in (a shift and a
+    // zero-extension cost two instructions for the upper element of the pair).
+    std::string z = b_.reg(RegClass::B16), f = b_.reg(RegClass::B32);
+    b_.ins("mov.b16", {z, "0"});
+    b_.ins("mov.b32", {f, "{" + z + ", " + r + "}"});
     return f;
   }
   return cast_reg(r, d, DType::F32);

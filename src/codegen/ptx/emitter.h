@@ -216,18 +216,35 @@ class Emitter {
     std::string base;             ///< u32: shared address of stage 0
     std::string read, write;      ///< u32: byte offsets of the stage read now and the next written
     std::vector<AsyncCopy> copies;
+    /// The mma that ends the stage's reads (late_sync_mma), or null: the barrier then sits at
+    /// the top of each iteration.
+    const ir::Op* sync_mma = nullptr;
   };
-  /// Before the loop: the per-thread copy plan, and the first `stages - 1` stages issued.
+  /// The last mma of a pipelined loop's body when it is the body's last reader of the stage
+  /// and sits at the top level of the body (so every thread reaches it once per iteration);
+  /// null otherwise.
+  static const ir::Op* late_sync_mma(const ir::Op& loop, const LoweredKernel& k);
+  /// Before the loop: the per-thread copy plan, and the first stages issued: `stages` of them
+  /// with a late sync (then stage 0 waited for), else `stages - 1`.
   void pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineState& st);
-  /// At the top of an iteration: waits for this iteration's stage, then issues the copies of
-  /// the iteration `stages - 1` ahead into the stage the previous iteration read.
+  /// At the top of an iteration: the shared addresses of the stage read now. Without a late
+  /// sync, first waits for this stage and issues the copies of the iteration `stages - 1`
+  /// ahead into the stage the previous iteration read.
   void pipeline_iteration(PipelineState& st);
+  /// The late sync, inside sync_mma once it has read all its fragments (before its last k
+  /// step's instructions): waits for the next iteration's stage, bar.sync (it is visible, and
+  /// every warp is done with the stage read now), then issues the copies of the iteration
+  /// `stages` ahead into the stage just read. The barrier thus overlaps the last k step's
+  /// tensor-core work instead of draining the pipe at the top of each iteration.
+  void pipeline_late_sync(PipelineState& st);
   /// At the end of an iteration: the next stage to read.
   void pipeline_advance(PipelineState& st);
   /// After the loop: no copy in flight, the stages free for other uses.
   void pipeline_epilogue(PipelineState& st);
   /// The cp.async copies of one stage, when the issue predicate holds.
   void pipeline_issue(PipelineState& st);
+  /// pipeline_issue, then the write offset moves to the next buffer round the ring.
+  void pipeline_issue_next(PipelineState& st);
   /// Copy j's source operand (`src` steps from the previous copy's) and destination operand.
   std::string copy_source(const AsyncCopy& c, size_t j, const std::string& src);
   std::string copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase, std::map<std::string, std::string>& dst_for);
@@ -297,6 +314,7 @@ class Emitter {
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.
   std::map<const AsyncLoad*, std::string> async_base_;
+  PipelineState* late_sync_ = nullptr;  ///< the pipeline whose sync_mma is being emitted, or null
   std::string entry_name_;
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {

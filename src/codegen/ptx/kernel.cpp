@@ -477,7 +477,10 @@ void Emitter::emit_for(const ir::Op& op) {
   Loop loop{done, b_.label_name("loop_next"), {}};
   for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
   loops_.push_back(loop);
+  PipelineState* outer_sync = late_sync_;
+  if (pipe && ps.sync_mma) late_sync_ = &ps;
   block(body);
+  late_sync_ = outer_sync;
   loops_.pop_back();
   if (failed_) return;  // the body's values may have no registers
   const ir::Op& y = *body.ops.back();

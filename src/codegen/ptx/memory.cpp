@@ -18,8 +18,9 @@ struct Emitter::Access {
   int esz = 4;                              ///< element bytes in memory
   std::vector<std::string> stride_bytes;    ///< per tile dim, s64
   std::vector<int64_t> const_stride_bytes;  ///< per tile dim: the stride in bytes when known, else 0
-  std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit)
+  std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit) ("" low: 0)
   std::vector<std::string> origin, rem;     ///< per tile dim, s64: first coordinate, extent - origin
+  std::vector<bool> origin_nonneg;          ///< per tile dim: the index is known to be >= 0
   std::vector<int64_t> shape;               ///< the tile's shape
   std::string interior;                     ///< predicate: the whole tile is inside the array
   std::string thread_base;                  ///< u64 address of this thread's first element
@@ -31,6 +32,22 @@ struct Emitter::Access {
 namespace {
 
 int mem_bytes(DType d) { return d == DType::Bool ? 1 : dtype_bytes(d); }
+
+// Whether a tile index is known to be >= 0: a constant >= 0, a block index, an unsigned value,
+// or an integer cast of one (then the tile's origin, index * shape, is >= 0 too).
+bool known_nonneg(const ir::Value* v) {
+  for (int depth = 0; depth < 8; ++depth) {
+    if (is_unsigned_int(v->type.tile.dtype)) return true;
+    const ir::Op* d = v->def;
+    if (!d) return false;
+    if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
+    if (d->kind == ir::OpKind::BlockId) return true;
+    if (d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return false;
+    if (dtype_bits(d->dtype) < dtype_bits(d->operands[0]->type.tile.dtype)) return false;  // narrowing wraps
+    v = d->operands[0];
+  }
+  return false;
+}
 
 // The ld/st type suffix for one element, and whether it widens into a 32-bit register.
 std::string elem_suffix(DType d, bool store) {
@@ -91,10 +108,14 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     a.origin.push_back(origin);
     a.rem.push_back(rem);
     a.shape.push_back(shape);
-    std::string in = b_.reg(RegClass::Pred), nonneg = b_.reg(RegClass::Pred);
+    a.origin_nonneg.push_back(known_nonneg(iv));
+    std::string in = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
-    b_.ins("setp.ge.s64", {nonneg, origin, "0"});
-    b_.ins("and.pred", {in, in, nonneg});
+    if (!a.origin_nonneg.back()) {
+      std::string nonneg = b_.reg(RegClass::Pred);
+      b_.ins("setp.ge.s64", {nonneg, origin, "0"});
+      b_.ins("and.pred", {in, in, nonneg});
+    }
     conds.push_back(in);
   }
   for (size_t i = 0; i < conds.size(); ++i) {
@@ -128,16 +149,20 @@ void edge_limits(PtxBuilder& b, Emitter::Access& a) {
   a.valid.clear();
   for (int j = 0; j < a.rank; ++j) {
     std::string shape = std::to_string(a.shape[size_t(j)]);
-    std::string lim = b.reg(RegClass::B64), lo = b.reg(RegClass::B64);
+    std::string lim = b.reg(RegClass::B64), lim32 = b.reg(RegClass::B32);
     b.ins("max.s64", {lim, a.rem[size_t(j)], "0"});
     b.ins("min.s64", {lim, lim, shape});
+    b.ins("cvt.u32.u64", {lim32, lim});
+    a.limit.push_back(lim32);
+    if (a.origin_nonneg[size_t(j)]) {
+      a.low.emplace_back();  // valid coordinates start at 0: no lower test
+      continue;
+    }
+    std::string lo = b.reg(RegClass::B64), lo32 = b.reg(RegClass::B32);
     b.ins("neg.s64", {lo, a.origin[size_t(j)]});
     b.ins("max.s64", {lo, lo, "0"});
     b.ins("min.s64", {lo, lo, shape});
-    std::string lim32 = b.reg(RegClass::B32), lo32 = b.reg(RegClass::B32);
-    b.ins("cvt.u32.u64", {lim32, lim});
     b.ins("cvt.u32.u64", {lo32, lo});
-    a.limit.push_back(lim32);
     a.low.push_back(lo32);
   }
 }
@@ -222,11 +247,14 @@ std::string element_valid(PtxBuilder& b, Emitter::Access& a, const Layout& l, co
     auto key = std::make_pair(j, off[size_t(j)]);
     auto it = a.valid.find(key);
     if (it == a.valid.end()) {
-      std::string c = b.reg(RegClass::B32), p = b.reg(RegClass::Pred), q = b.reg(RegClass::Pred);
+      std::string c = b.reg(RegClass::B32), p = b.reg(RegClass::Pred);
       b.ins("add.u32", {c, tbase[size_t(j)], std::to_string(off[size_t(j)])});
       b.ins("setp.lt.u32", {p, c, a.limit[size_t(j)]});
-      b.ins("setp.ge.u32", {q, c, a.low[size_t(j)]});
-      b.ins("and.pred", {p, p, q});
+      if (!a.low[size_t(j)].empty()) {
+        std::string q = b.reg(RegClass::Pred);
+        b.ins("setp.ge.u32", {q, c, a.low[size_t(j)]});
+        b.ins("and.pred", {p, p, q});
+      }
       it = a.valid.emplace(key, p).first;
     }
     if (all.empty()) {

@@ -362,6 +362,8 @@ void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOpe
         for (int i = 0; i < mk.b_regs; ++i)
           load_register(fb[size_t(rn)][size_t(i)], sb, tper, kk * mk.k + i * (mk.k / mk.b_regs), bcol, rn * mk.n, true);
     }
+    // The pipeline's late sync (ptx/pipeline.cpp) once every fragment is in registers.
+    if (late_sync_ && late_sync_->sync_mma == &op && kk + 1 == K / mk.k) pipeline_late_sync(*late_sync_);
     for (int64_t rm = 0; rm < reps_m; ++rm)
       for (int64_t rn = 0; rn < reps_n; ++rn) {
         int per = mk.m == 16 ? 4 : 2;

@@ -9,6 +9,19 @@
 //               body, whose mma reads this iteration's stage
 //   epilogue:   cp.async.wait_all; bar.sync
 //
+// When the body's last reader of the stage is an mma at its top level (late_sync_mma, the
+// usual GEMM loop), the barrier moves into that mma, after its last fragment loads and before
+// its last k step's mma instructions (the placement of CUTLASS's multistage mainloop), so the
+// tensor cores keep working through it:
+//
+//   prologue:   issue stages 0 .. S-1; wait for stage 0 (wait_group S-1); bar.sync
+//   iteration:  the mma reads stage i; after its last fragment loads: wait for stage i+1
+//               (wait_group S-2); bar.sync (stage i+1 visible; stage i read by every warp);
+//               issue stage i+S into stage i's buffer; the last k step's mma instructions
+//   epilogue:   cp.async.wait_all; bar.sync
+//
+// The same S buffers then keep S stages in flight instead of S-1.
+//
 // Chunk q of a tile (lines of `pitch` bytes, line = q / chunks_per_line) is copied by thread
 // q % threads. Out-of-range parts of edge tiles are zero-filled through the copy's source size
 // (bytes past it are written as zeros), so a K that is not a multiple of the tile is exact.
@@ -174,11 +187,39 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_exact(16 / al.esz))});
     st.copies.push_back(std::move(c));
   }
+  st.sync_mma = late_sync_mma(loop, k_);
+  if (st.sync_mma) {
+    // Stages 0 .. S-1, every buffer; the loop starts reading stage 0.
+    for (int s = 0; s < p.stages; ++s) {
+      pipeline_issue(st);
+      b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
+    }
+    b_.ins("mov.u32", {st.write, "0"});
+    b_.ins("cp.async.wait_group", {std::to_string(p.stages - 1)});
+    b_.ins("bar.sync", {"0"});
+    return;
+  }
   // Stages 0 .. S-2.
   for (int s = 0; s + 1 < p.stages; ++s) {
     pipeline_issue(st);
     b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
   }
+}
+
+const ir::Op* Emitter::late_sync_mma(const ir::Op& loop, const LoweredKernel& k) {
+  auto reads_stage = [&](const ir::Op& op) {
+    for (const ir::Value* v : op.operands)
+      if (k.async_load(v)) return true;
+    return false;
+  };
+  const ir::Op* last = nullptr;
+  bool nested = false;
+  for (const auto& op : loop.regions[0]->ops) {
+    if (reads_stage(*op)) last = op.get();
+    for (const auto& r : op->regions)
+      ir::walk(*r, [&](ir::Op& inner) { nested = nested || reads_stage(inner); });
+  }
+  return !nested && last && last->kind == ir::OpKind::Mma ? last : nullptr;
 }
 
 void Emitter::pipeline_issue(PipelineState& st) {
@@ -348,19 +389,33 @@ void Emitter::edge_copies(PipelineState& st, AsyncCopy& c, const std::string& no
 
 void Emitter::pipeline_iteration(PipelineState& st) {
   const Pipeline& p = *st.p;
-  b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
-  b_.ins("bar.sync", {"0"});
+  if (!st.sync_mma) {
+    b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
+    b_.ins("bar.sync", {"0"});
+    pipeline_issue_next(st);
+  }
+  for (const AsyncCopy& c : st.copies) {
+    std::string r = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {r, c.tile, st.read});
+    async_base_[c.al] = r;
+  }
+}
+
+void Emitter::pipeline_issue_next(PipelineState& st) {
+  const Pipeline& p = *st.p;
   pipeline_issue(st);
   // The stage after the one just filled, round the ring.
   std::string wrap = b_.reg(RegClass::Pred);
   b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
   b_.ins("setp.ge.u32", {wrap, st.write, u32(p.stages * p.stage_bytes)});
   b_.ins_if(wrap, "mov.u32", {st.write, "0"});
-  for (const AsyncCopy& c : st.copies) {
-    std::string r = b_.reg(RegClass::B32);
-    b_.ins("add.u32", {r, c.tile, st.read});
-    async_base_[c.al] = r;
-  }
+}
+
+void Emitter::pipeline_late_sync(PipelineState& st) {
+  // Groups committed so far end with stage i + S - 1; the next iteration reads stage i + 1.
+  b_.ins("cp.async.wait_group", {std::to_string(st.p->stages - 2)});
+  b_.ins("bar.sync", {"0"});
+  pipeline_issue_next(st);
 }
 
 void Emitter::pipeline_advance(PipelineState& st) {
