@@ -34,6 +34,8 @@ int64_t max_shared_per_cta(int sm) {
   return 227 * 1024;
 }
 
+int64_t max_shared_per_sm(int sm) { return max_shared_per_cta(sm) + 1024; }
+
 std::string ptx_version_text(int v) { return fmt::format("{}.{}", v / 10, v % 10); }
 
 }  // namespace tilec::codegen

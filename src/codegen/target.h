@@ -26,6 +26,8 @@ std::optional<Target> parse_target(const std::string& arch);
 /// "Technical Specifications per Compute Capability"): 163 KB on sm_80/87, 99 KB on
 /// sm_86/89/120/121, 227 KB on sm_90/100/103/110.
 int64_t max_shared_per_cta(int sm);
+/// Shared memory of one SM: the per-CTA maximum plus the 1 KiB the hardware reserves per CTA.
+int64_t max_shared_per_sm(int sm);
 
 /// "8.0" from 80.
 std::string ptx_version_text(int v);

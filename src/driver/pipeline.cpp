@@ -20,6 +20,7 @@
 #include "codegen/header/header.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"
+#include "codegen/occupancy.h"
 #include "codegen/ptx/module.h"
 #include "codegen/target.h"
 #include "codegen/toolchain.h"
@@ -254,8 +255,9 @@ int compile(const Options& opts) {
     return write(text);
   }
 
-  // PTX for every -arch.
+  // PTX for every -arch; `caps` (per arch: entry → .maxnreg) come from a first assembly.
   std::vector<ArchPtx> ptx;
+  std::vector<codegen::Target> targets;
   for (const std::string& arch : archs) {
     std::optional<codegen::Target> target = codegen::parse_target(arch);
     if (!target) {
@@ -264,68 +266,101 @@ int compile(const Options& opts) {
     }
     for (size_t i = 0; i < lowered.size(); ++i) codegen::check_shared_memory(program.kernels[i], lowered[i], *target, diag);
     if (diag.has_errors()) return finish(1);
-    codegen::EmitOptions eo;
-    eo.target = *target;
-    eo.fast_math = opts.fast_math;
-    eo.fmad = opts.fmad;
-    eo.lineinfo = opts.lineinfo;
-    eo.device_asserts = opts.device_asserts;
-    std::string text = codegen::emit_module(lowered, eo, sm, diag);
-    if (diag.has_errors()) return finish(1);
-    ptx.push_back({arch, text});
-    spdlog::trace("emitted {} bytes of PTX for {}", text.size(), arch);
+    targets.push_back(*target);
   }
+  using RegisterCaps = std::map<std::string, std::map<std::string, int>>;
+  auto emit_ptx = [&](const RegisterCaps& caps) {
+    ptx.clear();
+    for (size_t a = 0; a < archs.size(); ++a) {
+      codegen::EmitOptions eo;
+      eo.target = targets[a];
+      eo.fast_math = opts.fast_math;
+      eo.fmad = opts.fmad;
+      eo.lineinfo = opts.lineinfo;
+      eo.device_asserts = opts.device_asserts;
+      if (auto it = caps.find(archs[a]); it != caps.end()) eo.register_caps = it->second;
+      std::string text = codegen::emit_module(lowered, eo, sm, diag);
+      if (diag.has_errors()) return false;
+      ptx.push_back({archs[a], text});
+      spdlog::trace("emitted {} bytes of PTX for {}", text.size(), archs[a]);
+    }
+    return true;
+  };
+  if (!emit_ptx({})) return finish(1);
   if (emit == EmitKind::Ptx) return write(ptx[0].ptx);
 
-  // Assemble with the CUDA toolkit.
+  // Assemble with the CUDA toolkit: one cubin, or a fatbin of every arch.
   CudaToolkit tk;
   std::string tool_error;
   if (!find_cuda_toolkit(ToolkitSearch::from_environment(), tk, tool_error)) {
     diag.error(SourceRange{}, tool_error);
     return finish(1);
   }
+  if (emit == EmitKind::Cubin && archs.size() != 1) {
+    diag.error(SourceRange{}, "a cubin holds one architecture; give exactly one -arch (or write a .fatbin)");
+    return finish(1);
+  }
   AssembleOptions ao;
   ao.failed_ptx_prefix = output == "-" ? std::string("tilec") : output;
   if (opts.lineinfo) ao.ptxas_flags.push_back("-lineinfo");
   if (!opts.fmad) ao.ptxas_flags.push_back("--fmad=false");
-  auto report_resources = [&](const std::vector<Cubin>& cubins) {
-    for (const Cubin& c : cubins) {
-      for (const std::string& w : c.warnings) report_tool_message(diag, program, false, w);
-      for (const EntryResources& r : c.resources) {
-        spdlog::trace("{}", describe_resources(r));
-        if (!r.spills()) continue;
-        std::string text = describe_resources(r);
-        // Say which variant spills: the general one runs only for unaligned arrays.
-        for (const EntryResources& other : c.resources)
-          for (const KernelInfo& k : program.kernels)
-            if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
-              text += " (the general variant, which runs when an array is not 16-byte aligned or not "
-                      "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
-        diag.warning(kernel_range(program, r.entry), text);
-      }
-    }
-  };
-  if (emit == EmitKind::Cubin) {
-    if (archs.size() != 1) {
-      diag.error(SourceRange{}, "a cubin holds one architecture; give exactly one -arch (or write a .fatbin)");
-      return finish(1);
-    }
-    Cubin cubin;
-    if (!assemble_cubin(tk, ptx[0].ptx, archs[0], ao, cubin, tool_error)) {
-      report_tool_message(diag, program, true, tool_error);
-      return finish(1);
-    }
-    report_resources({cubin});
-    if (diag.has_errors()) return finish(1);
-    return write(cubin.bytes);
-  }
   Fatbin fatbin;
-  if (!make_fatbin(tk, ptx, ao, fatbin, tool_error)) {
-    report_tool_message(diag, program, true, tool_error);
-    return finish(1);
+  auto assemble = [&]() {
+    bool ok = true;
+    if (emit == EmitKind::Cubin) {
+      fatbin.cubins.assign(1, Cubin{});
+      ok = assemble_cubin(tk, ptx[0].ptx, archs[0], ao, fatbin.cubins[0], tool_error);
+    } else {
+      ok = make_fatbin(tk, ptx, ao, fatbin, tool_error);
+    }
+    if (!ok) report_tool_message(diag, program, true, tool_error);
+    return ok;
+  };
+  if (!assemble()) return finish(1);
+
+  // Occupancy: a memory-bound entry a few registers above a step of register-limited
+  // occupancy is assembled again under a .maxnreg cap at the step (occupancy.h), and keeps the
+  // cap unless it then spills.
+  RegisterCaps caps;
+  for (size_t a = 0; a < fatbin.cubins.size(); ++a) {
+    std::map<std::string, int> c = codegen::register_caps(program.kernels, lowered, fatbin.cubins[a],
+                                                          codegen::max_shared_per_sm(targets[a].sm));
+    if (!c.empty()) caps[archs[a]] = c;
   }
-  report_resources(fatbin.cubins);
+  while (!caps.empty()) {
+    for (const auto& [arch, c] : caps)
+      for (const auto& [entry, regs] : c) spdlog::trace("{} on {}: trying .maxnreg {}", entry, arch, regs);
+    if (!emit_ptx(caps) || !assemble()) return finish(1);
+    // A cap that made its entry spill is dropped and the rest assembled again (caps only
+    // shrink, so this ends; with none left the last assembly has no cap).
+    bool dropped = false;
+    for (size_t a = 0; a < fatbin.cubins.size(); ++a)
+      for (const EntryResources& r : fatbin.cubins[a].resources) {
+        auto it = caps.find(archs[a]);
+        if (r.spills() && it != caps.end() && it->second.erase(r.entry)) dropped = true;
+        if (it != caps.end() && it->second.empty()) caps.erase(it);
+      }
+    if (!dropped) break;
+    if (caps.empty() && (!emit_ptx(caps) || !assemble())) return finish(1);
+  }
+
+  for (const Cubin& c : fatbin.cubins) {
+    for (const std::string& w : c.warnings) report_tool_message(diag, program, false, w);
+    for (const EntryResources& r : c.resources) {
+      spdlog::trace("{}", describe_resources(r));
+      if (!r.spills()) continue;
+      std::string text = describe_resources(r);
+      // Say which variant spills: the general one runs only for unaligned arrays.
+      for (const EntryResources& other : c.resources)
+        for (const KernelInfo& k : program.kernels)
+          if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
+            text += " (the general variant, which runs when an array is not 16-byte aligned or not "
+                    "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
+      diag.warning(kernel_range(program, r.entry), text);
+    }
+  }
   if (diag.has_errors()) return finish(1);
+  if (emit == EmitKind::Cubin) return write(fatbin.cubins[0].bytes);
   if (emit == EmitKind::Fatbin) return write(fatbin.bytes);
 
   // The header.

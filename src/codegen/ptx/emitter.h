@@ -30,6 +30,9 @@ struct EmitOptions {
   bool fmad = true;         ///< allow a*b+c to contract into fma
   bool lineinfo = false;    ///< .loc lines
   bool device_asserts = true;
+  /// .maxnreg per entry name, where the driver asks for one (occupancy.h register_caps); a
+  /// kernel's own max_registers or min_ctas_per_sm option wins.
+  std::map<std::string, int> register_caps;
   const SourceManager* sm = nullptr;  ///< file names for device asserts
 };
 

@@ -323,6 +323,9 @@ std::string Emitter::entry(const std::string& name) {
   text += fmt::format(".maxntid {}, 1, 1\n", k_.threads());
   if (k.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.min_ctas_per_sm);
   if (k.max_registers) text += fmt::format(".maxnreg {}\n", k.max_registers);
+  auto cap = o_.register_caps.find(name);
+  if (!k.max_registers && !k.min_ctas_per_sm && cap != o_.register_caps.end())
+    text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
   // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,
   // declared once per module (ptx/module.cpp): its size goes to the launch (kernel_abi.h

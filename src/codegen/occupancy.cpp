@@ -1,0 +1,60 @@
+// Occupancy arithmetic (occupancy.h).
+#include "codegen/occupancy.h"
+
+#include <algorithm>
+
+#include "codegen/abi.h"
+
+namespace tilec::codegen {
+namespace {
+
+constexpr int kRegistersPerSm = 64 * 1024;
+constexpr int kWarpsPerSm = 64;
+constexpr int kCtasPerSm = 32;
+constexpr int kThreadGranule = 8;  // registers per thread are allocated 256 per warp
+
+int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+}  // namespace
+
+int ctas_per_sm_by_registers(int registers, int threads) {
+  int warps = std::max(1, (threads + 31) / 32);
+  int per_warp = round_up(std::max(registers, 1), kThreadGranule) * 32;
+  return std::min({kCtasPerSm, kWarpsPerSm / warps, kRegistersPerSm / (per_warp * warps)});
+}
+
+int occupancy_register_cap(int registers, int threads, double max_cut) {
+  int warps = std::max(1, (threads + 31) / 32);
+  int now = ctas_per_sm_by_registers(registers, threads);
+  int want = now + 1;
+  if (want > kCtasPerSm || want * warps > kWarpsPerSm) return 0;
+  int cap = kRegistersPerSm / (want * warps * 32) / kThreadGranule * kThreadGranule;
+  if (cap >= registers || cap < 32 || cap < (1.0 - max_cut) * registers) return 0;
+  return cap;
+}
+
+std::map<std::string, int> register_caps(const std::vector<KernelInfo>& kernels,
+                                         const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
+                                         int64_t smem_per_sm) {
+  std::map<std::string, int> caps;
+  for (size_t i = 0; i < kernels.size() && i < lowered.size(); ++i) {
+    const KernelInfo& k = kernels[i];
+    const LoweredKernel& low = lowered[i];
+    if (k.max_registers || k.min_ctas_per_sm) continue;
+    bool has_mma = false;
+    ir::walk(low.fn->body, [&](ir::Op& op) { has_mma = has_mma || op.kind == ir::OpKind::Mma; });
+    if (has_mma) continue;
+    for (const EntryResources& r : cubin.resources) {
+      if (r.entry != vectorized_entry(k.name) && r.entry != general_entry(k.name)) continue;
+      if (r.spills()) continue;
+      int cap = occupancy_register_cap(r.registers, low.threads());
+      if (!cap) continue;
+      int64_t smem = low.shared_bytes() + r.shared_bytes + 1024;
+      if (smem_per_sm / smem < ctas_per_sm_by_registers(cap, low.threads())) continue;
+      caps[r.entry] = cap;
+    }
+  }
+  return caps;
+}
+
+}  // namespace tilec::codegen

@@ -1,0 +1,37 @@
+// Register-limited occupancy, and the register cap that buys one more CTA per SM.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/lower.h"
+#include "codegen/toolchain.h"
+#include "frontend/check.h"
+
+namespace tilec::codegen {
+
+/// Resident CTAs per SM that `registers` per thread allow for CTAs of `threads` threads: the
+/// register file holds 64 Ki 32-bit registers, allocated per warp in units of 256 (8 per
+/// thread); at most 64 warps and 32 CTAs per SM (sm_80 to sm_90; CUDA C++ Programming Guide,
+/// "Compute Capabilities", and the CUDA Occupancy Calculator). Shared memory is not counted.
+int ctas_per_sm_by_registers(int registers, int threads);
+
+/// For a kernel whose CTAs are limited by registers: the largest per-thread count (a multiple
+/// of 8) below `registers` that fits one more CTA per SM, when it is at least
+/// (1 - max_cut) * registers and at least 32; 0 when there is none (no cliff nearby, or the
+/// warp or CTA limit binds first). 66 registers at 256 threads: 3 CTAs per SM; the cap 64
+/// gives 4.
+int occupancy_register_cap(int registers, int threads, double max_cut = 0.1);
+
+/// The .maxnreg caps (entry name → registers) worth trying for the entries of `cubin`: those of
+/// kernels without mma (memory-bound: resident warps hide their latency) and without
+/// max_registers or min_ctas_per_sm options, that do not spill, whose ptxas register count
+/// sits just above a step of register-limited occupancy (occupancy_register_cap), and whose
+/// shared memory still fits the extra CTA (`smem_per_sm` bytes per SM, 1 KiB reserved per CTA).
+/// kernels[i] and lowered[i] describe the same kernel.
+std::map<std::string, int> register_caps(const std::vector<KernelInfo>& kernels,
+                                         const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
+                                         int64_t smem_per_sm);
+
+}  // namespace tilec::codegen
