@@ -362,6 +362,9 @@ def bench_matmul():
             c = torch.empty(n, n, device=dev, dtype=dt)
             ref = a.float() @ b.float()
             tilecs = {}
+            default = tilec_generic(("mmbf_" if dt == torch.bfloat16 else "mm16_") + "matmul", [U64, U64, U64, I64, I64, I64])
+            tilecs["tilec default (matmul.tile)"] = (lambda: default(a, b, c, n, n, n),
+                                                     check_tilec_matmul(wl, default, (a, b, c, n, n, n), c, ref))
             for line in open(listing):
                 name, desc = line.split(" ", 1)
                 f = tilec_generic(f"{prefix}{name}_matmul", [U64, U64, U64, I64, I64, I64])
