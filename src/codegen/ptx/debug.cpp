@@ -49,10 +49,6 @@ void Emitter::emit_assert(const ir::Op& op) {
   b_.ins("st.param.b64", {"[tilec_assert_p4]", "1"});
   b_.raw("call.uni __assertfail, (tilec_assert_p0, tilec_assert_p1, tilec_assert_p2, tilec_assert_p3, tilec_assert_p4);");
   b_.raw("}");
-  // __assertfail stops the kernel; the trap says so to ptxas, so nothing after the assert is
-  // live across the call: without it, ptxas keeps values such as the global-memory
-  // descriptor out of uniform registers for the whole kernel (an R2UR before every load).
-  b_.ins("trap", {});
   b_.label(skip);
 }
 
