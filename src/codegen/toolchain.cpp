@@ -158,7 +158,7 @@ bool ptxas_version(const CudaToolkit& tk, std::string& version, std::string& err
 std::string describe_resources(const EntryResources& r) {
   std::string s = r.entry + " on " + r.arch + ": " + std::to_string(r.registers) + " registers, " +
                   std::to_string(r.barriers) + " barriers, " + std::to_string(r.stack_bytes) +
-                  " bytes stack, " + std::to_string(r.shared_bytes) + " bytes shared";
+                  " bytes stack, " + std::to_string(r.shared_bytes) + " bytes static shared";
   if (r.spills())
     s += "; spills: " + std::to_string(r.spill_store_bytes) + " bytes stored, " +
          std::to_string(r.spill_load_bytes) + " bytes loaded";

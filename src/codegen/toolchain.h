@@ -53,7 +53,7 @@ struct EntryResources {
 };
 
 /// One line for -v logs: "vector_add_vec on sm_90: 15 registers, 0 barriers, 0 bytes stack,
-/// 0 bytes shared; spills: 8 bytes stored, 4 bytes loaded" (the spill part only when it spills,
+/// 0 bytes static shared; spills: 8 bytes stored, 4 bytes loaded" (the spill part only when it spills,
 /// which the driver reports as a warning).
 std::string describe_resources(const EntryResources& r);
 

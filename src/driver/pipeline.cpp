@@ -337,7 +337,10 @@ int compile(const Options& opts) {
     for (size_t a = 0; a < fatbin.cubins.size(); ++a)
       for (const EntryResources& r : fatbin.cubins[a].resources) {
         auto it = caps.find(archs[a]);
-        if (r.spills() && it != caps.end() && it->second.erase(r.entry)) dropped = true;
+        if (r.spills() && it != caps.end() && it->second.erase(r.entry)) {
+          spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, archs[a]);
+          dropped = true;
+        }
         if (it != caps.end() && it->second.empty()) caps.erase(it);
       }
     if (!dropped) break;

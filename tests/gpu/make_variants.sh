@@ -40,7 +40,7 @@ for w in 4 8; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsb
 mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description
   local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 opts="num_warps=$3"
   [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
-  sed "s/num_warps=8)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
+  sed "s/num_warps=WARPS, num_stages=3)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
   # shellcheck disable=SC2086
   "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
   # shellcheck disable=SC2086
@@ -49,7 +49,7 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
   echo "#include \"variants/mm16_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
+mm_variant w8 "" 8 3 "128x128x64, 8 warps (64x32 per warp), 3 stages"
 mm_variant bn256 "-D BN=256" 8 3 "128x256x64, 8 warps, 3 stages (the default of the previous session)"
-mm_variant s4 "" 8 4 "128x128x64, 8 warps, 4 stages"
 mm_variant bm256 "-D BM=256 -D BN=128" 8 3 "256x128x64, 8 warps, 3 stages"
 echo "variants in $out/variants"

@@ -121,9 +121,9 @@ TEST_CASE("ptxas -v resource lines are parsed per entry", "[toolchain]") {
   CHECK(r[1].registers == 12);
   CHECK(r[1].shared_bytes == 0);
   CHECK_FALSE(r[1].spills());
-  CHECK(describe_resources(r[0]) == "k1 on sm_80: 255 registers, 1 barriers, 16 bytes stack, 4096 bytes shared; "
+  CHECK(describe_resources(r[0]) == "k1 on sm_80: 255 registers, 1 barriers, 16 bytes stack, 4096 bytes static shared; "
                                     "spills: 8 bytes stored, 4 bytes loaded");
-  CHECK(describe_resources(r[1]) == "k2 on sm_80: 12 registers, 0 barriers, 0 bytes stack, 0 bytes shared");
+  CHECK(describe_resources(r[1]) == "k2 on sm_80: 12 registers, 0 barriers, 0 bytes stack, 0 bytes static shared");
 }
 
 TEST_CASE("ptxas assembles the sample for each arch, deterministically", "[toolchain][cuda]") {
