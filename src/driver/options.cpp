@@ -1,6 +1,8 @@
 // Command-line parsing with CLI11, including the nvcc/gcc single-dash spellings.
 #include "driver/options.h"
 
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 
 #include "codegen/header/c_text.h"
@@ -139,9 +141,13 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
     return 2;
   };
-  for (const std::string& arch : o.archs)
+  for (size_t i = 0; i < o.archs.size(); ++i) {
+    const std::string& arch = o.archs[i];
     if (!codegen::parse_target(arch))
       return usage("unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
+    if (std::find(o.archs.begin(), o.archs.begin() + long(i), arch) != o.archs.begin() + long(i))
+      return usage("-arch " + arch + " is given twice");
+  }
   for (const std::string& d : o.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return usage("-D needs NAME=VALUE, not '" + d + "'");
