@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/host_assert.h"
 #include "frontend/builtins.h"
 
 namespace tilec::codegen {
@@ -97,6 +98,7 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
   for (const DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const Expr* g : k.grid) abi.grid.dims_c.push_back(grid_c(*g, abi.grid.uses_num_sms));
   abi.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
+  for (const auto& [op, condition] : host_checked_asserts(*low.fn)) abi.host_asserts.push_back(condition);
   abi.threads_per_cta = low.threads();
   abi.num_warps = low.num_warps;
   abi.num_stages = k.num_stages ? k.num_stages : 1;

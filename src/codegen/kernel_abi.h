@@ -62,6 +62,9 @@ struct KernelAbi {
   std::vector<std::string> dim_symbols;   ///< order of first appearance
   AbiGrid grid;
   std::vector<AbiVariant> variants;       ///< vectorized first when present; the last is general
+  /// C conditions over the stub's extents (`tilec_sym[i]`) of the asserts the vectorized variant
+  /// leaves out (host_assert.h): the stub takes that variant only when all of them hold.
+  std::vector<std::string> host_asserts;
   int threads_per_cta = 128;
   int dynamic_shared_bytes = 0;           ///< over 48 KiB needs the per-device attribute
   int num_warps = 4;

@@ -99,6 +99,7 @@ std::vector<KernelAbi> mock_abis() {
   copy.dim_symbols = {"n"};
   copy.grid.dims_c = {"tilec_cdiv(n, 1024)"};
   copy.variants = {{"copy_vec_v16", true}, {"copy_vec", false}};
+  copy.host_asserts = {"(tilec_sym[0] <= INT64_C(4096))"};  // `assert n <= 4096`, left out of copy_vec_v16
   copy.threads_per_cta = 128;
   copy.num_warps = 4;
   return {scale, persistent, fill, copy};

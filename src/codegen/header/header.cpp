@@ -422,6 +422,11 @@ std::string define_strided(const Module& m, const Kernel& k) {
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
                      k.sym, m.base, a.variants.size());
   bool vec = a.variants.size() > 1 && a.variants[0].vectorized;
+  if (vec && na > 0 && !a.host_asserts.empty()) {
+    // The vectorized variant leaves out these asserts on extents: when one fails, the general
+    // variant runs and the device reports it (CUDA_ERROR_ASSERT with the message).
+    out += fmt::format("  if (!({})) tilec_vec = 0;  /* asserts on extents */\n", join(a.host_asserts, " && "));
+  }
   out += fmt::format("  tilec_variant = {};\n", vec ? fmt::format("tilec_vec ? 0 : {}", a.variants.size() - 1)
                                                      : std::string("0"));
   out += "  (void)tilec_vec;\n";

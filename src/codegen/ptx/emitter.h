@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "codegen/divisibility.h"
+#include "codegen/host_assert.h"
 #include "codegen/lower.h"
 #include "codegen/ptx/builder.h"
 #include "codegen/target.h"
@@ -50,7 +51,9 @@ RegClass reg_class(DType d);
 class Emitter {
  public:
   Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
-      : k_(k), o_(o), diag_(diag), div_(k, o.vectorized) {}
+      : k_(k), o_(o), diag_(diag), div_(k, o.vectorized) {
+    for (const auto& [op, condition] : host_checked_asserts(*k.fn)) host_checked_.insert(op);
+  }
 
   /// The `.entry` named `name`, or "" after reporting an error.
   std::string entry(const std::string& name);
@@ -289,6 +292,7 @@ class Emitter {
   EmitOptions o_;
   DiagnosticEngine& diag_;
   Divisibility div_;
+  std::set<const ir::Op*> host_checked_;  ///< asserts the launch stub checks (host_assert.h)
   PtxBuilder b_;
   int ptx_version_ = 70;
   bool failed_ = false;

@@ -1,0 +1,21 @@
+// Asserts on extents that the launch stub can check on the host.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace tilec::codegen {
+
+/// The asserts of `fn` at the top level of its body whose condition depends only on dimension
+/// extents and integer constants, through integer + - * min max, comparisons, and/or/not and
+/// widening integer casts: each with its condition as a C expression over the launch stub's
+/// extents `tilec_sym[i]` (i: the dimension symbol's position in fn.kernel->dims), int64_t
+/// arithmetic wrapping like the device's. The launch stub takes the vectorized variant only
+/// when all of them hold, and that variant leaves them out; the general variant keeps every
+/// assert, so a failing one is still reported by the device (CUDA_ERROR_ASSERT, its message).
+std::vector<std::pair<const ir::Op*, std::string>> host_checked_asserts(const ir::Function& fn);
+
+}  // namespace tilec::codegen
