@@ -441,6 +441,44 @@ void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
 }
 
 // matmul.tile with T=i8: C (i32) = A @ B exactly, wrapping like the hardware's s32 sums.
+// f16 matmul on row-strided views (language.md §3.6): A, B and C rows `pad` elements longer
+// than their extents. pad 8 with K and N multiples of 8 keeps every row 16-byte aligned
+// (vectorized variant); pad 3, or K = 1001, does not (general variant). The padding of C must
+// keep its poison.
+void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt19937_64& rng) {
+  int64_t lda = K + pad, ldb = N + pad, ldc = N + pad;
+  std::vector<float> a(static_cast<size_t>(M * lda)), b(static_cast<size_t>(K * ldb));
+  fill(a, rng, -1.f, 1.f);
+  fill(b, rng, -1.f, 1.f);
+  std::vector<double> ar = rounded(a, Ty::F16), br = rounded(b, Ty::F16);
+  std::vector<uint8_t> ha = pack(a, Ty::F16), hb = pack(b, Ty::F16), hc(size_t(M * ldc) * 2);
+  Buffer da(ha.size()), db(hb.size()), dc(hc.size());
+  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  poison(dc);
+  const int64_t a_shape[2] = {M, K}, a_strides[2] = {lda, 1};
+  const int64_t b_shape[2] = {K, N}, b_strides[2] = {ldb, 1};
+  const int64_t c_shape[2] = {M, N}, c_strides[2] = {ldc, 1};
+  CHECK_CU(mm16_matmul_strided(nullptr, da.p, a_shape, a_strides, db.p, b_shape, b_strides, dc.p, c_shape, c_strides));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  std::vector<double> all = unpack(hc, Ty::F16), got, ref;
+  size_t pad_written = 0;
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      double r = 0;
+      for (int64_t kk = 0; kk < K; ++kk) r += ar[size_t(i * lda + kk)] * br[size_t(kk * ldb + j)];
+      ref.push_back(r);
+      got.push_back(all[size_t(i * ldc + j)]);
+    }
+    for (int64_t j = N; j < ldc; ++j) pad_written += !std::isnan(all[size_t(i * ldc + j)]);
+  }
+  std::string what = "matmul f16 strided " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                     " pad " + std::to_string(pad);
+  report_rel(what, rel_error(got, ref), tolerance(Ty::F16));
+  report((what + " padding untouched").c_str(), size_t(M * (ldc - N)), pad_written, 0, 0);
+}
+
 void check_matmul_i8(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   std::vector<int8_t> a(size_t(M * K)), b(size_t(K * N));
   std::uniform_int_distribution<int> d(-128, 127);
@@ -696,6 +734,11 @@ int main(int argc, char** argv) {
     check_matmul("matmul (aligned)", mmbf_matmul, Ty::BF16, M, N, K, rng);
   }
   check_matmul("matmul (aligned)", mm16_matmul, Ty::F16, 136, 200, 1000, rng, true);
+  // Non-contiguous rows: padded leading dimensions, aligned (pad 8) and not (pad 3).
+  for (int64_t pad : {int64_t(8), int64_t(3)}) {
+    check_matmul_strided(130, 200, 72, pad, rng);
+    check_matmul_strided(17, 1000, 1001, pad, rng);
+  }
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{17, 33, 1001}, {130, 200, 72}, {300, 272, 2000}})
     check_matmul_i8(M, N, K, rng);
   // B^T through load(order=(1, 0)): aligned (pipelined, ldmatrix without .trans) and not.
