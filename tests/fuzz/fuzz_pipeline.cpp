@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/abi.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"
 #include "codegen/ptx/module.h"
@@ -111,6 +112,8 @@ void run_pipeline(std::string_view input) {
 
   for (size_t i = 0; i < lowered.size(); ++i) codegen::check_shared_memory(program.kernels[i], lowered[i], *target, diag);
   if (diag.has_errors()) return;
+  // The header's view of each kernel (vector widths, asserts the launch stub checks in C).
+  for (size_t i = 0; i < lowered.size(); ++i) (void)codegen::make_kernel_abi(program.kernels[i], lowered[i]);
   codegen::EmitOptions eo;
   eo.target = *target;
   eo.fast_math = fo.fast_math;
