@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "frontend/check.h"
-
 namespace tilec::codegen {
 namespace {
 
@@ -18,12 +16,9 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, int 
   if (!integer && d != DType::Bool && !(is_integer(d) && dtype_bits(d) <= 32)) return std::nullopt;
   const ir::Op* op = v->def;
   if (!op) {
-    // A dimension extent: the kernel argument named after its symbol.
-    if (v->owner != &fn.body || !fn.kernel) return std::nullopt;
-    const std::vector<DimSymbol>& dims = fn.kernel->dims;
-    for (size_t i = 0; i < dims.size(); ++i)
-      if (dims[i].name == v->name) return fmt::format("tilec_sym[{}]", i);
-    return std::nullopt;
+    int dim = ir::dimension_index(fn, v);
+    if (dim < 0) return std::nullopt;
+    return fmt::format("tilec_sym[{}]", dim);
   }
   auto sub = [&](int i) { return to_c(fn, op->operands[size_t(i)], depth + 1); };
   // Integer arithmetic wraps on the device: compute in uint64_t and convert back.

@@ -47,6 +47,15 @@ bool has_mask(const Op& op) {
 }
 
 const char* op_name(OpKind k) { return kOps[int(k)].name; }
+
+int dimension_index(const Function& fn, const Value* v) {
+  // The builder names each extent argument after its symbol (ir/build.cpp).
+  if (v->def || v->owner != &fn.body || !fn.kernel) return -1;
+  const std::vector<DimSymbol>& dims = fn.kernel->dims;
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i].name == v->name) return int(i);
+  return -1;
+}
 int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
 bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::IsNan; }

@@ -200,6 +200,10 @@ struct Function {
   }
 };
 
+/// The position of `v` among `fn.kernel->dims` when `v` is the kernel argument holding that
+/// dimension extent (never negative: the launch stub rejects negative extents), else -1.
+int dimension_index(const Function& fn, const Value* v);
+
 /// Builds ops at an insertion point (the end of a block, or before an op).
 class Builder {
  public:

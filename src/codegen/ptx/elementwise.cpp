@@ -1,6 +1,7 @@
 // Elementwise ops, casts (language.md §6.8), and shape changes between layouts.
 // f16/bf16 compute in f32 and round after every op (§6.7); narrow integers live sign- or
 // zero-extended in 32-bit registers and are re-wrapped after arithmetic.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -321,21 +322,26 @@ void Emitter::compare(const ir::Op& op) {
   }
 }
 
-namespace {
-
-// Whether v is an iota, a cast of one, or a sum with one inside (uniform_run follows it).
-bool is_iota_chain(const ir::Value* v) {
-  for (int depth = 0; v->def && depth < 16; ++depth) {
-    const ir::Op* d = v->def;
-    if (d->kind == ir::OpKind::Iota) return true;
-    if (d->kind == ir::OpKind::Cast) v = d->operands[0];
-    else if (d->kind == ir::OpKind::Add) v = is_iota_chain(d->operands[0]) ? d->operands[0] : d->operands[1];
-    else return false;
+int64_t Emitter::iota_offset_divisor(const ir::Value* x, const Layout& l) const {
+  const ir::Op* d = x->def;
+  if (!d || k_.layout(x) != l) return 0;
+  switch (d->kind) {
+    case ir::OpKind::Iota: return int64_t(1) << 30;
+    case ir::OpKind::Cast: {
+      // 0 .. n-1 with n < 2^31: the same values in any integer of 32 bits or more.
+      const ir::Value* from = d->operands[0];
+      bool widened_iota = from->def && from->def->kind == ir::OpKind::Iota && is_integer(d->dtype) &&
+                          dtype_bits(d->dtype) >= 32;
+      return widened_iota ? iota_offset_divisor(from, l) : 0;
+    }
+    case ir::OpKind::Add:
+      for (int i = 0; i < 2; ++i)
+        if (int64_t g = iota_offset_divisor(d->operands[size_t(i)], l))
+          return std::min(g, facts_.divisor(d->operands[size_t(1 - i)]));
+      return 0;
+    default: return 0;
   }
-  return false;
 }
-
-}  // namespace
 
 int64_t Emitter::uniform_run(const ir::Op& op) const {
   // With the iota on the left, `<` and `>=`; on the right, the same tests written as `>` and
@@ -352,24 +358,7 @@ int64_t Emitter::uniform_run(const ir::Op& op) const {
   const Layout& l = k_.layout(x);
   if (l.kind != Layout::Kind::Blocked || l.is_slice() || l.rank() != 1 || !is_integer(x->type.tile.dtype))
     return 1;
-  // x: the iota, widened or not, plus any number of offsets c, all in x's layout (so threads
-  // hold aligned runs of the iota).
-  int64_t g = std::min<int64_t>(div_.of(s), l.spt(0));
-  for (const ir::Value* v = x;; ) {
-    const ir::Op* d = v->def;
-    if (!d || k_.layout(v) != l) return 1;
-    if (d->kind == ir::OpKind::Iota) break;
-    if (d->kind == ir::OpKind::Cast && d->operands[0]->def && d->operands[0]->def->kind == ir::OpKind::Iota &&
-        is_integer(d->dtype) && dtype_bits(d->dtype) >= 32) {
-      v = d->operands[0];  // 0 .. n-1 with n < 2^31: the same values in any integer of 32 bits or more
-    } else if (d->kind == ir::OpKind::Add) {
-      int i = is_iota_chain(d->operands[0]) ? 0 : 1;
-      g = std::min(g, div_.of(d->operands[size_t(1 - i)]));
-      v = d->operands[size_t(i)];
-    } else {
-      return 1;
-    }
-  }
+  int64_t g = std::min({facts_.divisor(s), int64_t(l.spt(0)), iota_offset_divisor(x, l)});
   // Runs of G within the thread's contiguous elements (spt and G are powers of two).
   return g > 1 && l.spt(0) % g == 0 && l.shape[0] % g == 0 ? g : 1;
 }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/divisibility.h"
+#include "codegen/integer_facts.h"
 #include "codegen/host_assert.h"
 #include "codegen/lower.h"
 #include "codegen/ptx/builder.h"
@@ -51,7 +51,7 @@ RegClass reg_class(DType d);
 class Emitter {
  public:
   Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
-      : k_(k), o_(o), diag_(diag), div_(k, o.vectorized) {
+      : k_(k), o_(o), diag_(diag), facts_(k, o.vectorized) {
     for (const auto& [op, condition] : host_checked_asserts(*k.fn)) host_checked_.insert(op);
   }
 
@@ -91,6 +91,10 @@ class Emitter {
   /// Run length G > 1 when compare `op` is the same for each aligned run of G elements a
   /// thread holds (`iota + c < s` or `>=`, c and s multiples of G), else 1.
   int64_t uniform_run(const ir::Op& op) const;
+  /// For x = an iota (widened or not) plus offsets c1, c2, ..., every value in layout `l`: the
+  /// largest power of two known to divide all the offsets (2^30 when there is none); 0 when x
+  /// is not of that form.
+  int64_t iota_offset_divisor(const ir::Value* x, const Layout& l) const;
   void select(const ir::Op& op);
   void fma(const ir::Op& op);
   void cast(const ir::Op& op);
@@ -291,7 +295,7 @@ class Emitter {
   const LoweredKernel& k_;
   EmitOptions o_;
   DiagnosticEngine& diag_;
-  Divisibility div_;
+  IntegerFacts facts_;
   std::set<const ir::Op*> host_checked_;  ///< asserts the launch stub checks (host_assert.h)
   PtxBuilder b_;
   int ptx_version_ = 70;

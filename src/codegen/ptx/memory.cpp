@@ -33,22 +33,6 @@ namespace {
 
 int mem_bytes(DType d) { return d == DType::Bool ? 1 : dtype_bytes(d); }
 
-// Whether a tile index is known to be >= 0: a constant >= 0, a block index, an unsigned value,
-// or an integer cast of one (then the tile's origin, index * shape, is >= 0 too).
-bool known_nonneg(const ir::Value* v) {
-  for (int depth = 0; depth < 8; ++depth) {
-    if (is_unsigned_int(v->type.tile.dtype)) return true;
-    const ir::Op* d = v->def;
-    if (!d) return false;
-    if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
-    if (d->kind == ir::OpKind::BlockId) return true;
-    if (d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return false;
-    if (dtype_bits(d->dtype) < dtype_bits(d->operands[0]->type.tile.dtype)) return false;  // narrowing wraps
-    v = d->operands[0];
-  }
-  return false;
-}
-
 // The ld/st type suffix for one element, and whether it widens into a 32-bit register.
 std::string elem_suffix(DType d, bool store) {
   switch (d) {
@@ -108,7 +92,7 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     a.origin.push_back(origin);
     a.rem.push_back(rem);
     a.shape.push_back(shape);
-    a.origin_nonneg.push_back(known_nonneg(iv));
+    a.origin_nonneg.push_back(facts_.nonneg(iv));
     std::string in = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
     if (!a.origin_nonneg.back()) {

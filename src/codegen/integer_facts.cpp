@@ -1,9 +1,7 @@
-// Divisibility facts of integer values (divisibility.h).
-#include "codegen/divisibility.h"
+// Facts about integer values (integer_facts.h).
+#include "codegen/integer_facts.h"
 
 #include <algorithm>
-
-#include "frontend/check.h"
 
 namespace tilec::codegen {
 namespace {
@@ -19,7 +17,7 @@ int64_t low_bit(int64_t n) {
 
 }  // namespace
 
-Divisibility::Divisibility(const LoweredKernel& k, bool vectorized) : k_(k) {
+IntegerFacts::IntegerFacts(const LoweredKernel& k, bool vectorized) : k_(k) {
   if (!vectorized) return;
   for (const auto& [array, bytes] : array_vector_bytes(k)) {
     if (array->dims.empty() || array->dims.back().symbol.empty()) continue;
@@ -30,25 +28,33 @@ Divisibility::Divisibility(const LoweredKernel& k, bool vectorized) : k_(k) {
   }
 }
 
-int64_t Divisibility::of(const ir::Value* v) const { return of(v, 0); }
+int64_t IntegerFacts::divisor(const ir::Value* v) const { return divisor(v, 0); }
 
-bool Divisibility::is_dimension(const ir::Value* v) const {
-  if (v->def || v->owner != &k_.fn->body || !k_.fn->kernel) return false;
-  for (const DimSymbol& d : k_.fn->kernel->dims)
-    if (d.name == v->name) return true;
+bool IntegerFacts::nonneg(const ir::Value* v) const {
+  for (int depth = 0; depth < 8; ++depth) {
+    if (v->type.is_array) return false;
+    if (is_unsigned_int(v->type.tile.dtype)) return true;
+    const ir::Op* d = v->def;
+    if (!d) return ir::dimension_index(*k_.fn, v) >= 0;
+    if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
+    if (d->kind == ir::OpKind::BlockId) return true;
+    if (d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return false;
+    if (dtype_bits(d->dtype) < dtype_bits(d->operands[0]->type.tile.dtype)) return false;  // narrowing wraps
+    v = d->operands[0];
+  }
   return false;
 }
 
-int64_t Divisibility::of(const ir::Value* v, int depth) const {
+int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
   if (!v || v->type.is_array || !is_integer(v->type.tile.dtype) || depth > 32) return 1;
   const ir::Op* d = v->def;
   if (!d) {
     // A kernel argument: dimension extents are named after their symbol.
-    if (!is_dimension(v)) return 1;
+    if (ir::dimension_index(*k_.fn, v) < 0) return 1;
     auto it = dims_.find(v->name);
     return it == dims_.end() ? 1 : it->second;
   }
-  auto operand = [&](int i) { return of(d->operands[size_t(i)], depth + 1); };
+  auto operand = [&](int i) { return divisor(d->operands[size_t(i)], depth + 1); };
   switch (d->kind) {
     case ir::OpKind::Constant: return low_bit(d->value.i);
     case ir::OpKind::Cast: {
@@ -65,7 +71,7 @@ int64_t Divisibility::of(const ir::Value* v, int depth) const {
       // max(n, c) with n >= 0 and a constant c <= 0 is n (the clamps of canonicalize.cpp).
       for (int i = 0; i < 2; ++i) {
         const ir::Op* c = d->operands[size_t(1 - i)]->def;
-        if (c && c->kind == ir::OpKind::Constant && c->value.i <= 0 && is_dimension(d->operands[size_t(i)]))
+        if (c && c->kind == ir::OpKind::Constant && c->value.i <= 0 && nonneg(d->operands[size_t(i)]))
           return operand(i);
       }
       return std::min(operand(0), operand(1));

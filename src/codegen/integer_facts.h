@@ -1,0 +1,40 @@
+// Facts about the integer values of one kernel variant: powers of two that divide them (what
+// Triton gets by specializing on arguments divisible by 16, here from what the launch stub
+// checks) and non-negativity.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "codegen/lower.h"
+
+namespace tilec::codegen {
+
+class IntegerFacts {
+ public:
+  /// Facts of kernel `k`. Divisors: constants always; in the vectorized variant also the
+  /// dimension symbols that are the innermost extent of an array moved in vectors: the launch
+  /// stub takes that variant only when extent × element size is a multiple of the array's
+  /// vector_bytes (docs/header.md "Variants"), so such an extent is a multiple of
+  /// vector_bytes / element size.
+  IntegerFacts(const LoweredKernel& k, bool vectorized);
+
+  /// The largest power of two, at most 2^30, known to divide every element of the integer
+  /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension
+  /// symbols, integer casts, splats and reshapes, + - min max (the smaller divisor) and * (the
+  /// product).
+  int64_t divisor(const ir::Value* v) const;
+
+  /// Whether the integer value `v` is known to be >= 0: a constant >= 0, a block index, a
+  /// dimension extent, an unsigned value, or a widening integer cast of one.
+  bool nonneg(const ir::Value* v) const;
+
+ private:
+  int64_t divisor(const ir::Value* v, int depth) const;
+
+  const LoweredKernel& k_;
+  std::map<std::string, int64_t> dims_;  ///< dimension symbol → divisor
+};
+
+}  // namespace tilec::codegen
