@@ -327,23 +327,24 @@ int compile(const Options& opts) {
                                                           codegen::max_shared_per_sm(targets[a].sm));
     if (!c.empty()) caps[archs[a]] = c;
   }
+  // The caps whose entry does not spill once assembled under them.
+  auto without_spills = [&](RegisterCaps c) {
+    for (size_t a = 0; a < fatbin.cubins.size(); ++a)
+      for (const EntryResources& r : fatbin.cubins[a].resources)
+        if (r.spills() && c.count(archs[a]) && c[archs[a]].erase(r.entry))
+          spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, archs[a]);
+    for (auto it = c.begin(); it != c.end();) it = it->second.empty() ? c.erase(it) : std::next(it);
+    return c;
+  };
   while (!caps.empty()) {
     for (const auto& [arch, c] : caps)
       for (const auto& [entry, regs] : c) spdlog::trace("{} on {}: trying .maxnreg {}", entry, arch, regs);
     if (!emit_ptx(caps) || !assemble()) return finish(1);
-    // A cap that made its entry spill is dropped and the rest assembled again (caps only
-    // shrink, so this ends; with none left the last assembly has no cap).
-    bool dropped = false;
-    for (size_t a = 0; a < fatbin.cubins.size(); ++a)
-      for (const EntryResources& r : fatbin.cubins[a].resources) {
-        auto it = caps.find(archs[a]);
-        if (r.spills() && it != caps.end() && it->second.erase(r.entry)) {
-          spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, archs[a]);
-          dropped = true;
-        }
-        if (it != caps.end() && it->second.empty()) caps.erase(it);
-      }
-    if (!dropped) break;
+    RegisterCaps kept = without_spills(caps);
+    if (kept == caps) break;
+    // Some caps spilled: assemble again with the rest (caps only shrink, so this ends; with
+    // none left, once more without any).
+    caps = kept;
     if (caps.empty() && (!emit_ptx(caps) || !assemble())) return finish(1);
   }
 
