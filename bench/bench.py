@@ -7,6 +7,7 @@ LIBTILEC.so exports the headers' launch functions (bench/tilec_kernels.c).
 """
 import ctypes
 import os
+import random
 import statistics
 import sys
 import time
@@ -59,19 +60,40 @@ def median_ms(fn, iters=200, warmup=20):
     return statistics.median(timed_once(fn) for _ in range(iters))
 
 
-def interleaved_median_ms(fns, iters=50, warmup=5):
-    """Medians (ms) of several implementations timed in turn, one launch of each per round, so that
-    clock drift under sustained load (seen on the H200 with tensor-core kernels) weighs on all of
-    them alike instead of on whichever is timed last. fns: {label: callable}."""
+# Rounds of the interleaved row benchmarks (each round: one launch of each implementation).
+ROW_ITERS = 400
+
+
+def interleaved_times(fns, iters=50, warmup=5):
+    """Event timings (ms) of several implementations timed in turn, one launch of each per round,
+    so that clock drift under sustained load (seen on the H200 with tensor-core kernels) weighs
+    on all of them alike instead of on whichever is timed last. The order is shuffled every round
+    (fixed seed): what a launch finds in the L2 depends on the launch before it, and a fixed
+    order gave one implementation the same predecessor every time (a 2-3 % bias in session 4).
+    fns: {label: callable}; returns {label: [ms per round]}."""
     for fn in fns.values():
         for _ in range(warmup):
             fn()
     torch.cuda.synchronize()
     times = {k: [] for k in fns}
+    order = list(fns)
+    rng = random.Random(12345)
     for _ in range(iters):
-        for k, fn in fns.items():
-            times[k].append(timed_once(fn))
-    return {k: statistics.median(v) for k, v in times.items()}
+        rng.shuffle(order)
+        for k in order:
+            times[k].append(timed_once(fns[k]))
+    return times
+
+
+def interleaved_median_ms(fns, iters=50, warmup=5):
+    """Medians (ms) of interleaved_times."""
+    return {k: statistics.median(v) for k, v in interleaved_times(fns, iters, warmup).items()}
+
+
+def paired_ratio(times, peer, mine):
+    """Median over rounds of peer time / my time, each pair from the same round of
+    interleaved_times: the speed-up with the drift between rounds divided out."""
+    return statistics.median(p / m for p, m in zip(times[peer], times[mine]))
 
 
 @triton.jit
@@ -142,6 +164,15 @@ def tilec_generic(name, argtypes):
     return call
 
 
+def record_paired(wl, times, triton_label, nbytes, err):
+    """Rows for torch eager, Triton and tilec from interleaved_times keys eager, triton, tilec."""
+    med = {k: statistics.median(v) for k, v in times.items()}
+    record(wl, "torch eager", med["eager"], nbytes)
+    record(wl, triton_label, med["triton"], nbytes)
+    record(wl, "tilec", med["tilec"], nbytes,
+           f"{paired_ratio(times, 'triton', 'tilec'):.3f}x Triton (paired), rel err {err:.1e}")
+
+
 def check_close(label, got, ref, tol):
     err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
     if not err < tol:
@@ -160,21 +191,27 @@ def bench_rows():
         y = torch.empty_like(x)
         ref = torch.softmax(x.float(), dim=1)
         nbytes = 2 * x.numel() * x.element_size()
-        copy = median_ms(lambda: y.copy_(x))
-        record(wl, "copy (same bytes)", copy, nbytes)
-        eager = median_ms(lambda: torch.softmax(x, dim=1))
-        record(wl, "torch eager", eager, nbytes)
-        tri = median_ms(lambda: softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=warps))
+        y.fill_(float("nan"))
+        softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=warps)
         check_close(wl + " triton", y, ref, 1e-2)
-        record(wl, f"Triton (row per program, {warps} warps)", tri, nbytes, f"{copy / tri:.0%} of copy")
         f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
         y.fill_(float("nan"))
         f(x, y, M, N)
         torch.cuda.synchronize()
         err = check_close(wl, y, ref, 2e-3 if dt != torch.float32 else 1e-5)
-        ms = median_ms(lambda: f(x, y, M, N))
-        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, {min(tri, eager) / ms:.2f}x best peer, "
-               f"{copy / ms:.0%} of copy, rel err {err:.1e}")
+        triton_label = f"Triton (row per program, {warps} warps)"
+        times = interleaved_times({
+            "copy": lambda: y.copy_(x),
+            "eager": lambda: torch.softmax(x, dim=1),
+            "triton": lambda: softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=warps),
+            "tilec": lambda: f(x, y, M, N)}, iters=ROW_ITERS)
+        copy, eager, tri, ms = (statistics.median(times[k]) for k in ("copy", "eager", "triton", "tilec"))
+        record(wl, "copy (same bytes)", copy, nbytes)
+        record(wl, "torch eager", eager, nbytes)
+        record(wl, triton_label, tri, nbytes, f"{copy / tri:.0%} of copy")
+        record(wl, "tilec", ms, nbytes, f"{paired_ratio(times, 'triton', 'tilec'):.3f}x Triton (paired), "
+               f"{min(tri, eager) / ms:.2f}x best peer, {paired_ratio(times, 'copy', 'tilec'):.0%} of copy, "
+               f"rel err {err:.1e}")
         del x, y, ref
     # layernorm
     for (M, N, dt, prefix) in [(16384, 4096, torch.float16, "ln16_"), (16384, 8192, torch.bfloat16, "lnbf_")]:
@@ -187,18 +224,19 @@ def bench_rows():
         rstd = torch.empty(M, device=dev)
         ref = torch.nn.functional.layer_norm(x.float(), (N,), w.float(), b.float(), 1e-5)
         nbytes = 2 * x.numel() * x.element_size()
-        eager = median_ms(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5))
-        record(wl, "torch eager", eager, nbytes)
-        tri = median_ms(lambda: layernorm_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5, BLOCK=N, num_warps=8))
+        y.fill_(float("nan"))
+        layernorm_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5, BLOCK=N, num_warps=8)
         check_close(wl + " triton", y, ref, 1e-2)
-        record(wl, "Triton (row per program, 8 warps)", tri, nbytes)
         f = tilec_generic(prefix + "layernorm", [U64] * 6 + [I64, I64])
         y.fill_(float("nan"))
         f(x, w, b, y, mean, rstd, M, N)
         torch.cuda.synchronize()
         err = check_close(wl, y, ref, 1e-2)
-        ms = median_ms(lambda: f(x, w, b, y, mean, rstd, M, N))
-        record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, rel err {err:.1e}")
+        times = interleaved_times({
+            "eager": lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5),
+            "triton": lambda: layernorm_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5, BLOCK=N, num_warps=8),
+            "tilec": lambda: f(x, w, b, y, mean, rstd, M, N)}, iters=ROW_ITERS)
+        record_paired(wl, times, "Triton (row per program, 8 warps)", nbytes, err)
         del x, y
     # rmsnorm
     M, N = 16384, 4096
@@ -208,17 +246,19 @@ def bench_rows():
     y = torch.empty_like(x)
     ref = torch.nn.functional.rms_norm(x.float(), (N,), w.float(), 1e-6)
     nbytes = 2 * x.numel() * 2
-    eager = median_ms(lambda: torch.nn.functional.rms_norm(x, (N,), w, 1e-6))
-    record(wl, "torch eager", eager, nbytes)
-    tri = median_ms(lambda: rmsnorm_kernel[(M,)](x, y, w, N, N, 1e-6, BLOCK=N, num_warps=8))
-    record(wl, "Triton (row per program, 8 warps)", tri, nbytes)
+    y.fill_(float("nan"))
+    rmsnorm_kernel[(M,)](x, y, w, N, N, 1e-6, BLOCK=N, num_warps=8)
+    check_close(wl + " triton", y, ref, 1e-2)
     f = tilec_generic("rmsbf_rmsnorm", [U64] * 3 + [I64, I64])
     y.fill_(float("nan"))
     f(x, w, y, M, N)
     torch.cuda.synchronize()
     err = check_close(wl, y, ref, 1e-2)
-    ms = median_ms(lambda: f(x, w, y, M, N))
-    record(wl, "tilec", ms, nbytes, f"{tri / ms:.2f}x Triton, rel err {err:.1e}")
+    times = interleaved_times({
+        "eager": lambda: torch.nn.functional.rms_norm(x, (N,), w, 1e-6),
+        "triton": lambda: rmsnorm_kernel[(M,)](x, y, w, N, N, 1e-6, BLOCK=N, num_warps=8),
+        "tilec": lambda: f(x, w, y, M, N)}, iters=ROW_ITERS)
+    record_paired(wl, times, "Triton (row per program, 8 warps)", nbytes, err)
     del x, y
     # sum_rows
     M, N = 16384, 16384
@@ -394,8 +434,9 @@ def bench_matmul():
 
 
 def bench_variants(variants_txt):
-    """Variants of the row kernels (tests/gpu/make_variants.sh: warp counts, occupancy, rows per
-    CTA), for tuning. Each line of variants_txt: <prefix> <shape> <kernel> <label>."""
+    """Variants of the row kernels (tests/gpu/make_variants.sh: warp counts, flags), for tuning,
+    timed interleaved with Triton's kernel for the same shape at 4, 8 and 16 warps. Each line of
+    variants_txt: <prefix> <shape> <kernel> <label>."""
     import os
     if not os.path.exists(variants_txt):
         return
@@ -404,34 +445,55 @@ def bench_variants(variants_txt):
     shapes = {"sm16": (16384, 4096, torch.float16), "sm16l": (4096, 32768, torch.float16),
               "ln16": (16384, 4096, torch.float16), "lnbf": (16384, 8192, torch.bfloat16),
               "rmsbf": (16384, 4096, torch.bfloat16)}
+    groups = {}
     for line in open(variants_txt):
         prefix, shape, kernel, label = line.rstrip("\n").split(" ", 3)
+        groups.setdefault(shape, []).append((prefix, kernel, label))
+    for shape, variants in groups.items():
         M, N, dt = shapes[shape]
         x = torch.randn(M, N, device=dev, dtype=dt)
         y = torch.empty_like(x)
+        w = torch.ones(N, device=dev, dtype=dt)
+        b = torch.zeros(N, device=dev, dtype=dt)
+        mean = torch.empty(M, device=dev)
+        rstd = torch.empty(M, device=dev)
         nbytes = 2 * x.numel() * x.element_size()
-        if kernel.startswith("softmax"):
-            f = tilec_generic(prefix + "softmax", [U64, U64, I64, I64])
-            fn = lambda: f(x, y, M, N)
+        kernel = variants[0][1]
+        if kernel == "softmax":
             ref = torch.softmax(x.float(), dim=1)
+            tilec_args, triton_fn = ([U64, U64, I64, I64], (x, y, M, N)), \
+                lambda nw: softmax_kernel[(M,)](y, x, N, N, BLOCK=N, num_warps=nw)
         elif kernel == "layernorm":
-            w = torch.ones(N, device=dev, dtype=dt)
-            b = torch.zeros(N, device=dev, dtype=dt)
-            mean = torch.empty(M, device=dev)
-            rstd = torch.empty(M, device=dev)
-            f = tilec_generic(prefix + "layernorm", [U64] * 6 + [I64, I64])
-            fn = lambda: f(x, w, b, y, mean, rstd, M, N)
             ref = torch.nn.functional.layer_norm(x.float(), (N,), eps=1e-5)
+            tilec_args, triton_fn = ([U64] * 6 + [I64, I64], (x, w, b, y, mean, rstd, M, N)), \
+                lambda nw: layernorm_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5, BLOCK=N, num_warps=nw)
         else:
-            w = torch.ones(N, device=dev, dtype=dt)
-            f = tilec_generic(prefix + "rmsnorm", [U64] * 3 + [I64, I64])
-            fn = lambda: f(x, w, y, M, N)
             ref = torch.nn.functional.rms_norm(x.float(), (N,), eps=1e-6)
-        y.fill_(float("nan"))
-        fn()
-        torch.cuda.synchronize()
-        err = check_close(f"{prefix} {shape}", y, ref, 1e-2)
-        record(f"tuning {shape} {M}x{N}", label, median_ms(fn), nbytes, f"rel err {err:.1e}")
+            tilec_args, triton_fn = ([U64] * 3 + [I64, I64], (x, w, y, M, N)), \
+                lambda nw: rmsnorm_kernel[(M,)](x, y, w, N, N, 1e-6, BLOCK=N, num_warps=nw)
+        fns, errs = {}, {}
+        for prefix, kernel, label in variants:
+            f = tilec_generic(prefix + kernel, tilec_args[0])
+            fn = (lambda f: lambda: f(*tilec_args[1]))(f)
+            y.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            errs[label] = check_close(f"{prefix} {shape}", y, ref, 1e-2)
+            fns[label] = fn
+        for nw in (4, 8, 16):
+            label = f"Triton, {nw} warps"
+            fn = (lambda nw: lambda: triton_fn(nw))(nw)
+            y.fill_(float("nan"))
+            fn()
+            errs[label] = check_close(f"{label} {shape}", y, ref, 1e-2)
+            fns[label] = fn
+        times = interleaved_times(fns, iters=ROW_ITERS)
+        ms = {k: statistics.median(v) for k, v in times.items()}
+        best_triton = min((v, k) for k, v in ms.items() if k.startswith("Triton"))[1]
+        for label, t in ms.items():
+            record(f"tuning {shape} {M}x{N}", label, t, nbytes,
+                   f"{paired_ratio(times, best_triton, label):.3f}x {best_triton} (paired), "
+                   f"rel err {errs[label]:.1e}")
         del x, y, ref
 
 

@@ -25,7 +25,7 @@ variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
 : > "$out/variants.h"
 : > "$out/variants.txt"
 sm16="-D T=f16 -D TILE_N=4096"
-for w in 2 4 8; do variant samples/softmax.tile "$sm16" $w sm16 sm16_w$w; done
+for w in 4 8 16; do variant samples/softmax.tile "$sm16" $w sm16 sm16_w$w; done
 for w in 16 32; do variant samples/softmax.tile "-D T=f16 -D TILE_N=32768" $w sm16l sm16l_w$w; done
 for w in 4 8 16; do variant samples/layernorm.tile "-D T=f16 -D TILE_N=4096" $w ln16 ln16_w$w; done
 for w in 8 16; do variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192" $w lnbf lnbf_w$w; done
@@ -33,7 +33,7 @@ for flag in --fast-math --no-device-asserts; do
   name=${flag#--}
   variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192 $flag" 8 lnbf "lnbf_${name//-/_}" "" "$flag"
 done
-for w in 4 8; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
+for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
 # and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"
