@@ -184,6 +184,15 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       }
       return;
     }
+    case OpKind::Histogram: {
+      // The indices keep their layout and the mask takes it; the counts meet in shared memory
+      // (ptx/histogram.cpp), one word per bin, and are read back in the result's blocked layout.
+      Layout in = op.operands[0]->type.is_scalar() ? blocked(op.operands[0]->type) : k_.layouts.at(op.operands[0]);
+      if (op.operands.size() > 1) convert_operand(b, it, 1, in);
+      set(op.results[0], blocked(op.results[0]->type));
+      need_smem(op.shape[0] * 4);
+      return;
+    }
     case OpKind::Cat:
       // Both operands go to shared memory in the result's row-major order (ptx/shape.cpp).
       set(op.results[0], blocked(op.results[0]->type));

@@ -71,6 +71,7 @@ namespace tilec {
   X(Argmin, "argmin", "t, *, axis=, keepdims=")                                   \
   X(Cumsum, "cumsum", "t, *, axis, dtype=")                                       \
   X(Cumprod, "cumprod", "t, *, axis, dtype=")                                     \
+  X(Histogram, "histogram", "t, nbins, *, mask=")                                 \
   X(Mma, "mma", "a, b, acc")                                                      \
   X(Print, "print", "fmt, *values")                                               \
   X(StaticAssert, "static_assert", "cond, message=")                              \

@@ -228,6 +228,7 @@ Value Checker::call_builtin(const BuiltinSig& sig, Expr& call) {
     case Builtin::Argmin:
     case Builtin::Cumsum:
     case Builtin::Cumprod: return builtin_reduce(sig.id, a);
+    case Builtin::Histogram: return builtin_histogram(a);
     case Builtin::Mma: return builtin_mma(a);
     case Builtin::Print:
     case Builtin::StaticAssert: return builtin_debug(sig.id, a);
@@ -988,6 +989,36 @@ Value Checker::builtin_reduce(Builtin b, BoundArgs& a) {
   if (rank == 0 && t.constant && !arg) r.constant = convert_scalar(*t.constant, t.tile.dtype, dt);
   if (rank == 0 && arg) r.constant = Scalar{0, 0};
   return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Histogram (docs/language.md §7.5): the counts of a tile's bin indices
+
+Value Checker::builtin_histogram(BoundArgs& a) {
+  if (!expect_tile(a.get(0), "histogram's bin indices")) return Value::error();
+  const Value& t = a.get(0)->value;
+  if (!is_integer(t.tile.dtype)) {
+    diag_.error(a.get(0)->range, "histogram counts integer bin indices, not " + describe(t) +
+                                     "; compute them with floor(...).astype(i32)");
+    return Value::error();
+  }
+  std::optional<int64_t> nbins = const_int(a.get(1), "histogram's number of bins");
+  if (!nbins || !check_tile_shape({*nbins}, a.get(1)->range)) return Value::error();
+  if (Expr* m = a.get(2)) {
+    if (m->value.kind != ValueKind::Tile || m->value.tile.dtype != DType::Bool) {
+      diag_.error(m->range, "mask must be a bool tile, not " + describe(m->value));
+      return Value::error();
+    }
+    std::optional<std::vector<int64_t>> s = broadcast(t.tile.shape, m->value.tile.shape, *m);
+    if (!s) return Value::error();
+    if (*s != t.tile.shape) {
+      diag_.error(m->range, "the mask's shape " + shape_str(m->value.tile.shape) +
+                                " is larger than the bin indices' shape " + shape_str(t.tile.shape) +
+                                "; a histogram counts each index once");
+      return Value::error();
+    }
+  }
+  return Value::make_tile(TileType{DType::I32, {*nbins}});
 }
 
 // ---------------------------------------------------------------------------------------------

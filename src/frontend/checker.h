@@ -138,6 +138,7 @@ class Checker {
   Value builtin_elementwise(Builtin b, BoundArgs& a);
   Value builtin_reduce(Builtin b, BoundArgs& a);
   Value builtin_mma(BoundArgs& a);
+  Value builtin_histogram(BoundArgs& a);
   Value builtin_debug(Builtin b, BoundArgs& a);
   Value builtin_range(BoundArgs& a);
 

@@ -1295,6 +1295,17 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       op->axis = int(axis < 0 ? axis + rank : axis);
       return one(b_.cast(op->result(), rv.tile.dtype, e.range));
     }
+    case Builtin::Histogram: {
+      // The bin indices keep their dtype; the mask is broadcast to their shape.
+      Value* x = expr_dtype(*a[0], a[0]->value.tile.dtype);
+      if (!x) return BVal{};
+      std::vector<Value*> ops{x};
+      if (a[2]) ops.push_back(expr_as(*a[2], DType::Bool, x->type.tile.shape));
+      if (!ops.back()) return BVal{};
+      Op* op = b_.create(OpKind::Histogram, e.range, ops, {Type::tile_of(DType::I32, rv.tile.shape)});
+      op->shape = rv.tile.shape;
+      return one(op->result());
+    }
     case Builtin::Cat: {
       Value* x = expr(*a[0]).v;
       Value* y = expr(*a[1]).v;

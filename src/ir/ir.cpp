@@ -236,6 +236,10 @@ class Printer {
         out += std::string(" ") + combine_name(op.combine) + " " + name(op.operands[0]) + " axis " + std::to_string(op.axis);
         break;
       case OpKind::Cat: operands(0); out += " axis " + std::to_string(op.axis); break;
+      case OpKind::Histogram:
+        out += " " + name(op.operands[0]);
+        if (op.operands.size() > 1) out += " mask " + name(op.operands[1]);
+        break;
       case OpKind::Extract: operands(0); out += " index " + ints_text(op.order); break;
       case OpKind::Gather:
       case OpKind::Scatter:
@@ -501,6 +505,17 @@ class Verifier {
       same(op.operands[0], op.results[0]);
       if (op.axis < 0 || op.axis >= op.operands[0]->type.tile.rank()) fail(op, "axis out of range");
       if (op.combine != Combine::Sum && op.combine != Combine::Prod) fail(op, "a scan sums or multiplies");
+    }
+    if (op.kind == OpKind::Histogram) {
+      const Type& r = op.results[0]->type;
+      if (op.operands.empty() || op.operands.size() > 2 || !is_integer(op.operands[0]->type.dtype()) ||
+          op.operands[0]->type.is_array)
+        fail(op, "operands are not an integer tile and an optional mask");
+      else if (op.operands.size() == 2 && !(op.operands[1]->type ==
+                                             Type::tile_of(DType::Bool, op.operands[0]->type.tile.shape)))
+        fail(op, "the mask is not a bool tile of the indices' shape");
+      if (r.is_array || r.tile.dtype != DType::I32 || r.tile.shape != op.shape || op.shape.size() != 1)
+        fail(op, "result is not the i32 counts of `shape`");
     }
     if (op.kind == OpKind::Cat) {
       same(op.operands[0], op.operands[1]);

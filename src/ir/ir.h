@@ -70,6 +70,7 @@ namespace tilec::ir {
   /* reductions */                                                                   \
   X(Reduce, "reduce", 1)        /* `combine` over tile dim `axis`, which disappears */ \
   X(Scan, "scan", 1)            /* inclusive `combine` (sum, prod) along tile dim `axis` */ \
+  X(Histogram, "histogram", -1) /* indices, [mask]: i32 counts of each value in [0, shape[0]) */ \
   /* grid */                                                                         \
   X(BlockId, "bid", 0)          /* axis */                                           \
   X(NumBlocks, "num_blocks", 0) /* axis */                                           \
@@ -172,7 +173,7 @@ struct Op {
 
   DType dtype = DType::I32;       ///< Constant, Cast, Bitcast, Iota
   Scalar value;                   ///< Constant value; Load padding
-  std::vector<int64_t> shape;     ///< Splat, Broadcast, Reshape, Iota, Load
+  std::vector<int64_t> shape;     ///< Splat, Broadcast, Reshape, Iota, Load, Histogram (nbins)
   std::vector<int64_t> order;     ///< Load/Store: axis permutation (empty: identity); Extract: tile index
   int axis = 0;                   ///< BlockId, NumBlocks; Reduce: the reduced tile dimension; Scan, Cat
   tilec::Op pred = tilec::Op::Eq; ///< Cmp: Lt Le Gt Ge Eq Ne

@@ -1288,6 +1288,55 @@ void check_scans(int64_t M, int64_t N) {
 
 // ---- cat, extract, reshape -----------------------------------------------------------------
 
+// ---- histograms ------------------------------------------------------------------------------
+
+// histograms(): per CTA t (elements [1024 t, 1024 t + 1024)), the counts the kernel stores,
+// against counts made here element by element.
+void check_histograms(size_t n) {
+  int64_t nb = int64_t((n + 1023) / 1024);
+  std::vector<int32_t> a(n);
+  std::vector<uint8_t> keep(n), u(n);
+  std::vector<int64_t> w(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = int32_t(rng() % 80) - 8;  // [-8, 72): some negative, some past the 64 bins
+    keep[i] = uint8_t(rng() % 4 != 0);
+    // past 2^32 with an in-range low word: must not count as the low word's bin
+    w[i] = rng() % 16 == 0 ? (int64_t(1) << 32) + int64_t(rng() % 2048) : int64_t(rng() % 2200) - 100;
+    u[i] = uint8_t(rng());
+  }
+  int32_t s = 3;
+  Buf da(n * 4), dk(n), dw(n * 8), du(n), dh1(size_t(nb) * 64 * 4), dh2(size_t(nb) * 2048 * 4),
+      dh3(size_t(nb) * 256 * 4), dh4(size_t(nb) * 8 * 4);
+  da.put(a);
+  dk.put(keep);
+  dw.put(w);
+  du.put(u);
+  CHECK_CU(histograms(nullptr, da.p, dk.p, dw.p, du.p, dh1.p, dh2.p, dh3.p, dh4.p, int64_t(n), nb, s));
+  CHECK_CU(cuCtxSynchronize());
+  auto h1 = dh1.get<int32_t>(size_t(nb) * 64), h2 = dh2.get<int32_t>(size_t(nb) * 2048),
+       h3 = dh3.get<int32_t>(size_t(nb) * 256), h4 = dh4.get<int32_t>(size_t(nb) * 8);
+  std::vector<int32_t> r1(h1.size()), r2(h2.size()), r3(h3.size()), r4(h4.size());
+  for (size_t i = 0; i < n; ++i) {
+    size_t t = i / 1024;
+    if (keep[i] && a[i] >= 0 && a[i] < 64) ++r1[t * 64 + size_t(a[i])];
+    if (w[i] >= 0 && w[i] < 2048) ++r2[t * 2048 + size_t(w[i])];
+    ++r3[t * 256 + u[i]];
+  }
+  for (int64_t t = 0; t < nb; ++t)
+    if (s + t < 8) r4[size_t(t * 8 + s + t)] = 1;
+  auto wrong = [](const std::vector<int32_t>& got, const std::vector<int32_t>& ref) {
+    size_t bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += got[i] != ref[i];
+    return bad;
+  };
+  std::string sz = " n=" + std::to_string(n);
+  size_t b1 = wrong(h1, r1), b2 = wrong(h2, r2), b3 = wrong(h3, r3), b4 = wrong(h4, r4);
+  verdict("histogram i32 64 bins, mask" + sz, b1 == 0, std::to_string(b1) + " bins wrong");
+  verdict("histogram i64 (16,64) 2048 bins" + sz, b2 == 0, std::to_string(b2) + " bins wrong");
+  verdict("histogram u8 256 bins, loop of 4" + sz, b3 == 0, std::to_string(b3) + " bins wrong");
+  verdict("histogram of a scalar" + sz, b4 == 0, std::to_string(b4) + " bins wrong");
+}
+
 void check_shapes(int64_t M, int64_t N) {
   size_t mn = size_t(M * N);
   std::vector<float> x(mn);
@@ -1398,6 +1447,9 @@ int main(int argc, char** argv) {
   check_scans(37, 300);
   check_scans(64, 4096);
   if (!small) check_scans(1000, 5000);
+  check_histograms(1);
+  check_histograms(4099);
+  if (!small) check_histograms((size_t(1) << 20) + 3);
   check_shapes(1, 1);
   check_shapes(37, 300);
   if (!small) check_shapes(1000, 3000);

@@ -3,8 +3,8 @@
 // per register, unrolled. The op families live in their own files: kernel.cpp (entry,
 // parameters, control flow, grid), elementwise.cpp (arithmetic, compare, casts, shape
 // changes), math.cpp (transcendental functions), memory.cpp (load and store), gather.cpp
-// (gather and scatter), atomic.cpp (atomics), scan.cpp (cumsum, cumprod), shape.cpp (cat,
-// extract).
+// (gather and scatter), atomic.cpp (atomics), scan.cpp (cumsum, cumprod), histogram.cpp,
+// shape.cpp (cat, extract).
 #pragma once
 
 #include <deque>
@@ -147,6 +147,10 @@ class Emitter {
   /// `shfl.sync.<mode>` of a register of dtype `d` (16- and 64-bit values move as 32-bit
   /// words); `b` is the lane, delta or mask operand, `c` the clamp operand.
   std::string shuffle(const char* mode, const std::string& v, DType d, const std::string& b, const std::string& c);
+
+  // ---- histogram.cpp
+  /// The CTA's counts of each index in [0, nbins) (op.shape[0]) through shared memory.
+  void histogram(const ir::Op& op);
 
   // ---- shape.cpp
   /// Both operands through shared memory, in the result's row-major order.

@@ -371,6 +371,7 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Scatter: scatter(op); break;
     case OpKind::Atomic: atomic(op); break;
     case OpKind::Scan: scan(op); break;
+    case OpKind::Histogram: histogram(op); break;
     case OpKind::Cat: cat(op); break;
     case OpKind::Extract: extract(op); break;
     case OpKind::Store: store(op); break;
