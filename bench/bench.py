@@ -735,40 +735,31 @@ def bench_misc():
     label = "Triton (tl.histogram per block, BLOCK 4096, 8 warps)"
     peers[label] = try_peer(wl, label, triton_block, exact)
     best = record_peers(wl, peers, nbytes, notes)
-    f = tilec_generic("histogram", [U64, U64, I64, I64, F32, F32])
+    hist_args = [U64, U64, I64, I64, F32, F32]
+    kernels = [("histogram", "tilec histogram (TILE=4096, 4 CTAs per SM, 8 warps; shared-memory counts)"),
+               ("histogram_atomic", "tilec histogram_atomic (one global atomic per value)")]
+    hist_txt = os.path.join(os.path.dirname(sys.argv[3]), "hist_variants.txt") if len(sys.argv) > 3 else ""
+    if hist_txt and os.path.exists(hist_txt):
+        for line in open(hist_txt):
+            name, desc = line.rstrip("\n").split(" ", 1)
+            kernels.append((f"vh_{name}_histogram", f"tilec histogram, {desc}"))
+    for name, label in kernels:
+        f = tilec_generic(name, hist_args)
 
-    def tilec_hist():
-        bins.zero_()
-        f(x, bins, n, nbins, lo, hi)
-    bins.zero_()
-    f(x, bins, n, nbins, lo, hi)
-    torch.cuda.synchronize()
-    if not torch.equal(bins, ref):
-        raise SystemExit(f"{wl}: wrong counts ({int((bins - ref).abs().sum())} off)")
-    f(x, bins, n, nbins, lo, hi)                # launches accumulate
-    torch.cuda.synchronize()
-    if not torch.equal(bins, 2 * ref):
-        raise SystemExit(f"{wl}: a second launch did not accumulate")
-    ms = median_ms(tilec_hist)
-    record(wl, "tilec (TILE=1024, 2 warps)", ms, nbytes, f"{vs_best(best, ms)}, exact; times zeroing bins too")
-    # The privatized pair: 128 rows of partial counts, then their sum into bins.
-    fp = tilec_generic("histogram_private", [U64, U64, I64, I64, F32, F32])
-    fr = tilec_generic("histogram_reduce", [U64, U64, I64])
-    partial = torch.empty(128, nbins, device=dev, dtype=torch.int32)
-
-    def tilec_private():
-        bins.zero_()
-        partial.zero_()
-        fp(x, partial, n, nbins, lo, hi)
-        fr(partial, bins, nbins)
-    tilec_private()
-    torch.cuda.synchronize()
-    if not torch.equal(bins, ref):
-        raise SystemExit(f"{wl}: histogram_private wrong counts ({int((bins - ref).abs().sum())} off)")
-    ms = median_ms(tilec_private)
-    record(wl, "tilec histogram_private + histogram_reduce (128 copies)", ms, nbytes,
-           f"{vs_best(best, ms)}, exact; times zeroing bins and partial too")
-    del x, bins, ref, partial
+        def tilec_hist():
+            bins.zero_()
+            f(x, bins, n, nbins, lo, hi)
+        tilec_hist()
+        torch.cuda.synchronize()
+        if not torch.equal(bins, ref):
+            raise SystemExit(f"{wl} {name}: wrong counts ({int((bins - ref).abs().sum())} off)")
+        f(x, bins, n, nbins, lo, hi)                # launches accumulate
+        torch.cuda.synchronize()
+        if not torch.equal(bins, 2 * ref):
+            raise SystemExit(f"{wl} {name}: a second launch did not accumulate")
+        ms = median_ms(tilec_hist)
+        record(wl, label, ms, nbytes, f"{vs_best(best, ms)}, exact; times zeroing bins too")
+    del x, bins, ref
 
     # embedding_gather: out[r, :] = table[ids[r], :], 2^20 random ids into a 2^20 x 256 table
     vocab, dim, n = 1 << 20, 256, 1 << 20

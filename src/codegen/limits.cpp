@@ -63,7 +63,7 @@ void check_shared_memory(const KernelInfo& k, const LoweredKernel& low, const Ta
   int64_t limit = max_shared_per_cta(t.sm), bytes = low.shared_bytes();
   if (bytes <= limit) return;
   diag.error(k.def->range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
-                                       "reductions, transposes and mma operands; {} allows at most {} bytes ({})",
+                                       "reductions, transposes, histograms and mma operands; {} allows at most {} bytes ({})",
                                        k.name, bytes, kib(bytes), t.arch, limit, kib(limit)));
 }
 

@@ -992,7 +992,7 @@ Value Checker::builtin_reduce(Builtin b, BoundArgs& a) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Histogram (docs/language.md §7.5): the counts of a tile's bin indices
+// Histogram (docs/language.md §7.8): the counts of a tile's bin indices
 
 Value Checker::builtin_histogram(BoundArgs& a) {
   if (!expect_tile(a.get(0), "histogram's bin indices")) return Value::error();

@@ -23,6 +23,7 @@
 #include "embedding_gather_bf16.h"
 #include "gelu_bias.h"
 #include "histogram.h"
+#include "histogram_1k.h"
 #include "matmul_bf16.h"
 #include "matmul_bias_relu_f16.h"
 #include "matmul_bt.h"
@@ -594,7 +595,8 @@ void check_cumsum_rows(const char* what, Launch launch, int64_t M, int64_t N, st
 }
 
 // histogram: counts per bin over two launches (they accumulate), against the same f32 binning
-// on the CPU; NaNs and values outside [lo, hi) are not counted.
+// on the CPU; NaNs and values outside [lo, hi) are not counted. `histogram` (shared-memory
+// counts, nbins <= NBINS: the 256-bin header, or the 1024-bin one) and `histogram_atomic`.
 void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_64& rng) {
   std::vector<float> x(n);
   fill(x, rng, lo - (hi - lo) * 0.1f, hi + (hi - lo) * 0.1f);
@@ -604,23 +606,6 @@ void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_6
     x[2] = std::nextafter(hi, lo);  // rounds into the last bin
     x[3] = hi;                      // not counted
   }
-  Buffer dx(n * 4), dbins(size_t(nbins) * 4);
-  CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), n * 4));
-  CHECK_CU(cuMemsetD8(dbins.p, 0, size_t(nbins) * 4));
-  for (int rep = 0; rep < 2; ++rep) CHECK_CU(histogram(nullptr, dx.p, dbins.p, int64_t(n), nbins, lo, hi));
-  // The privatized pair, twice as well: partial rows, then their sum added into bins.
-  const int64_t copies = 128;
-  Buffer dpart(size_t(copies * nbins) * 4), dbins2(size_t(nbins) * 4);
-  CHECK_CU(cuMemsetD8(dbins2.p, 0, size_t(nbins) * 4));
-  for (int rep = 0; rep < 2; ++rep) {
-    CHECK_CU(cuMemsetD8(dpart.p, 0, size_t(copies * nbins) * 4));
-    CHECK_CU(histogram_private(nullptr, dx.p, dpart.p, int64_t(n), nbins, lo, hi));
-    CHECK_CU(histogram_reduce(nullptr, dpart.p, dbins2.p, nbins));
-  }
-  CHECK_CU(cuCtxSynchronize());
-  std::vector<int32_t> bins(static_cast<size_t>(nbins)), bins2(static_cast<size_t>(nbins));
-  CHECK_CU(cuMemcpyDtoH(bins.data(), dbins.p, size_t(nbins) * 4));
-  CHECK_CU(cuMemcpyDtoH(bins2.data(), dbins2.p, size_t(nbins) * 4));
   std::vector<int32_t> ref(static_cast<size_t>(nbins));
   float scale = float(nbins) / (hi - lo);
   for (float v : x) {
@@ -628,13 +613,23 @@ void check_histogram(size_t n, int64_t nbins, float lo, float hi, std::mt19937_6
     int64_t b = std::min<int64_t>(int64_t(std::floor((v - lo) * scale)), nbins - 1);
     ref[size_t(b)] += 2;
   }
-  size_t bad = 0, first = 0, bad2 = 0, first2 = 0;
-  for (int64_t b = 0; b < nbins; ++b) {
-    if (bins[size_t(b)] != ref[size_t(b)] && !bad++) first = size_t(b);
-    if (bins2[size_t(b)] != ref[size_t(b)] && !bad2++) first2 = size_t(b);
+  Buffer dx(n * 4), dbins(size_t(nbins) * 4);
+  CHECK_CU(cuMemcpyHtoD(dx.p, x.data(), n * 4));
+  using Launch = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, int64_t, int64_t, float, float);
+  std::vector<std::pair<std::string, Launch>> kernels = {{"histogram_atomic", histogram_atomic}};
+  if (nbins <= 256) kernels.push_back({"histogram", histogram});
+  kernels.push_back({"histogram (NBINS=1024)", h1k_histogram});
+  for (auto& [name, launch] : kernels) {
+    CHECK_CU(cuMemsetD8(dbins.p, 0, size_t(nbins) * 4));
+    for (int rep = 0; rep < 2; ++rep) CHECK_CU(launch(nullptr, dx.p, dbins.p, int64_t(n), nbins, lo, hi));
+    CHECK_CU(cuCtxSynchronize());
+    std::vector<int32_t> bins(static_cast<size_t>(nbins));
+    CHECK_CU(cuMemcpyDtoH(bins.data(), dbins.p, size_t(nbins) * 4));
+    size_t bad = 0, first = 0;
+    for (int64_t b = 0; b < nbins; ++b)
+      if (bins[size_t(b)] != ref[size_t(b)] && !bad++) first = size_t(b);
+    report((name + " nbins=" + std::to_string(nbins)).c_str(), n, bad, 0, first);
   }
-  report(("histogram nbins=" + std::to_string(nbins)).c_str(), n, bad, 0, first);
-  report(("histogram_private+reduce nbins=" + std::to_string(nbins)).c_str(), n, bad2, 0, first2);
 }
 
 // embedding_gather: rows of the table by id; ids outside [0, vocab) give zero rows.
@@ -762,6 +757,7 @@ int main(int argc, char** argv) {
   check_histogram(1, 1, 0.f, 1.f, rng);
   check_histogram(4099, 37, -2.f, 3.f, rng);
   check_histogram(100000, 3, 0.f, 1.f, rng);
+  check_histogram(70001, 256, -4.f, 4.f, rng);  // several CTAs of PER_CTA tiles, a ragged last one
   if (!small) check_histogram((size_t(1) << 24) + 3, 1000, -1.f, 1.f, rng);
   for (auto [V, D, n] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {100, 300, 17}, {1000, 64, 1000}}) {
     check_embedding("embedding_gather f32", embedding_gather, Ty::F32, V, D, n, rng);

@@ -47,6 +47,7 @@ done
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -o "$out/cumsum_rows.h"
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -D BM=16 -D BN=256 --prefix narrow_ -o "$out/cumsum_rows_narrow.h"
 "$tilec" samples/histogram.tile "${arch[@]}" -o "$out/histogram.h"
+"$tilec" samples/histogram.tile "${arch[@]}" -D NBINS=1024 --prefix h1k_ -o "$out/histogram_1k.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -o "$out/embedding_gather.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -D T=bf16 --prefix eg16_ -o "$out/embedding_gather_bf16.h"
 cp examples/vector_add_main.c "$out/"

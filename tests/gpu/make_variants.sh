@@ -52,4 +52,26 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
 mm_variant w8 "" 8 3 "128x128x64, 8 warps (64x32 per warp), 3 stages"
 mm_variant bn256 "-D BN=256" 8 3 "128x256x64, 8 warps, 3 stages (the default of the previous session)"
 mm_variant bm256 "-D BM=256 -D BN=128" 8 3 "256x128x64, 8 warps, 3 stages"
+# Histogram configurations (TILE values per tile, CTAS_PER_SM, @kernel options of `histogram`):
+# prefixes vh_<name>_, listed in hist_variants.txt with a description.
+: > "$out/hist_variants.txt"
+hist_variant() {  # name defines kernel-options("" = none) description
+  local name=$1 defines=$2 opts=$3 desc=$4
+  if [ -n "$opts" ]; then
+    sed -E "s/^(@kernel\(grid=\(min\(.*CTAS_PER_SM\),\)), num_warps=8\)$/\1, $opts)/" samples/histogram.tile > "$tmp/h.tile"
+    grep -q "$opts" "$tmp/h.tile" || { echo "make_variants: no histogram @kernel line" >&2; exit 1; }
+  else
+    cp samples/histogram.tile "$tmp/h.tile"
+  fi
+  # shellcheck disable=SC2086
+  "$tilec" "$tmp/h.tile" -arch sm_90 $defines --prefix "vh_${name}_" -o "$out/variants/hist_$name.h"
+  echo "#include \"variants/hist_$name.h\"" >> "$out/variants.h"
+  echo "$name $desc" >> "$out/hist_variants.txt"
+}
+hist_variant w4_c4 "" "num_warps=4" "TILE=4096, 4 CTAs per SM, 4 warps"
+hist_variant w4_c6 "-D CTAS_PER_SM=6" "num_warps=4" "TILE=4096, 6 CTAs per SM, 4 warps"
+hist_variant c6 "-D CTAS_PER_SM=6" "" "TILE=4096, 6 CTAs per SM, 8 warps"
+hist_variant w16_c2 "-D CTAS_PER_SM=2" "num_warps=16" "TILE=4096, 2 CTAs per SM, 16 warps"
+hist_variant t8k "-D TILE=8192" "" "TILE=8192, 4 CTAs per SM, 8 warps"
+hist_variant t2k_w4_c8 "-D TILE=2048 -D CTAS_PER_SM=8" "num_warps=4" "TILE=2048, 8 CTAs per SM, 4 warps"
 echo "variants in $out/variants"

@@ -1,4 +1,4 @@
-// histogram(t, nbins, mask=) (docs/language.md §7.6): the CTA's counts of each bin index in
+// histogram(t, nbins, mask=) (docs/language.md §7.8): the CTA's counts of each bin index in
 // [0, nbins), accumulated in the shared-memory buffer of layout conversions, one word per bin.
 //   1. every thread zeroes the bins its result registers hold (smem_store of the result
 //      layout: each bin once); bar.sync;
