@@ -11,6 +11,8 @@
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lower.h"
 
+#include "codegen/schedule.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -335,6 +337,7 @@ LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages, int64
     while (num_warps & (num_warps - 1)) --num_warps;
   }
   k.num_warps = num_warps;
+  schedule_loads(f, k.threads());
   for (auto& [shape, bytes] : min_bytes) k.vec[shape] = std::max(1, 16 / bytes);
   plan_pipelines(k, num_stages);
   Lowering low(k);

@@ -77,7 +77,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("file", o.input, "Input .tile file ('-' reads stdin)");
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout). Its extension (.ptx .cubin .fatbin .h) picks the "
-                 "output kind when --emit is not given");
+                 "output kind when --emit is not given. Default: the input's name with the kind's "
+                 "extension, in the current folder (stdout for tokens, syntax, ast and tir forms)");
   app.add_option("--emit", emit,
                  "What to write: tokens, syntax, ast, tir, tir-opt, tir-lowered, ptx, cubin, "
                  "fatbin, header, none");

@@ -1004,6 +1004,9 @@ Value Checker::builtin_histogram(BoundArgs& a) {
   }
   std::optional<int64_t> nbins = const_int(a.get(1), "histogram's number of bins");
   if (!nbins || !check_tile_shape({*nbins}, a.get(1)->range)) return Value::error();
+  if (t.default_padding && !a.get(2))
+    diag_.warning(a.call->range, "histogram over a zero-padded tile: the elements outside the array count in bin 0; "
+                                 "pass padding=-1 to load() or a mask=");
   if (Expr* m = a.get(2)) {
     if (m->value.kind != ValueKind::Tile || m->value.tile.dtype != DType::Bool) {
       diag_.error(m->range, "mask must be a bool tile, not " + describe(m->value));

@@ -15,7 +15,7 @@ variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
   local sample=$1 defines=$2 warps=$3 shape=$4 name=$5 extra="" label="tilec num_warps=$3"
   [ -n "${6:-}" ] && extra=", min_ctas_per_sm=$6" && label="$label, min_ctas_per_sm=$6"
   [ -n "${7:-}" ] && label="$label, $7"
-  sed -E "s/^@kernel\(grid=(.*)\)$/@kernel(grid=\1, num_warps=$warps$extra)/" "$sample" > "$tmp/k.tile"
+  sed -E "s/^(@kernel\(grid=.*), num_warps=[0-9]+\)$/\1)/; s/^@kernel\(grid=(.*)\)$/@kernel(grid=\1, num_warps=$warps$extra)/" "$sample" > "$tmp/k.tile"
   grep -q "num_warps=$warps" "$tmp/k.tile" || { echo "make_variants: no @kernel(grid=...) in $sample" >&2; exit 1; }
   # shellcheck disable=SC2086
   "$tilec" "$tmp/k.tile" -arch sm_90 $defines --prefix "v${name}_" -o "$out/variants/$name.h"
@@ -34,6 +34,11 @@ for flag in --fast-math --no-device-asserts; do
   variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192 $flag" 8 lnbf "lnbf_${name//-/_}" "" "$flag"
 done
 for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
+# without the hoist-loads pass (the default pipeline before it)
+nohoist="--passes fold,canonicalize,cse,licm,fold,canonicalize,cse,dce"
+variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096 $nohoist" 4 rmsbf rmsbf_nohoist "" "no hoist-loads"
+variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192 $nohoist" 8 lnbf lnbf_nohoist "" "no hoist-loads"
+variant samples/layernorm.tile "-D T=f16 -D TILE_N=4096 $nohoist" 4 ln16 ln16_nohoist "" "no hoist-loads"
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
 # and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"
