@@ -736,7 +736,7 @@ def bench_misc():
     peers[label] = try_peer(wl, label, triton_block, exact)
     best = record_peers(wl, peers, nbytes, notes)
     hist_args = [U64, U64, I64, I64, F32, F32]
-    kernels = [("histogram", "tilec histogram (TILE=4096, 4 CTAs per SM, 8 warps; shared-memory counts)"),
+    kernels = [("histogram", "tilec histogram (TILE=4096, 6 CTAs per SM, 8 warps; shared-memory counts)"),
                ("histogram_atomic", "tilec histogram_atomic (one global atomic per value)")]
     hist_txt = os.path.join(os.path.dirname(sys.argv[3]), "hist_variants.txt") if len(sys.argv) > 3 else ""
     if hist_txt and os.path.exists(hist_txt):

@@ -34,11 +34,7 @@ for flag in --fast-math --no-device-asserts; do
   variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192 $flag" 8 lnbf "lnbf_${name//-/_}" "" "$flag"
 done
 for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
-# without the hoist-loads pass (the default pipeline before it)
-nohoist="--passes fold,canonicalize,cse,licm,fold,canonicalize,cse,dce"
-variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096 $nohoist" 4 rmsbf rmsbf_nohoist "" "no hoist-loads"
-variant samples/layernorm.tile "-D T=bf16 -D TILE_N=8192 $nohoist" 8 lnbf lnbf_nohoist "" "no hoist-loads"
-variant samples/layernorm.tile "-D T=f16 -D TILE_N=4096 $nohoist" 4 ln16 ln16_nohoist "" "no hoist-loads"
+
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
 # and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"
@@ -73,10 +69,11 @@ hist_variant() {  # name defines kernel-options("" = none) description
   echo "#include \"variants/hist_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/hist_variants.txt"
 }
-hist_variant w4_c4 "" "num_warps=4" "TILE=4096, 4 CTAs per SM, 4 warps"
+hist_variant w4_c4 "-D CTAS_PER_SM=4" "num_warps=4" "TILE=4096, 4 CTAs per SM, 4 warps"
 hist_variant w4_c6 "-D CTAS_PER_SM=6" "num_warps=4" "TILE=4096, 6 CTAs per SM, 4 warps"
-hist_variant c6 "-D CTAS_PER_SM=6" "" "TILE=4096, 6 CTAs per SM, 8 warps"
+hist_variant c4 "-D CTAS_PER_SM=4" "" "TILE=4096, 4 CTAs per SM, 8 warps"
+hist_variant c5 "-D CTAS_PER_SM=5" "" "TILE=4096, 5 CTAs per SM, 8 warps"
 hist_variant w16_c2 "-D CTAS_PER_SM=2" "num_warps=16" "TILE=4096, 2 CTAs per SM, 16 warps"
-hist_variant t8k "-D TILE=8192" "" "TILE=8192, 4 CTAs per SM, 8 warps"
+hist_variant t8k "-D TILE=8192 -D CTAS_PER_SM=4" "" "TILE=8192, 4 CTAs per SM, 8 warps"
 hist_variant t2k_w4_c8 "-D TILE=2048 -D CTAS_PER_SM=8" "num_warps=4" "TILE=2048, 8 CTAs per SM, 4 warps"
 echo "variants in $out/variants"
