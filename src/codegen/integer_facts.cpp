@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "frontend/check.h"
+
 namespace tilec::codegen {
 namespace {
 
@@ -42,6 +44,20 @@ bool IntegerFacts::nonneg(const ir::Value* v) const {
     if (dtype_bits(d->dtype) < dtype_bits(d->operands[0]->type.tile.dtype)) return false;  // narrowing wraps
     v = d->operands[0];
   }
+  return false;
+}
+
+bool IntegerFacts::below_extent(const ir::Value* v, const std::string& symbol) const {
+  if (symbol.empty() || !k_.fn->kernel) return false;
+  while (v->def && v->def->kind == ir::OpKind::Cast && is_integer(v->def->operands[0]->type.tile.dtype) &&
+         dtype_bits(v->def->dtype) >= dtype_bits(v->def->operands[0]->type.tile.dtype))
+    v = v->def->operands[0];
+  if (!v->def || v->def->kind != ir::OpKind::BlockId) return false;
+  const std::vector<const Expr*>& grid = k_.fn->kernel->grid;
+  size_t axis = size_t(v->def->axis);
+  if (axis >= grid.size() || grid[axis]->kind != ExprKind::Name || grid[axis]->name != symbol) return false;
+  for (const DimSymbol& d : k_.fn->kernel->dims)
+    if (d.name == symbol) return grid[axis]->var == d.var;
   return false;
 }
 

@@ -30,6 +30,11 @@ class IntegerFacts {
   /// dimension extent, an unsigned value, or a widening integer cast of one.
   bool nonneg(const ir::Value* v) const;
 
+  /// Whether the integer value `v` is known to be < the extent of dimension symbol `symbol`:
+  /// `v` is bid(a) (or a widening cast of it) and the kernel's grid along axis a is that
+  /// symbol itself (`grid=(M,)`), so the launch has exactly one CTA per index.
+  bool below_extent(const ir::Value* v, const std::string& symbol) const;
+
  private:
   int64_t divisor(const ir::Value* v, int depth) const;
 

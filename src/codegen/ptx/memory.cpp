@@ -21,8 +21,9 @@ struct Emitter::Access {
   std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit) ("" low: 0)
   std::vector<std::string> origin, rem;     ///< per tile dim, s64: first coordinate, extent - origin
   std::vector<bool> origin_nonneg;          ///< per tile dim: the index is known to be >= 0
+  std::vector<bool> inside;                 ///< per tile dim: known wholly inside the array (no test)
   std::vector<int64_t> shape;               ///< the tile's shape
-  std::string interior;                     ///< predicate: the whole tile is inside the array
+  std::string interior;                     ///< predicate: the whole tile is inside the array ("" = always)
   std::string thread_base;                  ///< u64 address of this thread's first element
   bool contiguous = false;                  ///< last tile dim is the array's innermost, stride 1
   std::map<std::pair<int, int64_t>, std::string> row_off;   ///< (dim, offset) → s64 byte offset
@@ -86,13 +87,20 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     a.stride_bytes.push_back(sb);
     a.const_stride_bytes.push_back(csb);
     // The tile is interior when origin >= 0 and extent - origin >= shape; the valid range of
-    // an edge tile is computed on the edge path only (edge_limits).
-    std::string rem = b_.reg(RegClass::B64);
-    b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
+    // an edge tile is computed on the edge path only (edge_limits). A dimension of extent 1
+    // indexed by bid(a) under grid=(..., S, ...) along an array dimension of extent S is
+    // always inside (IntegerFacts::below_extent): a row kernel's row needs no test.
     a.origin.push_back(origin);
-    a.rem.push_back(rem);
     a.shape.push_back(shape);
     a.origin_nonneg.push_back(facts_.nonneg(iv));
+    a.inside.push_back(shape == 1 && a.origin_nonneg.back() && facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
+    if (a.inside.back()) {
+      a.rem.emplace_back();
+      continue;
+    }
+    std::string rem = b_.reg(RegClass::B64);
+    b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
+    a.rem.push_back(rem);
     std::string in = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
     if (!a.origin_nonneg.back()) {
@@ -132,6 +140,11 @@ void edge_limits(PtxBuilder& b, Emitter::Access& a) {
   a.limit.clear();
   a.valid.clear();
   for (int j = 0; j < a.rank; ++j) {
+    if (a.inside[size_t(j)]) {  // every coordinate is valid: no test (element_valid)
+      a.limit.emplace_back();
+      a.low.emplace_back();
+      continue;
+    }
     std::string shape = std::to_string(a.shape[size_t(j)]);
     std::string lim = b.reg(RegClass::B64), lim32 = b.reg(RegClass::B32);
     b.ins("max.s64", {lim, a.rem[size_t(j)], "0"});
@@ -222,12 +235,21 @@ std::vector<std::string> all_addresses(PtxBuilder& b, Emitter::Access& a, const 
   return out;
 }
 
-// Predicate: element `r` lies inside the array.
+// The conjunction of predicates p and q, either "" for "always".
+std::string both(PtxBuilder& b, const std::string& p, const std::string& q) {
+  if (p.empty() || q.empty()) return p.empty() ? q : p;
+  std::string r = b.reg(RegClass::Pred);
+  b.ins("and.pred", {r, p, q});
+  return r;
+}
+
+// Predicate: element `r` lies inside the array ("" when it always does).
 std::string element_valid(PtxBuilder& b, Emitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
                           int64_t r) {
   std::vector<int64_t> off = l.reg_offset(r);
   std::string all;
   for (int j = 0; j < a.rank; ++j) {
+    if (a.inside[size_t(j)]) continue;
     auto key = std::make_pair(j, off[size_t(j)]);
     auto it = a.valid.find(key);
     if (it == a.valid.end()) {
@@ -320,11 +342,10 @@ void Emitter::load(const ir::Op& op) {
       }
       for (const std::string& d : dst) b_.ins(a.esz == 8 ? "mov.b64" : "mov.b32", {d, fill});
       std::string p = element_valid(b_, a, l, tc.base, r);  // the vector's first element
-      if (dst.size() == 1)
-        b_.ins_if(p, "ld.global." + ty, {dst[0], addrs[size_t(r)]});
-      else
-        b_.ins_if(p, fmt::format("ld.global.v{}.{}", dst.size(), ty),
-                  {"{" + fmt::format("{}", fmt::join(dst, ", ")) + "}", addrs[size_t(r)]});
+      std::string opcode = dst.size() == 1 ? "ld.global." + ty : fmt::format("ld.global.v{}.{}", dst.size(), ty);
+      std::string operand = dst.size() == 1 ? dst[0] : "{" + fmt::format("{}", fmt::join(dst, ", ")) + "}";
+      if (p.empty()) b_.ins(opcode, {operand, addrs[size_t(r)]});
+      else b_.ins_if(p, opcode, {operand, addrs[size_t(r)]});
     }
     for (size_t i = 0; i < words.size(); ++i)
       b_.ins("mov.b32", {"{" + out[2 * i] + ", " + out[2 * i + 1] + "}", words[i]});
@@ -333,6 +354,10 @@ void Emitter::load(const ir::Op& op) {
 
   // Element by element: a CTA-uniform branch picks the unmasked path for tiles wholly inside
   // the array, else each element in bounds is loaded and the rest read the padding value.
+  if (a.interior.empty()) {  // always inside
+    for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], addrs[size_t(r)], "");
+    return;
+  }
   std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
   for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], addrs[size_t(r)], "");
@@ -392,35 +417,27 @@ void Emitter::store(const ir::Op& op) {
       } else {
         src.assign(in.begin() + r, in.begin() + r + per);
       }
-      std::string p = element_valid(b_, a, l, tc.base, r);
-      if (!primary.empty()) {
-        std::string q = b_.reg(RegClass::Pred);
-        b_.ins("and.pred", {q, p, primary});
-        p = q;
-      }
+      std::string p = both(b_, element_valid(b_, a, l, tc.base, r), primary);
       std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
       std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
-      b_.ins_if(p, opcode, {addrs[size_t(r)], operand});
+      if (p.empty()) b_.ins(opcode, {addrs[size_t(r)], operand});
+      else b_.ins_if(p, opcode, {addrs[size_t(r)], operand});
     }
     return;
   }
 
   // Element by element: the unmasked path for interior tiles, else each element in bounds.
+  if (a.interior.empty()) {  // always inside
+    for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], primary);
+    return;
+  }
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
   for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], primary);
   b_.ins("bra.uni", {done});
   b_.label(masked);
   edge_limits(b_, a);
-  for (int64_t r = 0; r < n; ++r) {
-    std::string p = element_valid(b_, a, l, tc.base, r);
-    if (!primary.empty()) {
-      std::string q = b_.reg(RegClass::Pred);
-      b_.ins("and.pred", {q, p, primary});
-      p = q;
-    }
-    store_one(in[size_t(r)], addrs[size_t(r)], p);
-  }
+  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], both(b_, element_valid(b_, a, l, tc.base, r), primary));
   b_.label(done);
 }
 
