@@ -62,9 +62,13 @@ void check_registers(const KernelInfo& k, const LoweredKernel& low, DiagnosticEn
 void check_shared_memory(const KernelInfo& k, const LoweredKernel& low, const Target& t, DiagnosticEngine& diag) {
   int64_t limit = max_shared_per_cta(t.sm), bytes = low.shared_bytes();
   if (bytes <= limit) return;
-  diag.error(k.def->range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
+  Diagnostic& d = diag.error(k.def->range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
                                        "reductions, transposes, histograms and mma operands; {} allows at most {} bytes ({})",
                                        k.name, bytes, kib(bytes), t.arch, limit, kib(limit)));
+  if (low.conversion_smem > limit && low.conversion_smem_loc.valid())
+    DiagnosticEngine::note(d, low.conversion_smem_loc,
+                           fmt::format("{} bytes ({}) of it for this operation", low.conversion_smem,
+                                       kib(low.conversion_smem)));
 }
 
 }  // namespace tilec::codegen

@@ -45,12 +45,19 @@ class Lowering {
   }
   /// Both variants need `bytes` of the conversion buffer.
   void need_smem(int64_t bytes) {
-    k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+    need_general_smem(bytes);
     k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, bytes);
+  }
+  /// The general variant needs `bytes` of the conversion buffer, for the op being lowered.
+  void need_general_smem(int64_t bytes) {
+    if (bytes <= k_.conversion_smem) return;
+    k_.conversion_smem = bytes;
+    k_.conversion_smem_loc = loc_;
   }
 
   LoweredKernel& k_;
   std::vector<std::vector<Layout>> loops_;  ///< carried layouts of the enclosing loops
+  SourceRange loc_;                         ///< the op being lowered
 };
 
 void Lowering::convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it, size_t i,
@@ -89,6 +96,7 @@ void Lowering::convert_operand(ir::Block& b, std::list<std::unique_ptr<ir::Op>>:
 
 void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it) {
   ir::Op& op = **it;
+  loc_ = op.loc;
   using ir::OpKind;
   auto set = [&](const ir::Value* v, const Layout& l) { k_.layouts[v] = l; };
   auto tile_result = [&]() { return !op.results.empty() && !op.results[0]->type.is_array; };
@@ -101,7 +109,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       Layout l = mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
       convert_operand(b, it, 2, l);
       set(op.results[0], l);
-      k_.conversion_smem = std::max(k_.conversion_smem, mma_staging_bytes(op));
+      need_general_smem(mma_staging_bytes(op));
       int64_t vec = mma_staging_bytes(op, !k_.async_load(op.operands[0]), !k_.async_load(op.operands[1]));
       k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, vec);
       return;
@@ -226,7 +234,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
       int64_t rows = v->type.tile.numel() / std::max<int64_t>(1, v->type.tile.shape.back());
       int64_t bytes = (v->type.tile.numel() + rows) * std::max(4, dtype_bytes(v->type.tile.dtype));
       // In the vectorized variant an async load's permute only changes how mma reads the stage.
-      if (k_.async_load(op.results[0])) k_.conversion_smem = std::max(k_.conversion_smem, bytes);
+      if (k_.async_load(op.results[0])) need_general_smem(bytes);
       else need_smem(bytes);
       return;
     }

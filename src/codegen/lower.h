@@ -51,6 +51,8 @@ struct LoweredKernel {
   /// of async loads need no staging).
   int64_t conversion_smem = 0;
   int64_t conversion_smem_vectorized = 0;
+  /// The op that needs the largest conversion buffer (where a too-large one is reported).
+  SourceRange conversion_smem_loc;
   /// The cp.async pipelines of the vectorized variant; their stages start at pipeline_offset
   /// (after the conversion buffer, 1024-byte aligned). Loops run one after the other, so they
   /// share that space.
