@@ -118,7 +118,7 @@ std::optional<std::vector<int64_t>> Checker::const_shape(Expr* e, const char* wh
     }
     shape.push_back(x->constant->i);
   }
-  if (!check_tile_shape(shape, e->range)) return std::nullopt;
+  if (!check_tile_shape(shape, *e)) return std::nullopt;
   return shape;
 }
 
@@ -544,7 +544,7 @@ Value Checker::builtin_make(Builtin b, BoundArgs& a) {
   if (b == Builtin::Arange) {
     std::optional<int64_t> n = const_int(a.get(0), "arange's length");
     if (!n) return Value::error();
-    if (!check_tile_shape({*n}, a.get(0)->range)) return Value::error();
+    if (!check_tile_shape({*n}, *a.get(0))) return Value::error();
     DType dt = DType::I32;
     if (a.get(1)) {
       std::optional<DType> d = const_dtype(a.get(1), "arange's dtype");
@@ -645,7 +645,7 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
         if (numel % known != 0) return counts_differ();
         shape[size_t(infer)] = numel / known;
       }
-      if (!check_tile_shape(shape, a.get(1)->range)) return Value::error();
+      if (!check_tile_shape(shape, *a.get(1))) return Value::error();
       int64_t n = 1;
       for (int64_t d : shape) n *= d;  // a valid tile shape: at most 2^24
       if (n != numel) return counts_differ();
@@ -737,7 +737,7 @@ Value Checker::builtin_shape(Builtin b, BoundArgs& a) {
       if (!ax) return Value::error();
       std::vector<int64_t> out = in;
       out[size_t(*ax)] *= 2;
-      if (!check_tile_shape(out, a.call->range)) return Value::error();
+      if (!check_tile_shape(out, *a.call)) return Value::error();
       return result(out);
     }
     case Builtin::Extract: {
@@ -1003,7 +1003,7 @@ Value Checker::builtin_histogram(BoundArgs& a) {
     return Value::error();
   }
   std::optional<int64_t> nbins = const_int(a.get(1), "histogram's number of bins");
-  if (!nbins || !check_tile_shape({*nbins}, a.get(1)->range)) return Value::error();
+  if (!nbins || !check_tile_shape({*nbins}, *a.get(1))) return Value::error();
   if (t.default_padding && !a.get(2))
     diag_.warning(a.call->range, "histogram over a zero-padded tile: the elements outside the array count in bin 0; "
                                  "pass padding=-1 to load() or a mask=");

@@ -269,21 +269,33 @@ std::optional<DType> Checker::promote(const Value& a, const Value& b, Expr& wher
   return dtype_bits(ta) >= dtype_bits(tb) ? ta : tb;
 }
 
-bool Checker::check_tile_shape(const std::vector<int64_t>& shape, const SourceRange& r) {
+bool Checker::check_tile_shape(const std::vector<int64_t>& shape, const Expr& where) {
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d <= 0 || (d & (d - 1)) != 0) {
-      diag_.error(r, fmt::format("tile dimension {} is not a power of two", d));
+      note_defines(diag_.error(where.range, fmt::format("tile dimension {} is not a power of two", d)), where);
       return false;
     }
     // n <= 2^24 here; a dimension past 2^24 is too many on its own (and n * d could wrap).
     n = d > (int64_t(1) << 24) ? d : n * d;
     if (n > (int64_t(1) << 24)) {
-      diag_.error(r, fmt::format("tile shape {} has more than 2^24 elements", shape_str(shape)));
+      note_defines(diag_.error(where.range, fmt::format("tile shape {} has more than 2^24 elements", shape_str(shape))),
+                   where);
       return false;
     }
   }
   return true;
+}
+
+void Checker::note_defines(Diagnostic& d, const Expr& e) {
+  if (e.kind == ExprKind::Name && e.var < 0) {
+    auto it = defines_.find(e.name);
+    if (it != defines_.end() && it->second.used)
+      DiagnosticEngine::note(d, it->second.target, "'" + e.name + "' is set by -D " + it->second.option);
+    return;
+  }
+  for (const ExprPtr& a : e.args) note_defines(d, *a);
+  for (const Keyword& k : e.kwargs) note_defines(d, *k.value);
 }
 
 std::optional<std::vector<int64_t>> Checker::broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
@@ -299,7 +311,7 @@ std::optional<std::vector<int64_t>> Checker::broadcast(const std::vector<int64_t
     }
     out[i] = std::max(x, y);
   }
-  if (!check_tile_shape(out, where.range)) return std::nullopt;
+  if (!check_tile_shape(out, where)) return std::nullopt;
   return out;
 }
 

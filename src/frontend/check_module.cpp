@@ -254,6 +254,7 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
   if (v.is_error()) return;
   if (auto d = defines_.find(name); d != defines_.end()) {
     d->second.used = true;
+    d->second.target = s.target->range;
     Value nv = check_expr(*d->second.expr);
     if (nv.is_error()) nv = v;  // reported; keep the source's value to avoid follow-on errors
     // An int may stand for a float constant (also inside a tuple); every other kind must match.
@@ -316,6 +317,7 @@ void Checker::parse_defines() {
     Define def;
     def.range = m->body[0]->value->range;
     def.expr = m->body[0]->value.get();
+    def.option = d;
     define_modules_.push_back(std::move(m));
     defines_[name] = def;  // a later -D of the same name wins
   }

@@ -150,7 +150,12 @@ class Checker {
   /// A dtype argument (`f32`, or a constant naming a dtype).
   std::optional<DType> const_dtype(Expr* e, const char* what);
   /// Reports a shape that is not a valid tile shape; true when valid.
-  bool check_tile_shape(const std::vector<int64_t>& shape, const SourceRange& r);
+  /// Errors at `where` when `shape` is not a tile shape (powers of two, at most 2^24 elements),
+  /// with a note for each -D override `where` names (the bad value may come from the command line).
+  bool check_tile_shape(const std::vector<int64_t>& shape, const Expr& where);
+  /// Notes on `d`, at the constant's definition, for each module constant set by -D that
+  /// expression `e` names.
+  void note_defines(Diagnostic& d, const Expr& e);
   /// Tile (or scalar) argument; reports otherwise.
   bool expect_tile(Expr* e, const char* what);
   /// An integer literal written into array `array` (of `dtype`) must fit: reports and returns
@@ -190,6 +195,8 @@ class Checker {
     Expr* expr = nullptr;
     SourceRange range;
     bool used = false;
+    std::string option;   ///< "NAME=VALUE" as given
+    SourceRange target;   ///< the module constant it overrides (once used)
   };
   std::map<std::string, Define> defines_;
   std::vector<std::unique_ptr<Module>> define_modules_;  ///< keeps the -D values' trees alive
