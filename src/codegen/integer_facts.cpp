@@ -17,6 +17,14 @@ int64_t low_bit(int64_t n) {
   return int64_t(std::min<uint64_t>(u & (~u + 1), uint64_t(kMaxDivisor)));
 }
 
+// The operand of v's defining cast when that cast widens an integer (the value is kept: no
+// wrap), else null.
+const ir::Value* widened_from(const ir::Value* v) {
+  const ir::Op* d = v->def;
+  if (!d || d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return nullptr;
+  return dtype_bits(d->dtype) >= dtype_bits(d->operands[0]->type.tile.dtype) ? d->operands[0] : nullptr;
+}
+
 }  // namespace
 
 IntegerFacts::IntegerFacts(const LoweredKernel& k, bool vectorized) : k_(k) {
@@ -33,25 +41,18 @@ IntegerFacts::IntegerFacts(const LoweredKernel& k, bool vectorized) : k_(k) {
 int64_t IntegerFacts::divisor(const ir::Value* v) const { return divisor(v, 0); }
 
 bool IntegerFacts::nonneg(const ir::Value* v) const {
-  for (int depth = 0; depth < 8; ++depth) {
-    if (v->type.is_array) return false;
-    if (is_unsigned_int(v->type.tile.dtype)) return true;
-    const ir::Op* d = v->def;
-    if (!d) return ir::dimension_index(*k_.fn, v) >= 0;
-    if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
-    if (d->kind == ir::OpKind::BlockId) return true;
-    if (d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return false;
-    if (dtype_bits(d->dtype) < dtype_bits(d->operands[0]->type.tile.dtype)) return false;  // narrowing wraps
-    v = d->operands[0];
-  }
-  return false;
+  if (v->type.is_array) return false;
+  if (is_unsigned_int(v->type.tile.dtype)) return true;
+  if (const ir::Value* w = widened_from(v)) return nonneg(w);  // narrowing casts may wrap
+  const ir::Op* d = v->def;
+  if (!d) return ir::dimension_index(*k_.fn, v) >= 0;
+  if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
+  return d->kind == ir::OpKind::BlockId;
 }
 
 bool IntegerFacts::below_extent(const ir::Value* v, const std::string& symbol) const {
   if (symbol.empty() || !k_.fn->kernel) return false;
-  while (v->def && v->def->kind == ir::OpKind::Cast && is_integer(v->def->operands[0]->type.tile.dtype) &&
-         dtype_bits(v->def->dtype) >= dtype_bits(v->def->operands[0]->type.tile.dtype))
-    v = v->def->operands[0];
+  while (const ir::Value* w = widened_from(v)) v = w;
   if (!v->def || v->def->kind != ir::OpKind::BlockId) return false;
   const std::vector<const Expr*>& grid = k_.fn->kernel->grid;
   size_t axis = size_t(v->def->axis);
