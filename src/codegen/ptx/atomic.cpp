@@ -111,14 +111,7 @@ void Emitter::atomic(const ir::Op& op) {
   const std::vector<std::string>& val = regs(op.operands[1]);
   const std::vector<std::string>* desired = a == AtomicOp::Cas ? &regs(op.operands[2]) : nullptr;
   const Layout* layout = res->type.is_scalar() ? nullptr : &k_.layout(res);
-  // One thread per element: thread 0 for a scalar, the primary copy in a tile.
-  std::string primary;
-  if (!layout) {
-    primary = b_.reg(RegClass::Pred);
-    b_.ins("setp.eq.u32", {primary, tid_, "0"});
-  } else {
-    primary = coords(*layout).primary;
-  }
+  std::string primary = primary_copy(res);  // one thread per element
   RegClass rc = reg_class(d);
   int bits = dtype_bits(d);
   bool narrow_int = is_integer(d) && bits == 16;  // held widened in a 32-bit register
@@ -161,8 +154,7 @@ void Emitter::atomic(const ir::Op& op) {
       bool has_red = a != AtomicOp::Xchg && a != AtomicOp::Cas;
       if (!used && has_red) {
         std::string ins = "red." + sem + ptx_op(a) + "." + type;
-        if (exec.empty()) b_.ins(ins, {addr, v});
-        else b_.ins_if(exec, ins, {addr, v});
+        b_.ins_if(exec, ins, {addr, v});
         out.push_back(old);
         continue;
       }
@@ -171,13 +163,7 @@ void Emitter::atomic(const ir::Op& op) {
       std::string ins = "atom." + sem + ptx_op(a) + "." + type;
       std::vector<std::string> operands{dst, addr, v};
       if (desired) operands.push_back(narrow_int ? to16((*desired)[r]) : (*desired)[r]);
-      if (exec.empty()) {
-        b_.ins(ins, operands);
-      } else {
-        // ins_if takes an initializer list: spell the two shapes out.
-        if (desired) b_.ins_if(exec, ins, {operands[0], operands[1], operands[2], operands[3]});
-        else b_.ins_if(exec, ins, {operands[0], operands[1], operands[2]});
-      }
+      b_.ins_if(exec, ins, operands);
       if (narrow_int && used) b_.ins("mov.b32", {old, from16(dst)});
       out.push_back(old);
       continue;

@@ -27,7 +27,12 @@ std::string PtxBuilder::label_name(const char* hint) {
 }
 
 void PtxBuilder::ins(const std::string& opcode, const std::vector<std::string>& operands) {
-  text_ += "\t" + opcode;
+  text_ += "\t";
+  ins_text(opcode, operands);
+}
+
+void PtxBuilder::ins_text(const std::string& opcode, const std::vector<std::string>& operands) {
+  text_ += opcode;
   for (size_t i = 0; i < operands.size(); ++i) text_ += (i ? ", " : " ") + operands[i];
   text_ += ";\n";
 }
@@ -36,11 +41,14 @@ void PtxBuilder::ins(const std::string& opcode, std::initializer_list<std::strin
   ins(opcode, std::vector<std::string>(operands));
 }
 
+void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode, const std::vector<std::string>& operands) {
+  if (pred.empty()) return ins(opcode, operands);
+  text_ += "\t@" + pred + " ";
+  ins_text(opcode, operands);
+}
+
 void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string> operands) {
-  text_ += "\t@" + pred + " " + opcode;
-  size_t i = 0;
-  for (const std::string& o : operands) text_ += (i++ ? ", " : " ") + o;
-  text_ += ";\n";
+  ins_if(pred, opcode, std::vector<std::string>(operands));
 }
 
 void PtxBuilder::label(const std::string& name) { text_ += name + ":\n"; }

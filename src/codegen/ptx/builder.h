@@ -25,8 +25,10 @@ class PtxBuilder {
   /// Emits `opcode a, b, c;` (operands joined with ", ").
   void ins(const std::string& opcode, std::initializer_list<std::string> operands);
   void ins(const std::string& opcode, const std::vector<std::string>& operands);
-  /// Emits `@pred opcode operands;` (a predicated instruction; `pred` may start with '!').
+  /// Emits `@pred opcode operands;` (a predicated instruction; `pred` may start with '!'); an
+  /// empty `pred` means "always": the plain instruction.
   void ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string> operands);
+  void ins_if(const std::string& pred, const std::string& opcode, const std::vector<std::string>& operands);
   void label(const std::string& name);
   /// A `.loc` line for the source range (only when line info is on).
   void loc(const SourceRange& r);
@@ -40,6 +42,9 @@ class PtxBuilder {
   std::string body() const;
 
  private:
+  /// `opcode operands;` and the newline, after the tab or predicate already written.
+  void ins_text(const std::string& opcode, const std::vector<std::string>& operands);
+
   std::string text_;
   int counts_[4] = {0, 0, 0, 0};
   int labels_ = 0;

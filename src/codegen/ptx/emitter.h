@@ -293,6 +293,9 @@ class Emitter {
     std::string primary;            ///< predicate: this thread holds the first copy ("" = always)
   };
   const ThreadCoords& coords(const Layout& l);
+  /// Predicate: this thread holds the first copy of its elements of tile `v` (thread 0 for a
+  /// scalar, which every thread holds); "" when no other thread holds them.
+  std::string primary_copy(const ir::Value* v);
   void error(const SourceRange& r, const std::string& msg);
   void need_ptx(int version) { ptx_version_ = std::max(ptx_version_, version); }
 

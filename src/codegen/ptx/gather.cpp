@@ -114,8 +114,7 @@ void Emitter::gather(const ir::Op& op) {
       // bool: a byte, then != 0; the padding where the element is not read.
       std::string w = b_.reg(RegClass::B32);
       b_.ins("mov.b32", {w, op.value.i ? "1" : "0"});
-      if (p.empty()) b_.ins("ld.global.u8", {w, addr});
-      else b_.ins_if(p, "ld.global.u8", {w, addr});
+      b_.ins_if(p, "ld.global.u8", {w, addr});
       b_.ins("setp.ne.u32", {out[r], w, "0"});
       continue;
     }
@@ -133,14 +132,7 @@ void Emitter::scatter(const ir::Op& op) {
   DType d = val->type.tile.dtype;
   ElementAccess a = element_access(op);
   const std::vector<std::string>& in = regs(val);
-  // One copy of each element writes: thread 0 for a scalar, the primary copy in a tile.
-  std::string primary;
-  if (val->type.is_scalar()) {
-    primary = b_.reg(RegClass::Pred);
-    b_.ins("setp.eq.u32", {primary, tid_, "0"});
-  } else {
-    primary = coords(k_.layout(val)).primary;
-  }
+  std::string primary = primary_copy(val);  // one copy of each element writes
   std::string type = mem_type(d, true);
   for (size_t r = 0; r < in.size(); ++r) {
     std::string v = in[r];
@@ -159,8 +151,7 @@ void Emitter::scatter(const ir::Op& op) {
       }
     }
     std::string addr = "[" + a.addr[r] + "]";
-    if (p.empty()) b_.ins("st.global." + type, {addr, v});
-    else b_.ins_if(p, "st.global." + type, {addr, v});
+    b_.ins_if(p, "st.global." + type, {addr, v});
   }
 }
 

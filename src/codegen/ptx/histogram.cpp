@@ -29,13 +29,7 @@ void Emitter::histogram(const ir::Op& op) {
   smem_store(std::vector<std::string>(size_t(out.regs_per_thread()), zero), out, DType::I32, {1}, 0);
   b_.ins("bar.sync", {"0"});
 
-  std::string primary;
-  if (idx->type.is_scalar()) {
-    primary = b_.reg(RegClass::Pred);
-    b_.ins("setp.eq.u32", {primary, tid_, "0"});
-  } else {
-    primary = coords(k_.layout(idx)).primary;
-  }
+  std::string primary = primary_copy(idx);
   std::string base = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {base, smem_});
   const std::vector<std::string>& in = regs(idx);

@@ -62,6 +62,13 @@ std::string Emitter::imm(DType d, Scalar s) const {
   }
 }
 
+std::string Emitter::primary_copy(const ir::Value* v) {
+  if (!v->type.is_scalar()) return coords(k_.layout(v)).primary;
+  std::string p = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {p, tid_, "0"});
+  return p;
+}
+
 const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
   for (auto& [layout, tc] : coords_)
     if (layout == l) return tc;

@@ -287,20 +287,14 @@ void Emitter::load(const ir::Op& op) {
     if (dt == DType::Bool) {
       std::string w = b_.reg(RegClass::B32);
       b_.ins("mov.b32", {w, "0"});
-      if (pred.empty()) b_.ins("ld.global.u8", {w, addr});
-      else b_.ins_if(pred, "ld.global.u8", {w, addr});
+      b_.ins_if(pred, "ld.global.u8", {w, addr});
       std::string p = b_.reg(RegClass::Pred);
       b_.ins("setp.ne.u32", {p, w, "0"});
       // A masked-off bool keeps its padding (selected below by the caller's mov).
-      if (pred.empty()) {
-        b_.ins("mov.pred", {dst, p});
-      } else {
-        b_.ins_if(pred, "mov.pred", {dst, p});
-      }
+      b_.ins_if(pred, "mov.pred", {dst, p});
       return;
     }
-    if (pred.empty()) b_.ins("ld.global." + suffix, {dst, addr});
-    else b_.ins_if(pred, "ld.global." + suffix, {dst, addr});
+    b_.ins_if(pred, "ld.global." + suffix, {dst, addr});
   };
   if (res->type.is_scalar()) {
     // A rank-0 array has one element; a scalar load reads it in every thread.
@@ -344,8 +338,7 @@ void Emitter::load(const ir::Op& op) {
       std::string p = element_valid(b_, a, l, tc.base, r);  // the vector's first element
       std::string opcode = dst.size() == 1 ? "ld.global." + ty : fmt::format("ld.global.v{}.{}", dst.size(), ty);
       std::string operand = dst.size() == 1 ? dst[0] : "{" + fmt::format("{}", fmt::join(dst, ", ")) + "}";
-      if (p.empty()) b_.ins(opcode, {operand, addrs[size_t(r)]});
-      else b_.ins_if(p, opcode, {operand, addrs[size_t(r)]});
+      b_.ins_if(p, opcode, {operand, addrs[size_t(r)]});
     }
     for (size_t i = 0; i < words.size(); ++i)
       b_.ins("mov.b32", {"{" + out[2 * i] + ", " + out[2 * i + 1] + "}", words[i]});
@@ -385,8 +378,7 @@ void Emitter::store(const ir::Op& op) {
       src = b_.reg(RegClass::B32);
       b_.ins("selp.b32", {src, "1", "0", v});
     }
-    if (pred.empty()) b_.ins("st.global." + suffix, {addr, src});
-    else b_.ins_if(pred, "st.global." + suffix, {addr, src});
+    b_.ins_if(pred, "st.global." + suffix, {addr, src});
   };
   if (val->type.is_scalar()) {
     // One element: thread 0 writes it.
@@ -420,8 +412,7 @@ void Emitter::store(const ir::Op& op) {
       std::string p = both(b_, element_valid(b_, a, l, tc.base, r), primary);
       std::string opcode = src.size() == 1 ? "st.global." + ty : fmt::format("st.global.v{}.{}", src.size(), ty);
       std::string operand = src.size() == 1 ? src[0] : "{" + fmt::format("{}", fmt::join(src, ", ")) + "}";
-      if (p.empty()) b_.ins(opcode, {addrs[size_t(r)], operand});
-      else b_.ins_if(p, opcode, {addrs[size_t(r)], operand});
+      b_.ins_if(p, opcode, {addrs[size_t(r)], operand});
     }
     return;
   }
