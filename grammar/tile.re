@@ -1,6 +1,6 @@
 // The .tile lexer rules, compiled by re2c at build time into Lexer::scan().
 // One raw token per call; NEWLINE for each '\n'. Indentation is measured by the wrapper in
-// src/frontend/lexer.cpp, so this file reads like a table.
+// src/frontend/indentation.cpp, so this file reads like a table.
 #include "frontend/lexer.h"
 
 namespace tilec {

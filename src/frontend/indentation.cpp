@@ -1,7 +1,8 @@
-// The indentation wrapper around the re2c scanner: NEWLINE at the end of each logical line
-// (none inside brackets, none for blank lines), INDENT/DEDENT where the indentation changes.
-// Hand-written; the scanner it wraps is generated at build time from grammar/tile.re (and the
-// parser from grammar/tile.yy) into the build folder, and neither output is tracked.
+// The hand-written half of Lexer (lexer.h): the indentation layer around the re2c scanner,
+// NEWLINE at the end of each logical line (none inside brackets, none for blank lines),
+// INDENT/DEDENT where the indentation changes. The scanner itself, Lexer::scan(), is
+// generated at build time from grammar/tile.re (and the parser from grammar/tile.yy) into the
+// build folder; neither output is tracked.
 #include "frontend/lexer.h"
 
 #include <cctype>
