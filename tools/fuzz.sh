@@ -45,10 +45,10 @@ tests/fuzz/make_seeds.sh "$B/seeds"
 # The dictionary: the committed part, then every built-in, keyword parameter and dtype.
 {
   cat tests/fuzz/tile.dict
-  echo "# generated from src/frontend/builtins.h and src/frontend/dtype.h"
+  echo "# generated from src/frontend/builtins.h and src/basic/dtype.h"
   sed -n 's/^ *X([A-Za-z0-9]*, "\([a-z_0-9]*\)", "\([^"]*\)").*/\1 \2/p' src/frontend/builtins.h |
     tr ' ,*=' '\n\n\n\n' | grep -E '^[a-z_0-9]+$' | sort -u | sed 's/.*/"&"/'
-  sed -n 's/^ *X([A-Za-z0-9]*, "\([a-z0-9]*\)", [0-9].*/"\1"/p' src/frontend/dtype.h
+  sed -n 's/^ *X([A-Za-z0-9]*, "\([a-z0-9]*\)", [0-9].*/"\1"/p' src/basic/dtype.h
 } > "$B/tile.dict"
 
 before=$(ls "$B/findings" | wc -l)

@@ -8,7 +8,7 @@
 #include "codegen/lower.h"
 #include "codegen/target.h"
 #include "frontend/check.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 namespace tilec::codegen {
 

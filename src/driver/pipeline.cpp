@@ -14,7 +14,7 @@
 #include "driver/output.h"
 #include "frontend/ast.h"
 #include "frontend/check.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "frontend/parse.h"
 #include "codegen/abi.h"
 #include "codegen/header/header.h"

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "frontend/source.h"
+#include "basic/operators.h"
+#include "basic/source.h"
 #include "frontend/types.h"
 
 namespace tilec {
@@ -37,15 +38,6 @@ enum class ExprKind : uint8_t {
   Subscript,  // args[0]: base, args[1..]: indices (a Slice, None or an expression)
   Slice,      // args: lo, hi, step (each may be null); `:` alone has all three null
 };
-
-enum class Op : uint8_t {
-  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor, Shl, Shr,
-  Neg, Pos, Invert, And, Or,
-  Lt, Le, Gt, Ge, Eq, Ne,
-};
-
-/// The source spelling of an operator ("//", "<=", "-").
-const char* op_spelling(Op op);
 
 /// `name=value` in a call.
 struct Keyword {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 namespace tilec {
 

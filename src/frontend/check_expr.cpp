@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "frontend/checker.h"
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 namespace tilec {
 

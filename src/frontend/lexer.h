@@ -5,7 +5,7 @@
 #include <deque>
 #include <vector>
 
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "frontend/token.h"
 
 namespace tilec {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "frontend/ast.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "frontend/lexer.h"
 #include "tile.tab.hh"
 

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "frontend/source.h"
+#include "basic/source.h"
 
 namespace tilec {
 

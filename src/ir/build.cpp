@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "frontend/builtins.h"
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 namespace tilec::ir {
 namespace {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "frontend/check.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "ir/ir.h"
 
 namespace tilec::ir {

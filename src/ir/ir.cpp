@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "frontend/check.h"
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 namespace tilec::ir {
 namespace {

@@ -28,7 +28,7 @@
 #include "codegen/ptx/module.h"
 #include "codegen/target.h"
 #include "frontend/check.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "frontend/parse.h"
 #include "ir/build.h"
 #include "ir/ir.h"

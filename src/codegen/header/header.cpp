@@ -11,7 +11,7 @@
 #include "codegen/arch.h"
 #include "codegen/header/c_text.h"
 #include "codegen/header/runtime.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 namespace tilec {
 namespace {

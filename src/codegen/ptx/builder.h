@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/source.h"
+#include "basic/source.h"
 
 namespace tilec::codegen {
 

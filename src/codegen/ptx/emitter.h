@@ -18,7 +18,7 @@
 #include "codegen/lower.h"
 #include "codegen/ptx/builder.h"
 #include "codegen/target.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 namespace tilec::codegen {
 

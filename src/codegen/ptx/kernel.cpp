@@ -11,7 +11,7 @@
 #include "codegen/kernel_abi.h"
 #include "codegen/ptx/emitter.h"
 #include "frontend/check.h"
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 namespace tilec::codegen {
 

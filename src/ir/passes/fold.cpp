@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 #include "ir/passes/passes.h"
 
 namespace tilec::ir {

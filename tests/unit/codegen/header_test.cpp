@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "codegen/header/header.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "sample_abi.h"
 
 using namespace tilec;

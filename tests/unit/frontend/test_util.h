@@ -5,7 +5,7 @@
 #include <string>
 
 #include "frontend/check.h"
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 #include "frontend/parse.h"
 
 namespace tilec::test {

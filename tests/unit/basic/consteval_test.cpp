@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 using namespace tilec;
 

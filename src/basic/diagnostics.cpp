@@ -1,5 +1,5 @@
 // Recording, printing (clang format with caret and ~~~ underline) and verifying diagnostics.
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 #include <algorithm>
 #include <regex>

@@ -1,5 +1,5 @@
 // Loading source files and mapping offsets to lines.
-#include "frontend/source.h"
+#include "basic/source.h"
 
 #include <cerrno>
 #include <cstring>

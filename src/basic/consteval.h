@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "frontend/ast.h"
-#include "frontend/types.h"
+#include "basic/operators.h"
+#include "basic/tile_type.h"
 
 namespace tilec {
 

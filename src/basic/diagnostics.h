@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "frontend/source.h"
+#include "basic/source.h"
 
 namespace tilec {
 

@@ -1,5 +1,5 @@
 // Constant arithmetic with fixed-width wrap-around and Python floor division.
-#include "frontend/consteval.h"
+#include "basic/consteval.h"
 
 #include <cmath>
 #include <cstring>

@@ -2,7 +2,7 @@
 // --verify-diagnostics matcher.
 #include <catch2/catch.hpp>
 
-#include "frontend/diagnostics.h"
+#include "basic/diagnostics.h"
 
 using namespace tilec;
 

@@ -1,5 +1,5 @@
 // Dtype table lookups.
-#include "frontend/dtype.h"
+#include "basic/dtype.h"
 
 namespace tilec {
 namespace {
