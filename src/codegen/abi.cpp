@@ -8,63 +8,30 @@
 #include <fmt/format.h>
 
 #include "codegen/host_assert.h"
-#include "frontend/builtins.h"
 
 namespace tilec::codegen {
 namespace {
 
-// C for a checked grid expression: integers, dimension symbols, integer scalar parameters,
-// + - * //, cdiv, min, max, num_tiles, num_sms(). Constants are folded by the checker.
-std::string grid_c(const Expr& e, bool& uses_sms) {
-  const Value& v = e.value;
-  if (v.is_const()) return fmt::format("{}", v.constant->i);
+// C for a grid term over int64_t variables named after the dimension symbols and integer
+// scalars (kernel_abi.h AbiGrid), with the header's Python-semantics helpers.
+std::string grid_c(const ir::Signature& sig, const ir::GridExpr& e, bool& uses_sms) {
+  using K = ir::GridExpr::Kind;
+  auto arg = [&](size_t i) { return grid_c(sig, e.args[i], uses_sms); };
   switch (e.kind) {
-    case ExprKind::Name: return e.name;
-    case ExprKind::Unary: return "(-" + grid_c(*e.args[0], uses_sms) + ")";
-    case ExprKind::Binary: {
-      std::string a = grid_c(*e.args[0], uses_sms), b = grid_c(*e.args[1], uses_sms);
-      if (e.op == Op::FloorDiv) return "tilec_floordiv(" + a + ", " + b + ")";
-      return "(" + a + " " + op_spelling(e.op) + " " + b + ")";
-    }
-    case ExprKind::Call: {
-      const Value& callee = e.args[0]->value;
-      Builtin b = Builtin(callee.builtin);
-      auto arg = [&](size_t i) { return grid_c(*e.args[i + 1], uses_sms); };
-      switch (b) {
-        case Builtin::Cdiv: return "tilec_cdiv(" + arg(0) + ", " + arg(1) + ")";
-        case Builtin::Min: return "tilec_min(" + arg(0) + ", " + arg(1) + ")";
-        case Builtin::Max: return "tilec_max(" + arg(0) + ", " + arg(1) + ")";
-        case Builtin::NumSms: uses_sms = true; return "num_sms";
-        case Builtin::NumTiles: {
-          // cdiv(extent of the (permuted) axis, tile size)
-          const ArrayParam* arr = e.args[1]->value.array;
-          std::vector<const Expr*> a;
-          for (size_t i = 1; i < e.args.size(); ++i) a.push_back(e.args[i].get());
-          const Expr* axis = a.size() > 1 ? a[1] : nullptr;
-          const Expr* shape = a.size() > 2 ? a[2] : nullptr;
-          const Expr* order = a.size() > 3 ? a[3] : nullptr;
-          for (const Keyword& kw : e.kwargs) {
-            if (kw.name == "axis") axis = kw.value.get();
-            if (kw.name == "shape") shape = kw.value.get();
-            if (kw.name == "order") order = kw.value.get();
-          }
-          int64_t ax = axis->value.constant->i;
-          int rank = int(arr->dims.size());
-          if (ax < 0) ax += rank;
-          int64_t src = order ? order->value.elems[size_t(ax)].constant->i : ax;
-          const Value& sv = shape->value;
-          int64_t t = sv.kind == ValueKind::Tuple ? sv.elems[size_t(ax)].constant->i : sv.constant->i;
-          const ArrayDim& d = arr->dims[size_t(src)];
-          std::string extent = d.symbol.empty() ? fmt::format("{}", d.constant) : d.symbol;
-          return fmt::format("tilec_cdiv({}, {})", extent, t);
-        }
-        default: break;
-      }
-      break;
-    }
-    default: break;
+    case K::Const: return fmt::format("{}", e.value);
+    case K::Dim: return sig.dims[size_t(e.index)].name;
+    case K::Scalar: return sig.params[size_t(e.index)].name;
+    case K::Neg: return "(-" + arg(0) + ")";
+    case K::Add: return "(" + arg(0) + " + " + arg(1) + ")";
+    case K::Sub: return "(" + arg(0) + " - " + arg(1) + ")";
+    case K::Mul: return "(" + arg(0) + " * " + arg(1) + ")";
+    case K::FloorDiv: return "tilec_floordiv(" + arg(0) + ", " + arg(1) + ")";
+    case K::Cdiv: return "tilec_cdiv(" + arg(0) + ", " + arg(1) + ")";
+    case K::Min: return "tilec_min(" + arg(0) + ", " + arg(1) + ")";
+    case K::Max: return "tilec_max(" + arg(0) + ", " + arg(1) + ")";
+    case K::NumSms: uses_sms = true; return "num_sms";
   }
-  return "0";  // the checker admits nothing else
+  return "0";
 }
 
 }  // namespace
@@ -72,18 +39,19 @@ std::string grid_c(const Expr& e, bool& uses_sms) {
 std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"; }
 std::string general_entry(const std::string& kernel) { return kernel; }
 
-KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
+KernelAbi make_kernel_abi(const LoweredKernel& low) {
+  const ir::Signature& k = low.fn->sig;
   KernelAbi abi;
   abi.name = k.name;
   abi.doc = k.doc;
-  std::set<const ArrayParam*> written;
+  std::set<const ir::ArrayParam*> written;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     // Stores, scatters and atomics write their array (operand 0).
     if (op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic)
       written.insert(op.operands[0]->type.array);
   });
-  std::map<const ArrayParam*, int> vector_bytes = array_vector_bytes(low);
-  for (const KernelParam& p : k.params) {
+  std::map<const ir::ArrayParam*, int> vector_bytes = array_vector_bytes(low);
+  for (const ir::Param& p : k.params) {
     AbiParam ap;
     ap.kind = p.is_array ? AbiParam::Kind::Array : AbiParam::Kind::Scalar;
     ap.name = p.name;
@@ -95,13 +63,13 @@ KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low) {
     }
     abi.params.push_back(ap);
   }
-  for (const DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
-  for (const Expr* g : k.grid) abi.grid.dims_c.push_back(grid_c(*g, abi.grid.uses_num_sms));
+  for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
+  for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
   abi.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
   for (const auto& [op, condition] : host_checked_asserts(*low.fn)) abi.host_asserts.push_back(condition);
   abi.threads_per_cta = low.threads();
   abi.num_warps = low.num_warps;
-  abi.num_stages = k.num_stages ? k.num_stages : 1;
+  abi.num_stages = k.options.num_stages ? k.options.num_stages : 1;
   abi.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
   return abi;
 }

@@ -1,17 +1,16 @@
-// From a checked kernel and its lowering to the launch interface the header exposes.
+// From a lowered kernel to the launch interface the header exposes.
 #pragma once
 
 #include "codegen/kernel_abi.h"
 #include "codegen/lower.h"
-#include "frontend/check.h"
 
 namespace tilec::codegen {
 
-/// The KernelAbi of `k`: parameters (with may_write from the stores in `low`'s IR), dimension
+/// The KernelAbi of `low`'s kernel: parameters (with may_write from the stores in its IR), dimension
 /// symbols, the grid as C expressions (language.md §3 grid rules, 64-bit, Python floor
 /// semantics through the header's tilec_cdiv/tilec_floordiv), the two variants' entry names
 /// (`<name>_v16` vectorized, `<name>` general) and the launch shape.
-KernelAbi make_kernel_abi(const KernelInfo& k, const LoweredKernel& low);
+KernelAbi make_kernel_abi(const LoweredKernel& low);
 
 /// The PTX entry names of a kernel's variants.
 std::string vectorized_entry(const std::string& kernel);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "frontend/check.h"
 
 namespace tilec::codegen {
 namespace {
@@ -51,15 +50,13 @@ bool IntegerFacts::nonneg(const ir::Value* v) const {
 }
 
 bool IntegerFacts::below_extent(const ir::Value* v, const std::string& symbol) const {
-  if (symbol.empty() || !k_.fn->kernel) return false;
+  if (symbol.empty()) return false;
   while (const ir::Value* w = widened_from(v)) v = w;
   if (!v->def || v->def->kind != ir::OpKind::BlockId) return false;
-  const std::vector<const Expr*>& grid = k_.fn->kernel->grid;
+  const ir::Signature& sig = k_.fn->sig;
   size_t axis = size_t(v->def->axis);
-  if (axis >= grid.size() || grid[axis]->kind != ExprKind::Name || grid[axis]->name != symbol) return false;
-  for (const DimSymbol& d : k_.fn->kernel->dims)
-    if (d.name == symbol) return grid[axis]->var == d.var;
-  return false;
+  return axis < sig.grid.size() && sig.grid[axis].kind == ir::GridExpr::Kind::Dim &&
+         sig.dims[size_t(sig.grid[axis].index)].name == symbol;
 }
 
 int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {

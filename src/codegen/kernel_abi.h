@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/types.h"
+#include "basic/tile_type.h"
 
 namespace tilec {
 

@@ -20,27 +20,28 @@ int64_t registers_for(int64_t elements, DType d) {
 
 }  // namespace
 
-int64_t kernel_param_bytes(const KernelInfo& k) {
+int64_t kernel_param_bytes(const ir::Signature& k) {
   int64_t bytes = 0;
   auto add = [&](int64_t size) { bytes = (bytes + size - 1) / size * size + size; };
-  for (const KernelParam& p : k.params)
+  for (const ir::Param& p : k.params)
     if (p.is_array)
       for (size_t i = 0; i <= p.array->dims.size(); ++i) add(8);  // base, then one stride per dim
   for (size_t i = 0; i < k.dims.size(); ++i) add(8);                // extents
-  for (const KernelParam& p : k.params)
+  for (const ir::Param& p : k.params)
     if (!p.is_array) add(std::max(1, dtype_bytes(p.dtype)));
   return bytes;
 }
 
-void check_param_space(const KernelInfo& k, DiagnosticEngine& diag) {
+void check_param_space(const ir::Signature& k, DiagnosticEngine& diag) {
   int64_t bytes = kernel_param_bytes(k);
   if (bytes <= kMaxParamBytes) return;
-  diag.error(k.def->range, fmt::format("kernel '{}' takes {} bytes of parameters ({} parameters: each array passes "
+  diag.error(k.range, fmt::format("kernel '{}' takes {} bytes of parameters ({} parameters: each array passes "
                                        "its address and one stride per dimension); a kernel may take at most {} bytes",
                                        k.name, bytes, k.params.size(), kMaxParamBytes));
 }
 
-void check_registers(const KernelInfo& k, const LoweredKernel& low, DiagnosticEngine& diag) {
+void check_registers(const LoweredKernel& low, DiagnosticEngine& diag) {
+  const ir::Signature& k = low.fn->sig;
   bool reported = false;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     if (reported) return;
@@ -59,10 +60,11 @@ void check_registers(const KernelInfo& k, const LoweredKernel& low, DiagnosticEn
   });
 }
 
-void check_shared_memory(const KernelInfo& k, const LoweredKernel& low, const Target& t, DiagnosticEngine& diag) {
+void check_shared_memory(const LoweredKernel& low, const Target& t, DiagnosticEngine& diag) {
+  const ir::Signature& k = low.fn->sig;
   int64_t limit = max_shared_per_cta(t.sm), bytes = low.shared_bytes();
   if (bytes <= limit) return;
-  Diagnostic& d = diag.error(k.def->range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
+  Diagnostic& d = diag.error(k.range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
                                        "reductions, transposes, histograms and mma operands; {} allows at most {} bytes ({})",
                                        k.name, bytes, kib(bytes), t.arch, limit, kib(limit)));
   if (low.conversion_smem > limit && low.conversion_smem_loc.valid())

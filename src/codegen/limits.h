@@ -7,7 +7,6 @@
 
 #include "codegen/lower.h"
 #include "codegen/target.h"
-#include "frontend/check.h"
 #include "basic/diagnostics.h"
 
 namespace tilec::codegen {
@@ -23,19 +22,19 @@ constexpr int64_t kMaxRegistersPerThread = 255;
 
 /// Bytes of the `.param` space the kernel's entry takes: the parameters of kernel_abi.h in
 /// order, each at its natural alignment.
-int64_t kernel_param_bytes(const KernelInfo& k);
+int64_t kernel_param_bytes(const ir::Signature& k);
 
 /// Errors at the kernel's `def` when its parameters exceed kMaxParamBytes.
-void check_param_space(const KernelInfo& k, DiagnosticEngine& diag);
+void check_param_space(const ir::Signature& k, DiagnosticEngine& diag);
 
 /// Errors at the op that makes a tile value which needs more than kMaxRegistersPerThread
 /// registers in every thread of the lowered kernel (first such value in program order; one
 /// error per kernel).
-void check_registers(const KernelInfo& k, const LoweredKernel& low, DiagnosticEngine& diag);
+void check_registers(const LoweredKernel& low, DiagnosticEngine& diag);
 
 /// Errors at the kernel's `def` when its shared memory (LoweredKernel::shared_bytes: the
 /// conversion buffer and the cp.async stages) does not fit one CTA on `t`
 /// (max_shared_per_cta, target.h).
-void check_shared_memory(const KernelInfo& k, const LoweredKernel& low, const Target& t, DiagnosticEngine& diag);
+void check_shared_memory(const LoweredKernel& low, const Target& t, DiagnosticEngine& diag);
 
 }  // namespace tilec::codegen

@@ -393,7 +393,7 @@ std::string print_lowered(const LoweredKernel& k) {
 
 int vector_access_bytes(const ir::Op& op, const Layout& l) {
   const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
-  const ArrayParam* arr = op.operands[0]->type.array;
+  const ir::ArrayParam* arr = op.operands[0]->type.array;
   int rank = int(arr->dims.size());
   if (tile->type.is_scalar() || rank == 0) return 0;
   int last = op.order.empty() ? rank - 1 : int(op.order[size_t(rank - 1)]);
@@ -405,8 +405,8 @@ int vector_access_bytes(const ir::Op& op, const Layout& l) {
   return vectorizable ? piece : 0;
 }
 
-std::map<const ArrayParam*, int> array_vector_bytes(const LoweredKernel& low) {
-  std::map<const ArrayParam*, int> vector_bytes;
+std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low) {
+  std::map<const ir::ArrayParam*, int> vector_bytes;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     // Tile loads and stores in vectors (not the cp.async loads of a pipeline: those handle
     // vectors that straddle the edge).

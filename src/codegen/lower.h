@@ -105,7 +105,7 @@ int vector_access_bytes(const ir::Op& op, const Layout& l);
 /// Per array that tile loads or stores access (cp.async pipeline loads excepted): the widest
 /// vector_access_bytes of those accesses, 1 when none is in vectors. The launch stub takes the
 /// vectorized variant only when each array's innermost extent in bytes is a multiple of it.
-std::map<const ArrayParam*, int> array_vector_bytes(const LoweredKernel& low);
+std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low);
 
 /// Every value of `k.fn` in program order: the kernel's arguments, then, op by op (depth
 /// first), its results and the arguments of its regions. Output that depends on the order of

@@ -33,14 +33,12 @@ int occupancy_register_cap(int registers, int threads, double max_cut) {
   return cap;
 }
 
-std::map<std::string, int> register_caps(const std::vector<KernelInfo>& kernels,
-                                         const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
+std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
                                          int64_t smem_per_sm) {
   std::map<std::string, int> caps;
-  for (size_t i = 0; i < kernels.size() && i < lowered.size(); ++i) {
-    const KernelInfo& k = kernels[i];
-    const LoweredKernel& low = lowered[i];
-    if (k.max_registers || k.min_ctas_per_sm) continue;
+  for (const LoweredKernel& low : lowered) {
+    const ir::Signature& k = low.fn->sig;
+    if (k.options.max_registers || k.options.min_ctas_per_sm) continue;
     bool has_mma = false;
     ir::walk(low.fn->body, [&](ir::Op& op) { has_mma = has_mma || op.kind == ir::OpKind::Mma; });
     if (has_mma) continue;

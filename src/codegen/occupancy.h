@@ -7,7 +7,6 @@
 
 #include "codegen/lower.h"
 #include "codegen/toolchain.h"
-#include "frontend/check.h"
 
 namespace tilec::codegen {
 
@@ -29,9 +28,7 @@ int occupancy_register_cap(int registers, int threads, double max_cut = 0.1);
 /// max_registers or min_ctas_per_sm options, that do not spill, whose ptxas register count
 /// sits just above a step of register-limited occupancy (occupancy_register_cap), and whose
 /// shared memory still fits the extra CTA (`smem_per_sm` bytes per SM, 1 KiB reserved per CTA).
-/// kernels[i] and lowered[i] describe the same kernel.
-std::map<std::string, int> register_caps(const std::vector<KernelInfo>& kernels,
-                                         const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
+std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
                                          int64_t smem_per_sm);
 
 }  // namespace tilec::codegen

@@ -65,18 +65,19 @@ std::string default_output(const std::string& input, EmitKind k) {
   return base + ext;
 }
 
-// The source range of the kernel that a PTX entry name belongs to (for ptxas reports).
-SourceRange kernel_range(const Program& p, const std::string& entry) {
-  for (const KernelInfo& k : p.kernels)
-    if (entry == codegen::general_entry(k.name) || entry == codegen::vectorized_entry(k.name)) return k.def->range;
-  return SourceRange{};
+// The signature of the kernel that a PTX entry name belongs to (for ptxas reports), or null.
+const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
+  for (const auto& f : kernels)
+    if (entry == codegen::general_entry(f->sig.name) || entry == codegen::vectorized_entry(f->sig.name)) return &f->sig;
+  return nullptr;
 }
 
 // Reports a ptxas or fatbinary failure (or one ptxas warning line). The first line that names
 // an entry function ("Entry function 'k_v16' uses too much shared data (...)", "... in function
 // 'k'") makes the diagnostic, at that kernel's def and with the kernel's name in front; the
 // other lines, except ptxas's "info" lines (-v), follow as notes.
-void report_tool_message(DiagnosticEngine& diag, const Program& p, bool error, const std::string& message) {
+void report_tool_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels, bool error,
+                         const std::string& message) {
   static const std::regex entry_re(R"(function '([^']+)')");
   static const std::regex prefix_re(R"(^ptxas[^:]*:\s*)");
   std::vector<std::string> lines;
@@ -94,12 +95,11 @@ void report_tool_message(DiagnosticEngine& diag, const Program& p, bool error, c
   for (size_t i = 0; i < lines.size() && !at.valid(); ++i) {
     std::smatch m;
     if (!std::regex_search(lines[i], m, entry_re)) continue;
-    for (const KernelInfo& k : p.kernels)
-      if (m[1] == codegen::general_entry(k.name) || m[1] == codegen::vectorized_entry(k.name)) {
-        at = k.def->range;
-        main = i;
-        text = "kernel '" + k.name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
-      }
+    if (const ir::Signature* k = entry_kernel(kernels, m[1])) {
+      at = k->range;
+      main = i;
+      text = "kernel '" + k->name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
+    }
   }
   Diagnostic& d = error ? diag.error(at, text) : diag.warning(at, text);
   for (size_t i = 0; i < lines.size(); ++i)
@@ -211,18 +211,20 @@ int compile(const Options& opts) {
   CheckOptions check_opts{opts.defines, opts.include_dirs};
   check_program(sm, diag, check_opts, std::move(module), program);
   deps = program.dependencies;
-  for (const KernelInfo& k : program.kernels) codegen::check_param_space(k, diag);
-  if (diag.has_errors() || emit == EmitKind::None) return finish(0);
+  if (diag.has_errors()) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 
-  // Tile IR, one function per kernel, then the optimizer.
+  // Tile IR, one function per kernel, then the optimizer. From here on, nothing reads the AST
+  // or the checker's output: each function carries its signature (ir/signature.h).
   std::vector<std::unique_ptr<ir::Function>> kernels;
   for (const KernelInfo& k : program.kernels) {
     kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
     if (diag.has_errors()) return finish(1);
     std::string problem = ir::verify(*kernels.back());
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
+    codegen::check_param_space(kernels.back()->sig, diag);
   }
+  if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Tir) return write(print_all(kernels));
   std::vector<std::string> passes = opts.passes.empty() ? ir::default_pipeline(opts.opt_level) : split(opts.passes);
   std::string trace;
@@ -244,10 +246,9 @@ int compile(const Options& opts) {
     if (std::optional<codegen::Target> t = codegen::parse_target(arch))
       smem_limit = std::min(smem_limit, codegen::max_shared_per_cta(t->sm));
   std::vector<codegen::LoweredKernel> lowered;
-  for (size_t i = 0; i < kernels.size(); ++i)
-    lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps, program.kernels[i].num_stages,
-                                            smem_limit));
-  for (size_t i = 0; i < lowered.size(); ++i) codegen::check_registers(program.kernels[i], lowered[i], diag);
+  for (auto& f : kernels)
+    lowered.push_back(codegen::lower_kernel(*f, f->sig.options.num_warps, f->sig.options.num_stages, smem_limit));
+  for (const codegen::LoweredKernel& low : lowered) codegen::check_registers(low, diag);
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::TirLowered) {
     std::string text;
@@ -264,7 +265,7 @@ int compile(const Options& opts) {
       diag.error(SourceRange{}, "unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
       return finish(1);
     }
-    for (size_t i = 0; i < lowered.size(); ++i) codegen::check_shared_memory(program.kernels[i], lowered[i], *target, diag);
+    for (const codegen::LoweredKernel& low : lowered) codegen::check_shared_memory(low, *target, diag);
     if (diag.has_errors()) return finish(1);
     targets.push_back(*target);
   }
@@ -313,7 +314,7 @@ int compile(const Options& opts) {
     } else {
       ok = make_fatbin(tk, ptx, ao, fatbin, tool_error);
     }
-    if (!ok) report_tool_message(diag, program, true, tool_error);
+    if (!ok) report_tool_message(diag, kernels, true, tool_error);
     return ok;
   };
   if (!assemble()) return finish(1);
@@ -323,8 +324,7 @@ int compile(const Options& opts) {
   // cap unless it then spills.
   RegisterCaps caps;
   for (size_t a = 0; a < fatbin.cubins.size(); ++a) {
-    std::map<std::string, int> c = codegen::register_caps(program.kernels, lowered, fatbin.cubins[a],
-                                                          codegen::max_shared_per_sm(targets[a].sm));
+    std::map<std::string, int> c = codegen::register_caps(lowered, fatbin.cubins[a], codegen::max_shared_per_sm(targets[a].sm));
     if (!c.empty()) caps[archs[a]] = c;
   }
   // The caps whose entry does not spill once assembled under them.
@@ -349,18 +349,18 @@ int compile(const Options& opts) {
   }
 
   for (const Cubin& c : fatbin.cubins) {
-    for (const std::string& w : c.warnings) report_tool_message(diag, program, false, w);
+    for (const std::string& w : c.warnings) report_tool_message(diag, kernels, false, w);
     for (const EntryResources& r : c.resources) {
       spdlog::trace("{}", describe_resources(r));
       if (!r.spills()) continue;
       std::string text = describe_resources(r);
       // Say which variant spills: the general one runs only for unaligned arrays.
+      const ir::Signature* k = entry_kernel(kernels, r.entry);
       for (const EntryResources& other : c.resources)
-        for (const KernelInfo& k : program.kernels)
-          if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
-            text += " (the general variant, which runs when an array is not 16-byte aligned or not "
-                    "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
-      diag.warning(kernel_range(program, r.entry), text);
+        if (k && r.entry == codegen::general_entry(k->name) && other.entry == codegen::vectorized_entry(k->name))
+          text += " (the general variant, which runs when an array is not 16-byte aligned or not "
+                  "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
+      diag.warning(k ? k->range : SourceRange{}, text);
     }
   }
   if (diag.has_errors()) return finish(1);
@@ -376,18 +376,18 @@ int compile(const Options& opts) {
   if (!ptxas_version(tk, hi.cuda_version, tool_error)) hi.cuda_version = "unknown";
   hi.image = fatbin.bytes;
   std::vector<std::string> names;
-  for (const KernelInfo& k : program.kernels) names.push_back(k.name);
-  for (size_t i = 0; i < lowered.size(); ++i) {
-    const KernelInfo& k = program.kernels[i];
+  for (const auto& f : kernels) names.push_back(f->sig.name);
+  for (const codegen::LoweredKernel& low : lowered) {
+    const ir::Signature& k = low.fn->sig;
     std::string name_error;
-    if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.def->range, name_error);
-    KernelAbi abi = codegen::make_kernel_abi(k, lowered[i]);
+    if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.range, name_error);
+    KernelAbi abi = codegen::make_kernel_abi(low);
     std::vector<std::string> abi_errors;
     if (!check_kernel_abi(abi, abi_errors))
-      for (const std::string& e : abi_errors) diag.error(k.def->range, e);
+      for (const std::string& e : abi_errors) diag.error(k.range, e);
     hi.kernels.push_back(abi);
   }
-  if (program.kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
+  if (kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
   if (diag.has_errors()) return finish(1);
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   return write(generate_header(hi));

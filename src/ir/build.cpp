@@ -100,6 +100,10 @@ class IrBuilder {
   BVal attribute(const Expr& e);
   BVal subscript(const Expr& e);
 
+  /// Fills f_.sig from the checked kernel.
+  void signature();
+  GridExpr grid_expr(const Expr& e);
+
   bool unsupported(SourceRange r, const std::string& what) {
     diag_.error(r, what + " is not yet supported by the code generator");
     failed_ = true;
@@ -111,7 +115,7 @@ class IrBuilder {
   Function& f_;
   Builder b_;
   std::vector<BVal> env_;          ///< by variable id
-  std::map<const ArrayParam*, Value*> arrays_;
+  std::map<const tilec::ArrayParam*, Value*> arrays_;
   std::map<std::string, Value*> dims_;
   std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here
   HelperReturn* ret_ = nullptr;           ///< the helper being inlined has an early return
@@ -123,16 +127,17 @@ class IrBuilder {
 
 void IrBuilder::build() {
   f_.name = k_.name;
-  f_.kernel = &k_;
+  signature();
   // Arguments in the kernel ABI order: arrays, dimension extents, scalars.
-  for (const KernelParam& p : k_.params)
-    if (p.is_array) {
-      Value* v = b_.block_arg(&f_.body, Type{true, {}, p.array});
-      v->name = p.name;
-      arrays_[p.array] = v;
-      env_[size_t(p.var)].v = v;
-    }
-  for (const DimSymbol& d : k_.dims) {
+  for (size_t i = 0; i < k_.params.size(); ++i) {
+    const KernelParam& p = k_.params[i];
+    if (!p.is_array) continue;
+    Value* v = b_.block_arg(&f_.body, Type{true, {}, f_.sig.params[i].array});
+    v->name = p.name;
+    arrays_[p.array] = v;
+    env_[size_t(p.var)].v = v;
+  }
+  for (const tilec::DimSymbol& d : k_.dims) {
     Value* v = b_.block_arg(&f_.body, Type::scalar(DType::I64));
     v->name = d.name;
     dims_[d.name] = v;
@@ -145,6 +150,86 @@ void IrBuilder::build() {
       env_[size_t(p.var)].v = v;
     }
   block(k_.def->body);
+}
+
+void IrBuilder::signature() {
+  Signature& s = f_.sig;
+  s.name = k_.name;
+  s.doc = k_.doc;
+  s.range = k_.def->range;
+  for (const KernelParam& p : k_.params) {
+    Param ip{p.name, p.range, p.is_array, nullptr, p.dtype};
+    if (p.is_array) {
+      s.arrays.push_back(std::make_unique<ArrayParam>(ArrayParam{p.array->name, p.array->dtype, p.array->dims, p.array->index}));
+      ip.array = s.arrays.back().get();
+    }
+    s.params.push_back(ip);
+  }
+  for (const tilec::DimSymbol& d : k_.dims) s.dims.push_back({d.name, d.first});
+  for (const Expr* g : k_.grid) s.grid.push_back(grid_expr(*g));
+  s.options = {k_.num_warps, k_.num_stages, k_.max_registers, k_.min_ctas_per_sm};
+}
+
+GridExpr IrBuilder::grid_expr(const Expr& e) {
+  // The checker admits integers, dimension symbols, integer scalar parameters, + - * //,
+  // cdiv, min, max, num_tiles and num_sms() in a grid, with constants folded.
+  using K = GridExpr::Kind;
+  const tilec::Value& v = e.value;
+  if (v.is_const()) return GridExpr::constant(v.constant->i);
+  auto arg = [&](size_t i) { return grid_expr(*e.args[i]); };
+  switch (e.kind) {
+    case ExprKind::Name: {
+      GridExpr g;
+      for (size_t i = 0; i < k_.dims.size(); ++i)
+        if (k_.dims[i].var == e.var) return GridExpr{K::Dim, 0, int(i), {}};
+      for (size_t i = 0; i < k_.params.size(); ++i)
+        if (k_.params[i].var == e.var) return GridExpr{K::Scalar, 0, int(i), {}};
+      break;
+    }
+    case ExprKind::Unary: return GridExpr::op(K::Neg, {arg(0)});
+    case ExprKind::Binary: {
+      K k = e.op == tilec::Op::Add ? K::Add : e.op == tilec::Op::Sub ? K::Sub : e.op == tilec::Op::Mul ? K::Mul : K::FloorDiv;
+      return GridExpr::op(k, {arg(0), arg(1)});
+    }
+    case ExprKind::Call: {
+      auto call_arg = [&](size_t i) { return grid_expr(*e.args[i + 1]); };
+      switch (Builtin(e.args[0]->value.builtin)) {
+        case Builtin::Cdiv: return GridExpr::op(K::Cdiv, {call_arg(0), call_arg(1)});
+        case Builtin::Min: return GridExpr::op(K::Min, {call_arg(0), call_arg(1)});
+        case Builtin::Max: return GridExpr::op(K::Max, {call_arg(0), call_arg(1)});
+        case Builtin::NumSms: return GridExpr::op(K::NumSms, {});
+        case Builtin::NumTiles: {
+          // cdiv(extent of the (permuted) axis, tile size)
+          const tilec::ArrayParam* arr = e.args[1]->value.array;
+          std::vector<const Expr*> a;
+          for (size_t i = 1; i < e.args.size(); ++i) a.push_back(e.args[i].get());
+          const Expr* axis = a.size() > 1 ? a[1] : nullptr;
+          const Expr* shape = a.size() > 2 ? a[2] : nullptr;
+          const Expr* order = a.size() > 3 ? a[3] : nullptr;
+          for (const Keyword& kw : e.kwargs) {
+            if (kw.name == "axis") axis = kw.value.get();
+            if (kw.name == "shape") shape = kw.value.get();
+            if (kw.name == "order") order = kw.value.get();
+          }
+          int64_t ax = axis->value.constant->i;
+          int rank = int(arr->dims.size());
+          if (ax < 0) ax += rank;
+          int64_t src = order ? order->value.elems[size_t(ax)].constant->i : ax;
+          const tilec::Value& sv = shape->value;
+          int64_t t = sv.kind == ValueKind::Tuple ? sv.elems[size_t(ax)].constant->i : sv.constant->i;
+          const ArrayDim& d = arr->dims[size_t(src)];
+          GridExpr extent = d.symbol.empty() ? GridExpr::constant(d.constant)
+                                             : GridExpr{K::Dim, 0, f_.sig.dim_index(d.symbol), {}};
+          return GridExpr::op(K::Cdiv, {extent, GridExpr::constant(t)});
+        }
+        default: break;
+      }
+      break;
+    }
+    default: break;
+  }
+  TILEC_ASSERT(false, "a grid expression the checker should have rejected");
+  return GridExpr::constant(0);
 }
 
 void IrBuilder::block(const StmtList& body, size_t from) {
@@ -979,7 +1064,7 @@ ir::AtomicOp atomic_of(Builtin id) {
 }  // namespace
 
 BVal IrBuilder::element_memory(Builtin id, const Expr& e, const std::vector<const Expr*>& a) {
-  const ArrayParam* arr = a[0]->value.array;
+  const tilec::ArrayParam* arr = a[0]->value.array;
   // Indices: a tuple written out, a tuple value, or one tile for a rank-1 array.
   std::vector<Value*> idx;
   std::vector<const Expr*> idx_exprs;
@@ -1085,7 +1170,7 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       return r;
     }
     case Builtin::Load: {
-      const ArrayParam* arr = a[0]->value.array;
+      const tilec::ArrayParam* arr = a[0]->value.array;
       std::vector<Value*> ops{arrays_[arr]};
       std::vector<const Expr*> idx;
       if (a[1]->kind == ExprKind::Tuple) for (const ExprPtr& x : a[1]->args) idx.push_back(x.get());
@@ -1116,7 +1201,7 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       return one(order.empty() ? op->result() : permute(op->result(), order, e.range));
     }
     case Builtin::Store: {
-      const ArrayParam* arr = a[0]->value.array;
+      const tilec::ArrayParam* arr = a[0]->value.array;
       const tilec::Value& tv = a[2]->value;
       std::vector<int64_t> shape = tv.tile.shape;
       if (shape.empty()) shape.assign(arr->dims.size(), 1);
@@ -1339,7 +1424,7 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
     }
     case Builtin::NumTiles: {
       // cdiv(extent of the (permuted) axis, tile size), computed in i64.
-      const ArrayParam* arr = a[0]->value.array;
+      const tilec::ArrayParam* arr = a[0]->value.array;
       int rank = int(arr->dims.size());
       int64_t axis = a[1]->value.constant->i;
       if (axis < 0) axis += rank;

@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "frontend/check.h"
 #include "basic/consteval.h"
 
 namespace tilec::ir {
@@ -50,11 +49,8 @@ const char* op_name(OpKind k) { return kOps[int(k)].name; }
 
 int dimension_index(const Function& fn, const Value* v) {
   // The builder names each extent argument after its symbol (ir/build.cpp).
-  if (v->def || v->owner != &fn.body || !fn.kernel) return -1;
-  const std::vector<DimSymbol>& dims = fn.kernel->dims;
-  for (size_t i = 0; i < dims.size(); ++i)
-    if (dims[i].name == v->name) return int(i);
-  return -1;
+  if (v->def || v->owner != &fn.body) return -1;
+  return fn.sig.dim_index(v->name);
 }
 int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
@@ -340,7 +336,18 @@ std::string print(const Function& f) {
   p.out = "kernel @" + f.name + "(";
   for (size_t i = 0; i < f.body.args.size(); ++i)
     p.out += (i ? ", " : "") + p.name(f.body.args[i]) + ": " + f.body.args[i]->type.str();
-  p.out += ") {\n";
+  p.out += ")";
+  // The grid and the launch options the source gives (the lowered form adds the chosen ones).
+  if (!f.sig.grid.empty()) {
+    p.out += " grid(";
+    for (size_t i = 0; i < f.sig.grid.size(); ++i) p.out += (i ? ", " : "") + grid_text(f.sig, f.sig.grid[i]);
+    p.out += ")";
+  }
+  const LaunchOptions& o = f.sig.options;
+  for (auto [key, v] : {std::pair{"num_warps", o.num_warps}, {"num_stages", o.num_stages},
+                        {"max_registers", o.max_registers}, {"min_ctas_per_sm", o.min_ctas_per_sm}})
+    if (v) p.out += fmt::format(" {}={}", key, v);
+  p.out += " {\n";
   p.block(f.body, 1);
   p.out += "}\n";
   return p.out;

@@ -8,12 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "frontend/ast.h"
-#include "frontend/types.h"
-
-namespace tilec {
-struct KernelInfo;
-}
+#include "basic/operators.h"
+#include "basic/source.h"
+#include "basic/tile_type.h"
+#include "ir/signature.h"
 
 namespace tilec::ir {
 
@@ -132,7 +130,7 @@ bool is_terminator(OpKind k);
 struct Type {
   bool is_array = false;
   TileType tile;                     ///< tiles
-  const ArrayParam* array = nullptr; ///< arrays: the kernel parameter it names
+  const ArrayParam* array = nullptr; ///< arrays: the kernel parameter it names (Signature::arrays)
 
   static Type tile_of(DType d, std::vector<int64_t> shape) { return Type{false, TileType{d, std::move(shape)}, nullptr}; }
   static Type scalar(DType d) { return tile_of(d, {}); }
@@ -190,7 +188,7 @@ struct Op {
 /// then scalars (the order of kernel_abi.h).
 struct Function {
   std::string name;
-  const tilec::KernelInfo* kernel = nullptr;
+  Signature sig;  ///< parameters, dimension symbols, grid, launch options
   Block body;
   std::vector<std::unique_ptr<Value>> values;  ///< arena
 
@@ -201,7 +199,7 @@ struct Function {
   }
 };
 
-/// The position of `v` among `fn.kernel->dims` when `v` is the kernel argument holding that
+/// The position of `v` among `fn.sig.dims` when `v` is the kernel argument holding that
 /// dimension extent (never negative: the launch stub rejects negative extents), else -1.
 int dimension_index(const Function& fn, const Value* v);
 

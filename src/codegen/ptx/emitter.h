@@ -316,7 +316,7 @@ class Emitter {
     std::vector<int64_t> const_stride_bytes;  ///< the stride in bytes when known (vectorized innermost), else 0
     std::vector<std::string> extents;  ///< s64
   };
-  std::map<const ArrayParam*, ArrayRegs> arrays_;
+  std::map<const ir::ArrayParam*, ArrayRegs> arrays_;
   std::deque<std::pair<Layout, ThreadCoords>> coords_;  ///< a deque: references stay valid
   /// Thread coordinates per parent (blocked) layout, shared by its slices.
   struct ParentCoords {

@@ -35,7 +35,7 @@ std::string mem_type(DType d, bool store) {
 }  // namespace
 
 Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
-  const ArrayParam* arr = op.operands[0]->type.array;
+  const ir::ArrayParam* arr = op.operands[0]->type.array;
   const ArrayRegs& ar = arrays_.at(arr);
   size_t first = 1 + size_t(ir::element_values(op));
   size_t rank = arr->dims.size();

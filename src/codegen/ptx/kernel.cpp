@@ -10,7 +10,6 @@
 
 #include "codegen/kernel_abi.h"
 #include "codegen/ptx/emitter.h"
-#include "frontend/check.h"
 #include "basic/consteval.h"
 
 namespace tilec::codegen {
@@ -179,7 +178,7 @@ const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
 
 void Emitter::params() {
   // kernel_abi.h: arrays (base, strides), dimension extents, scalars.
-  const KernelInfo& k = *k_.fn->kernel;
+  const ir::Signature& k = k_.fn->sig;
   std::vector<std::string> decls;
   auto param = [&](const std::string& ty) {
     std::string name = fmt::format("{}_param_{}", k.name, decls.size());
@@ -187,9 +186,9 @@ void Emitter::params() {
     return name;
   };
   std::map<std::string, std::string> extent_of;
-  std::vector<std::pair<const ArrayParam*, std::vector<std::string>>> stride_params;
-  std::vector<std::pair<const ArrayParam*, std::string>> base_params;
-  for (const KernelParam& p : k.params) {
+  std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
+  std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
+  for (const ir::Param& p : k.params) {
     if (!p.is_array) continue;
     std::string base = param("u64");
     std::vector<std::string> strides;
@@ -197,7 +196,7 @@ void Emitter::params() {
     base_params.push_back({p.array, base});
     stride_params.push_back({p.array, strides});
   }
-  for (const DimSymbol& d : k.dims) extent_of[d.name] = param("s64");
+  for (const ir::DimSymbol& d : k.dims) extent_of[d.name] = param("s64");
   std::vector<std::pair<const ir::Value*, std::string>> scalar_params;
   size_t arg = 0;
   for (const ir::Value* a : k_.fn->body.args) {
@@ -205,7 +204,7 @@ void Emitter::params() {
     ++arg;
   }
   arg += k.dims.size();
-  for (const KernelParam& p : k.params) {
+  for (const ir::Param& p : k.params) {
     if (p.is_array) continue;
     int bits = dtype_bits(p.dtype);
     std::string ty = bits == 8 ? "u8" : bits == 16 ? "b16" : bits == 32 ? "b32" : "b64";
@@ -220,7 +219,7 @@ void Emitter::params() {
     ar.base = b_.reg(RegClass::B64);
     b_.ins("ld.param.u64", {ar.base, "[" + base_params[i].second + "]"});
     b_.ins("cvta.to.global.u64", {ar.base, ar.base});
-    const ArrayParam* arr = base_params[i].first;
+    const ir::ArrayParam* arr = base_params[i].first;
     int esz = arr->dtype == DType::Bool ? 1 : dtype_bytes(arr->dtype);
     for (size_t d = 0; d < arr->dims.size(); ++d) {
       std::string s = b_.reg(RegClass::B64);
@@ -237,12 +236,12 @@ void Emitter::params() {
     arrays_[arr] = ar;
   }
   std::map<std::string, std::string> extent_regs;
-  for (const DimSymbol& d : k.dims) {
+  for (const ir::DimSymbol& d : k.dims) {
     std::string r = b_.reg(RegClass::B64);
     b_.ins("ld.param.s64", {r, "[" + extent_of[d.name] + "]"});
     extent_regs[d.name] = r;
   }
-  for (const KernelParam& p : k.params) {  // source order, not the pointer order of arrays_
+  for (const ir::Param& p : k.params) {  // source order, not the pointer order of arrays_
     if (!p.is_array) continue;
     ArrayRegs& ar = arrays_[p.array];
     for (const ArrayDim& d : p.array->dims) {
@@ -325,13 +324,13 @@ std::string Emitter::entry(const std::string& name) {
   if (failed_) return "";
   b_.label(exit_label_);
   b_.ins("ret", {});
-  const KernelInfo& k = *k_.fn->kernel;
+  const ir::Signature& k = k_.fn->sig;
   std::string text = ".visible .entry " + name + "(" + param_text_ + "\n)\n";
   text += fmt::format(".maxntid {}, 1, 1\n", k_.threads());
-  if (k.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.min_ctas_per_sm);
-  if (k.max_registers) text += fmt::format(".maxnreg {}\n", k.max_registers);
+  if (k.options.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.options.min_ctas_per_sm);
+  if (k.options.max_registers) text += fmt::format(".maxnreg {}\n", k.options.max_registers);
   auto cap = o_.register_caps.find(name);
-  if (!k.max_registers && !k.min_ctas_per_sm && cap != o_.register_caps.end())
+  if (!k.options.max_registers && !k.options.min_ctas_per_sm && cap != o_.register_caps.end())
     text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
   // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,

@@ -52,7 +52,7 @@ std::string elem_suffix(DType d, bool store) {
 
 Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index) {
   Access a;
-  const ArrayParam* arr = array->type.array;
+  const ir::ArrayParam* arr = array->type.array;
   const ArrayRegs& ar = arrays_.at(arr);
   a.rank = int(arr->dims.size());
   a.esz = mem_bytes(arr->dtype);

@@ -3,6 +3,7 @@
 
 #include "../frontend/test_util.h"
 #include "codegen/limits.h"
+#include "ir/build.h"
 
 using namespace tilec;
 
@@ -14,5 +15,6 @@ TEST_CASE("parameter bytes follow kernel_abi.h: arrays, extents, scalars at thei
   REQUIRE(c->messages.empty());
   REQUIRE(c->program.kernels.size() == 1);
   // a: 8 + 2*8, b: 8 + 8, n and m: 16, flag: 1, x: 8 at offset 64, y: 2.
-  CHECK(codegen::kernel_param_bytes(c->program.kernels[0]) == 74);
+  std::unique_ptr<ir::Function> f = ir::build_kernel(c->program.kernels[0], *c->diag);
+  CHECK(codegen::kernel_param_bytes(f->sig) == 74);
 }

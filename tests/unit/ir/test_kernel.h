@@ -17,7 +17,7 @@ using ir::Value;
 
 // A kernel `k(x: f32[n], s: f32, i: i32)` with a builder at the end of its body.
 struct Kernel {
-  ArrayParam x{"x", DType::F32, {ArrayDim{"n", 0}}, 0};
+  ir::ArrayParam x{"x", DType::F32, {ArrayDim{"n", 0}}, 0};
   Function f;
   Builder b{f, &f.body};
   Value* arr;
