@@ -28,6 +28,8 @@ p.add_argument("--time", default="")
 p.add_argument("--dtypes", default="bf16,f16")
 p.add_argument("--json", default="results.jsonl")
 p.add_argument("--log", default="")
+p.add_argument("--names", default="", help="comma list of substrings; keep kernels whose name has one")
+p.add_argument("--rr", default="", help="sizes for a round-robin timing of every selected kernel + cuBLAS in one process")
 p.add_argument("--reps", type=int, default=15)
 p.add_argument("--inner", type=int, default=5)
 args = p.parse_args()
@@ -49,7 +51,8 @@ NSM = lib.hp_num_sms()
 
 manifest = json.load(open(os.path.join(args.dir, "manifest.json")))
 dtypes = args.dtypes.split(",")
-kernels = [k for k in manifest if k["variant"] == args.variant and k["dtype"] in dtypes]
+kernels = [k for k in manifest if (args.variant == "all" or k["variant"] == args.variant) and k["dtype"] in dtypes
+           and (not args.names or any(s in k["name"] for s in args.names.split(",")))]
 mods = {}
 for k in kernels:
     m = lib.hp_load(os.path.join(args.dir, k["name"] + ".cubin").encode())
@@ -211,7 +214,56 @@ def timing(sizes):
                 torch.cuda.empty_cache()
 
 
+def roundrobin(sizes):
+    """Every selected kernel and cuBLAS timed in turn within each round, so that clock and power
+    drift hit them alike; median over rounds."""
+    for n in sizes:
+        M = N = K = n
+        flops = 2.0 * M * N * K
+        for dtype in dtypes:
+            t = TD[dtype]
+            torch.manual_seed(n)
+            A = torch.randn(M, K, device="cuda", dtype=t)
+            Bmn = torch.randn(K, N, device="cuda", dtype=t)
+            Bk = torch.randn(N, K, device="cuda", dtype=t)
+            entries = []
+            for bmaj, B, Bop in (("mn", Bmn, Bmn), ("k", Bk, Bk.t())):
+                Cb = torch.empty(M, N, device="cuda", dtype=t)
+                entries.append((f"cublas_{dtype}_b{bmaj}", bmaj, (lambda A=A, Bop=Bop, Cb=Cb: torch.mm(A, Bop, out=Cb)), None))
+                for k in kernels:
+                    if k["dtype"] != dtype or k["bmaj"] != bmaj:
+                        continue
+                    C = torch.full((M, N), float("nan"), device="cuda", dtype=t)
+                    pid = plan(k, A, K, B, N if bmaj == "mn" else K, C, N, M, N, K)
+                    entries.append((k["name"], bmaj, (lambda pid=pid: launch(pid)), C))
+            for _, _, fn, _ in entries:
+                for _ in range(3):
+                    fn()
+            torch.cuda.synchronize()
+            refs = {"mn": A.float() @ Bmn.float(), "k": A.float() @ Bk.float().t()}
+            times = {e[0]: [] for e in entries}
+            for _ in range(args.reps):
+                for name, _, fn, _ in entries:
+                    times[name].append(timeit(fn, 1, args.inner))
+            med = {k: statistics.median(v) for k, v in times.items()}
+            for name, bmaj, fn, C in entries:
+                rel = ((C.float() - refs[bmaj]).norm() / refs[bmaj].norm()).item() if C is not None else 0.0
+                tc = med[f"cublas_{dtype}_b{bmaj}"]
+                tm = med[name]
+                rec = dict(kind="rr", kernel=name, dtype=dtype, bmaj=bmaj, n=n, ms=tm, tflops=flops / tm / 1e9,
+                           cublas_tflops=flops / tc / 1e9, ratio=tc / tm, rel=rel,
+                           spread=(max(times[name]) - min(times[name])) / tm, gpu=torch.cuda.get_device_name())
+                emit(rec)
+                print(f"RR {name:32s} n={n} {rec['tflops']:7.1f} TFLOP/s  ratio {rec['ratio']:.3f}  "
+                      f"(min..max {flops / max(times[name]) / 1e9:.0f}..{flops / min(times[name]) / 1e9:.0f})  rel {rel:.1e}", flush=True)
+            lib.hp_reset_plans()
+            del entries, refs, A, Bmn, Bk
+            torch.cuda.empty_cache()
+
+
 nfail = 0
+if args.rr:
+    roundrobin([int(x) for x in args.rr.split(",")])
 if args.check:
     nfail = check()
 if args.time:

@@ -27,6 +27,7 @@ import os
 import sys
 
 BM, BK, GROUP = 128, 64, 8
+WATCHDOG = 1 << 22   # failed try_wait rounds before trap (0: spin forever, as production code would)
 SMEM_LIMIT = 227 * 1024  # per-block opt-in maximum on sm_90
 
 
@@ -62,7 +63,7 @@ def gen(variant, bn, dtype, bmaj, stages=None):
     BAR = S * STAGE
     smem_bytes = BAR + 16 * S + 1024
     assert smem_bytes <= SMEM_LIMIT, smem_bytes
-    name = f"gemm_{variant}_bn{bn}_{dtype}_b{bmaj}"
+    name = f"gemm_{variant}_bn{bn}_{dtype}_b{bmaj}" + ("" if stages is None else f"_s{S}")
     tb = 1 if bmaj == "mn" else 0
     # descriptor fields (units of 16 B)
     A_LBO = 1                      # K-major SW128: LBO unused (CUTLASS puts 1)
@@ -108,6 +109,7 @@ def gen(variant, bn, dtype, bmaj, stages=None):
     e("    .reg .b32 %ps, %pph, %pL, %cs, %cph, %prev, %k, %bar, %ea, %aA, %aB, %la, %lb, %wg, %wgA;")
     e("    .reg .b64 %tma, %tmb, %Cp, %dA0, %dB0, %dA1, %dB1, %dA2, %dB2, %dA3, %dB3;")
     e("    .reg .pred %pacc, %ptrue, %pw;")
+    e("    .reg .b32 %spin;")
     e("")
     e("    mov.u32 %tx, %tid.x;")
     e("    ld.param.u32 %M, [pM];")
@@ -150,6 +152,23 @@ def gen(variant, bn, dtype, bmaj, stages=None):
     e("    bar.sync 0;")
     e("")
 
+    def wait(bar, parity, tag):
+        """mbarrier wait with parity. The retry path counts; after WATCHDOG failed tries it traps,
+        so a wrong parity becomes a launch error instead of a hang (the fast path is unchanged)."""
+        lw, ld = e.label(tag), e.label(tag + "_OK")
+        e("    mov.u32 %spin, 0;")
+        e(f"{lw}:")
+        e(f"    mbarrier.try_wait.parity.shared::cta.b64 %pw, [{bar}], {parity};")
+        e(f"    @%pw bra {ld};")
+        if WATCHDOG:
+            e("    add.u32 %spin, %spin, 1;")
+            e(f"    setp.lt.u32 %pw, %spin, {WATCHDOG};")
+            e(f"    @%pw bra {lw};")
+            e("    trap;                                        // watchdog: barrier never completed")
+        else:
+            e(f"    bra {lw};")
+        e(f"{ld}:")
+
     def tile_coords(pid_reg):
         # grouped (swizzle2d) order, GROUP rows of tiles per band; sets %mblk, %nblk
         e(f"    // grouped tile order (GROUP={GROUP}): {pid_reg} -> (%mblk, %nblk)")
@@ -165,13 +184,10 @@ def gen(variant, bn, dtype, bmaj, stages=None):
 
     def produce(kreg):
         """Thread-local producer step for k-step kreg into stage %ps (phase bit %pph). Needs %mblk,%nblk."""
-        lw = e.label("PWAIT")
         e("    // -- produce: wait empty[ps] (parity pph^1: passes at once on the first pass), expect_tx, TMA")
         e("    mad.lo.u32 %ea, %ps, 8, %emptyb;")
         e("    xor.b32 %r8, %pph, 1;")
-        e(f"{lw}:")
-        e("    mbarrier.try_wait.parity.shared::cta.b64 %pw, [%ea], %r8;")
-        e(f"    @!%pw bra {lw};")
+        wait("%ea", "%r8", "PWAIT")
         e("    mad.lo.u32 %bar, %ps, 8, %fullb;")
         e(f"    mbarrier.arrive.expect_tx.shared::cta.b64 _, [%bar], {STAGE};")
         e(f"    mad.lo.u32 %r9, %ps, {A_ST}, %base;        // A stage")
@@ -196,11 +212,8 @@ def gen(variant, bn, dtype, bmaj, stages=None):
 
     def consume_step():
         """One k-step of a consumer warpgroup (index %wg in {0,1}: %wgA = its A row-half offset)."""
-        lw = e.label("CWAIT")
         e("    mad.lo.u32 %bar, %cs, 8, %fullb;")
-        e(f"{lw}:")
-        e("    mbarrier.try_wait.parity.shared::cta.b64 %pw, [%bar], %cph;")
-        e(f"    @!%pw bra {lw};")
+        wait("%bar", "%cph", "CWAIT")
         e(f"    mad.lo.u32 %aA, %cs, {A_ST}, %wgA;")
         e(f"    mad.lo.u32 %aB, %cs, {B_ST}, %base;")
         e(f"    add.u32 %aB, %aB, {B_RING};")
@@ -407,7 +420,11 @@ def configs():
         for bn in (128, 256):
             for dtype in ("bf16", "f16"):
                 for bmaj in ("mn", "k"):
-                    yield variant, bn, dtype, bmaj
+                    yield variant, bn, dtype, bmaj, None
+    # ablation: what the pipeline depth buys (2 stages instead of as many as fit)
+    for variant in ("L2", "L3"):
+        for bmaj in ("mn", "k"):
+            yield variant, 256, "bf16", bmaj, 2
 
 
 def main():

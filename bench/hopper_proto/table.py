@@ -23,3 +23,9 @@ if t:
     print(f"  {'kernel':28s} {'n':>5s} {'TFLOP/s':>8s} {'cuBLAS':>8s} {'ratio':>6s} {'rel':>8s}")
     for r in t:
         print(f"  {r['kernel']:28s} {r['n']:5d} {r['tflops']:8.1f} {r['cublas_tflops']:8.1f} {r['ratio']:6.3f} {r['rel']:8.1e}")
+rr = [r for r in recs if r["kind"] == "rr"]
+if rr:
+    print(f"round-robin timing ({rr[0]['gpu']}; all kernels and cuBLAS in turn each round, medians):")
+    print(f"  {'kernel':32s} {'n':>5s} {'TFLOP/s':>8s} {'x cuBLAS':>8s} {'spread':>7s}")
+    for r in rr:
+        print(f"  {r['kernel']:32s} {r['n']:5d} {r['tflops']:8.1f} {r['ratio']:8.3f} {r['spread']:7.2f}")
