@@ -65,12 +65,14 @@ KernelAbi make_kernel_abi(const LoweredKernel& low) {
   }
   for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
-  abi.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
   for (const auto& [op, condition] : host_checked_asserts(*low.fn)) abi.host_asserts.push_back(condition);
-  abi.threads_per_cta = low.threads();
-  abi.num_warps = low.num_warps;
-  abi.num_stages = k.options.num_stages ? k.options.num_stages : 1;
-  abi.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
+  AbiPath path;
+  path.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
+  path.threads_per_cta = low.threads();
+  path.num_warps = low.num_warps;
+  path.num_stages = low.num_stages();
+  path.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
+  abi.paths.push_back(path);
   return abi;
 }
 

@@ -8,7 +8,7 @@
 //   2. for each dimension symbol, in order of first appearance: .s64 extent
 //   3. for each scalar parameter, in source order: its dtype's natural size
 //        (bool/i8/u8: .u8; i16/u16/f16/bf16: .b16; 32-bit: .b32; 64-bit: .b64)
-// Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel (vectorized,
+// Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel's path (vectorized,
 // general) takes the same parameters.
 #pragma once
 
@@ -54,6 +54,22 @@ struct AbiVariant {
   bool vectorized = false;  ///< assumes 16-byte aligned bases, unit innermost stride, 16-byte aligned other strides
 };
 
+/// One code path of a kernel: the entries of one lowering, the devices that have them and how
+/// they launch. Paths for an arch-specific target (sm_90a) come first; the stub takes one only
+/// on a device of exactly that compute capability whose code has its entries. The last path is
+/// the portable one: its entries exist in the code of every -arch in the image, with the same
+/// launch data everywhere.
+struct AbiPath {
+  std::string name = "portable";  ///< what the path is, for the header's comments and metadata
+  std::string arch;               ///< "" for the portable path; else the -arch whose code alone has it
+  std::vector<AbiVariant> variants;  ///< vectorized first when present; the last is general
+  int threads_per_cta = 128;
+  int dynamic_shared_bytes = 0;      ///< over 48 KiB needs the per-device attribute
+  int num_warps = 4;
+  int num_stages = 1;                ///< the pipeline stages the code runs with (1: none)
+  int cluster_dims[3] = {1, 1, 1};   ///< >1 launches through cuLaunchKernelEx
+};
+
 /// Everything the header needs to know about one kernel.
 struct KernelAbi {
   std::string name;                       ///< source name (`vector_add`)
@@ -61,15 +77,12 @@ struct KernelAbi {
   std::vector<AbiParam> params;           ///< source order
   std::vector<std::string> dim_symbols;   ///< order of first appearance
   AbiGrid grid;
-  std::vector<AbiVariant> variants;       ///< vectorized first when present; the last is general
   /// C conditions over the stub's extents (`tilec_sym[i]`) of the asserts the vectorized variant
   /// leaves out (host_assert.h): the stub takes that variant only when all of them hold.
   std::vector<std::string> host_asserts;
-  int threads_per_cta = 128;
-  int dynamic_shared_bytes = 0;           ///< over 48 KiB needs the per-device attribute
-  int num_warps = 4;
-  int num_stages = 1;
-  int cluster_dims[3] = {1, 1, 1};        ///< >1 launches through cuLaunchKernelEx
+  std::vector<AbiPath> paths;             ///< arch-specific paths first, the portable path last
+
+  const AbiPath& portable() const { return paths.back(); }
 };
 
 }  // namespace tilec

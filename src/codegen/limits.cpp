@@ -62,7 +62,7 @@ void check_registers(const LoweredKernel& low, DiagnosticEngine& diag) {
 
 void check_shared_memory(const LoweredKernel& low, const Target& t, DiagnosticEngine& diag) {
   const ir::Signature& k = low.fn->sig;
-  int64_t limit = max_shared_per_cta(t.sm), bytes = low.shared_bytes();
+  int64_t limit = t.max_shared_per_cta(), bytes = low.shared_bytes();
   if (bytes <= limit) return;
   Diagnostic& d = diag.error(k.range, fmt::format("kernel '{}' needs {} bytes ({}) of shared memory per CTA for layout conversions, "
                                        "reductions, transposes, histograms and mma operands; {} allows at most {} bytes ({})",

@@ -34,7 +34,7 @@ void check_registers(const LoweredKernel& low, DiagnosticEngine& diag);
 
 /// Errors at the kernel's `def` when its shared memory (LoweredKernel::shared_bytes: the
 /// conversion buffer and the cp.async stages) does not fit one CTA on `t`
-/// (max_shared_per_cta, target.h).
+/// (Target::max_shared_per_cta).
 void check_shared_memory(const LoweredKernel& low, const Target& t, DiagnosticEngine& diag);
 
 }  // namespace tilec::codegen

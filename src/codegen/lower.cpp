@@ -320,9 +320,11 @@ void Lowering::block(ir::Block& b) {
 
 }  // namespace
 
-LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages, int64_t smem_limit) {
+LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit) {
   LoweredKernel k;
   k.fn = &f;
+  k.target = target;
+  int num_warps = f.sig.options.num_warps, num_stages = f.sig.options.num_stages;
   int64_t largest = 1;
   std::map<std::vector<int64_t>, int> min_bytes;
   ir::walk(f.body, [&](ir::Op& op) {

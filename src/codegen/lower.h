@@ -6,6 +6,7 @@
 #include <string>
 
 #include "codegen/layout.h"
+#include "codegen/target.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen {
@@ -38,8 +39,17 @@ struct Pipeline {
   std::vector<AsyncLoad> loads;
 };
 
+/// Something the lowering could not do as the source asked, said as a warning at `loc` (the
+/// driver reports it under the warning's name).
+struct LoweringWarning {
+  std::string name;  ///< the -W name ("num-stages")
+  SourceRange loc;
+  std::string text;
+};
+
 struct LoweredKernel {
   ir::Function* fn = nullptr;
+  Target target;  ///< the target this lowering is for
   int num_warps = 4;
   int threads() const { return num_warps * 32; }
   /// Elements per thread along the last dimension, per tile shape (16 bytes of the narrowest
@@ -66,6 +76,9 @@ struct LoweredKernel {
   const AsyncLoad* async_load(const ir::Value* v) const;
   /// Dynamic shared memory the kernel launches with: the larger of the two variants' needs.
   int64_t shared_bytes() const;
+  /// The pipeline stages the vectorized variant runs with: the most of any loop, 1 without one.
+  int num_stages() const;
+  std::vector<LoweringWarning> warnings;
   /// Values of async-load chains, mapped to their load (the emitter skips their ops).
   std::map<const ir::Value*, const AsyncLoad*> async_values;
 };
@@ -80,19 +93,22 @@ void plan_pipelines(LoweredKernel& k, int num_stages);
 /// After layouts: places the stages after the conversion buffer and picks their number,
 /// `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
 /// per CTA), so that two CTAs can share an SM, or in all of it when the accumulator alone
-/// takes more than 64 registers per thread (then registers allow one CTA per SM anyway).
+/// takes more than 64 registers per thread (then registers allow one CTA per SM anyway). A
+/// `num_stages` that does not fit, or that no loop can use, adds a warning to `k.warnings`.
 void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 
-/// Chooses warps and layouts for `f`. `num_warps` 0 lets the compiler choose: enough warps
+/// Lowers `f` for `target`: chooses warps and layouts, and plans the cp.async pipelines. The
+/// launch options come from f.sig.options: `num_warps` 0 lets the compiler choose enough warps
 /// that each thread holds about 16 elements of the largest tile (32 from 4096 elements up),
-/// between 1 and 16 warps.
-/// `num_stages` (0 = compiler's choice) and `smem_limit` (the smallest per-CTA limit of the
-/// target architectures, target.h) size the cp.async pipelines.
-LoweredKernel lower_kernel(ir::Function& f, int num_warps, int num_stages = 0, int64_t smem_limit = 227 * 1024);
+/// between 1 and 16; `num_stages` (0 = compiler's choice) and `smem_limit` (bytes per CTA; the
+/// driver passes the smallest limit among the targets whose code shares entry names, so that
+/// every arch's entry launches with the same shared memory) size the pipelines. `f` is changed
+/// in place (layout conversions are inserted): lower a copy (ir::clone) per target.
+LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit);
 
 /// The vectorized variant's access size for a tile load or store `op` whose tile has layout
 /// `l`: the bytes of one vector access along the array's innermost dimension (the run of

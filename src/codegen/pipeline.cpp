@@ -12,6 +12,8 @@
 
 #include "codegen/lower.h"
 
+#include <fmt/format.h>
+
 namespace tilec::codegen {
 namespace {
 
@@ -183,12 +185,23 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
     if (s == 0) s = int(std::clamp<int64_t>((budget - k.pipeline_offset) / p.stage_bytes, 2, 4));
     while (s > 2 && s * p.stage_bytes > room) --s;
     if (s * p.stage_bytes > room) {
+      if (num_stages)
+        k.warnings.push_back({"num-stages", p.loop->loc,
+                              fmt::format("num_stages={}: two stages of {} bytes do not fit in the {} bytes of shared "
+                                          "memory per CTA left beside {} bytes for layout conversions; this loop's "
+                                          "loads are not pipelined",
+                                          num_stages, p.stage_bytes, room, k.pipeline_offset)});
       k.pipelines.clear();
       k.async_values.clear();
       k.conversion_smem_vectorized = k.conversion_smem;
       k.pipeline_offset = 0;
       return;
     }
+    if (num_stages && s < num_stages)
+      k.warnings.push_back({"num-stages", p.loop->loc,
+                            fmt::format("num_stages={}: only {} stages of {} bytes fit in the {} bytes of shared "
+                                        "memory per CTA left beside {} bytes for layout conversions; this loop runs {}",
+                                        num_stages, s, p.stage_bytes, room, k.pipeline_offset, s)});
     p.stages = s;
   }
 }
@@ -202,6 +215,12 @@ const Pipeline* LoweredKernel::pipeline(const ir::Op* loop) const {
 const AsyncLoad* LoweredKernel::async_load(const ir::Value* v) const {
   auto it = async_values.find(v);
   return it == async_values.end() ? nullptr : it->second;
+}
+
+int LoweredKernel::num_stages() const {
+  int stages = 1;
+  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages);
+  return stages;
 }
 
 int64_t LoweredKernel::shared_bytes() const {

@@ -5,10 +5,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <regex>
 #include <set>
 
-#include "codegen/arch.h"
+#include "codegen/target.h"
 #include "codegen/subprocess.h"
 
 namespace tilec {
@@ -155,6 +156,20 @@ bool ptxas_version(const CudaToolkit& tk, std::string& version, std::string& err
   return true;
 }
 
+std::vector<std::string> ptxas_gpu_names(const CudaToolkit& tk) {
+  ToolRun run;
+  std::string error;
+  std::vector<std::string> names;
+  if (!run_tool({tk.ptxas, "--help"}, "/", run, error) || !run.succeeded()) return names;
+  static const std::regex re(R"('(sm_[0-9]+[af]?)')");
+  for (auto it = std::sregex_iterator(run.output.begin(), run.output.end(), re); it != std::sregex_iterator(); ++it)
+    if (std::find(names.begin(), names.end(), (*it)[1].str()) == names.end()) names.push_back((*it)[1]);
+  std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return std::stoi(a.substr(3)) < std::stoi(b.substr(3));
+  });
+  return names;
+}
+
 std::string describe_resources(const EntryResources& r) {
   std::string s = r.entry + " on " + r.arch + ": " + std::to_string(r.registers) + " registers, " +
                   std::to_string(r.barriers) + " barriers, " + std::to_string(r.stack_bytes) +
@@ -204,7 +219,9 @@ bool assemble_cubin(const CudaToolkit& tk, std::string_view ptx, const std::stri
                     const AssembleOptions& opts, Cubin& out, std::string& error) {
   out = Cubin{};
   out.arch = arch;
-  if (!parse_gpu_arch(arch)) {
+  // Only the name's form is checked here: which numbers exist is for ptxas to say.
+  static const std::regex arch_re("sm_[1-9][0-9]+[af]?");
+  if (!std::regex_match(arch, arch_re)) {
     error = "'" + arch + "' is not a GPU architecture (expected sm_<number>, like sm_80 or sm_90a)";
     return false;
   }
@@ -270,7 +287,7 @@ bool make_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, cons
     if (!assemble_cubin(tk, in.ptx, in.arch, opts, cubin, error)) return false;
     out.cubins.push_back(std::move(cubin));
   }
-  out.ptx_arch = forward_compatible_ptx_arch(archs);
+  out.ptx_arch = codegen::forward_compatible_ptx_arch(archs);
 
   TempDir dir(opts.temp_root);
   if (!dir.ok()) {

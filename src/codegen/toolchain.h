@@ -39,6 +39,10 @@ bool find_cuda_toolkit(const ToolkitSearch& where, CudaToolkit& out, std::string
 /// False with `error` when ptxas does not run or prints no such line.
 bool ptxas_version(const CudaToolkit& tk, std::string& version, std::string& error);
 
+/// The GPU architectures `ptxas --help` lists for --gpu-name (sm_ names only, oldest first);
+/// empty when ptxas cannot be run.
+std::vector<std::string> ptxas_gpu_names(const CudaToolkit& tk);
+
 /// What `ptxas -v` reports for one entry function on one arch.
 struct EntryResources {
   std::string entry;

@@ -7,6 +7,7 @@
 
 #include "codegen/header/c_text.h"
 #include "codegen/target.h"
+#include "codegen/toolchain.h"
 #include <iostream>
 #include <map>
 
@@ -29,6 +30,27 @@ constexpr EmitName kEmitNames[] = {
 
 // Single-dash long options that nvcc and gcc users type; CLI11 2.1 only knows `--name`.
 constexpr const char* kSingleDashLong[] = {"arch", "MD", "MF", "MT", "MP", "Werror", "lineinfo"};
+
+// The -arch values tilec emits for that the installed ptxas also knows (tilec's own list when
+// ptxas cannot be found), for the message about a bad -arch.
+std::string known_archs_text() {
+  std::vector<std::string> ours = codegen::known_targets(), names;
+  CudaToolkit tk;
+  std::string error;
+  std::string tool = "tilec";
+  if (find_cuda_toolkit(ToolkitSearch::from_environment(), tk, error)) {
+    tool = tk.ptxas;
+    for (const std::string& n : ptxas_gpu_names(tk))
+      if (std::find(ours.begin(), ours.end(), n) != ours.end()) names.push_back(n);
+  }
+  if (names.empty()) {
+    names = ours;
+    tool = "tilec";
+  }
+  std::string out = "use one of";
+  for (const std::string& n : names) out += " " + n;
+  return out + (tool == "tilec" ? " (tilec's list; ptxas was not found)" : " (the ones tilec emits for that " + tool + " knows)");
+}
 
 std::string version_text() {
   return std::string("tilec ") + TILEC_VERSION + "\n";
@@ -142,13 +164,17 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
     return 2;
   };
+  // -arch is parsed here, once: everything later takes o.targets.
   for (size_t i = 0; i < o.archs.size(); ++i) {
     const std::string& arch = o.archs[i];
-    if (!codegen::parse_target(arch))
-      return usage("unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
+    std::string why;
+    std::optional<codegen::Target> t = codegen::parse_target(arch, &why);
+    if (!t) return usage("unsupported -arch '" + arch + "': " + why + "; " + known_archs_text());
     if (std::find(o.archs.begin(), o.archs.begin() + long(i), arch) != o.archs.begin() + long(i))
       return usage("-arch " + arch + " is given twice");
+    o.targets.push_back(*t);
   }
+  if (o.targets.empty()) o.targets.push_back(*codegen::parse_target(kDefaultArch));
   for (const std::string& d : o.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return usage("-D needs NAME=VALUE, not '" + d + "'");

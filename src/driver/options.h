@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "codegen/target.h"
+
 namespace tilec {
 
 /// What the compiler writes (`--emit=` or the `-o` extension).
@@ -30,7 +32,9 @@ struct Options {
   bool emit_given = false;
   std::vector<std::string> defines;  ///< NAME=VALUE
   std::vector<std::string> include_dirs;
-  std::vector<std::string> archs;    ///< sm_80 ... sm_90a; empty means the default arch
+  std::vector<std::string> archs;    ///< -arch values as given (sm_80 ... sm_90a); may be empty
+  /// The -arch values parsed (parse_options, the only parser); kDefaultArch when none is given.
+  std::vector<codegen::Target> targets;
   int opt_level = 2;
   bool fast_math = false;
   bool fmad = true;

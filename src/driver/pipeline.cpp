@@ -238,37 +238,43 @@ int compile(const Options& opts) {
   if (opts.print_after_all) std::fwrite(trace.data(), 1, trace.size(), stderr);
   if (emit == EmitKind::TirOpt) return write(print_all(kernels));
 
-  // Lowering: warps, layouts and cp.async pipelines, within the shared memory of the
-  // smallest target.
-  std::vector<std::string> archs = opts.archs.empty() ? std::vector<std::string>{kDefaultArch} : opts.archs;
-  int64_t smem_limit = codegen::max_shared_per_cta(90);
-  for (const std::string& arch : archs)
-    if (std::optional<codegen::Target> t = codegen::parse_target(arch))
-      smem_limit = std::min(smem_limit, codegen::max_shared_per_cta(t->sm));
-  std::vector<codegen::LoweredKernel> lowered;
-  for (auto& f : kernels)
-    lowered.push_back(codegen::lower_kernel(*f, f->sig.options.num_warps, f->sig.options.num_stages, smem_limit));
-  for (const codegen::LoweredKernel& low : lowered) codegen::check_registers(low, diag);
+  // Lowering, once per target, each on its own copy of the optimized IR (lowering inserts
+  // layout conversions). The portable path's entries have the same names in every arch's code,
+  // so its pipelines are planned for the smallest shared memory among the targets: one set of
+  // launch data then fits every arch (kernel_abi.h, AbiPath).
+  std::vector<codegen::Target> targets = opts.targets;
+  if (targets.empty()) targets.push_back(*codegen::parse_target(kDefaultArch));
+  std::vector<std::string> archs;
+  int64_t smem_limit = INT64_MAX;
+  for (const codegen::Target& t : targets) {
+    archs.push_back(t.arch);
+    smem_limit = std::min(smem_limit, t.max_shared_per_cta());
+  }
+  std::vector<std::vector<std::unique_ptr<ir::Function>>> copies(targets.size());
+  std::vector<std::vector<codegen::LoweredKernel>> lowered(targets.size());
+  for (size_t t = 0; t < targets.size(); ++t)
+    for (const auto& f : kernels) {
+      copies[t].push_back(ir::clone(*f));
+      lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit));
+      const codegen::LoweredKernel& low = lowered[t].back();
+      codegen::check_registers(low, diag);
+      for (const codegen::LoweringWarning& w : low.warnings) diag.warning(w.loc, w.text + " [-W" + w.name + "]");
+    }
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::TirLowered) {
     std::string text;
-    for (const auto& k : lowered) text += codegen::print_lowered(k);
+    for (size_t t = 0; t < targets.size(); ++t) {
+      if (targets.size() > 1) text += "// ---- target " + targets[t].arch + " ----\n";
+      for (const auto& k : lowered[t]) text += codegen::print_lowered(k);
+    }
     return write(text);
   }
+  for (size_t t = 0; t < targets.size(); ++t)
+    for (const codegen::LoweredKernel& low : lowered[t]) codegen::check_shared_memory(low, targets[t], diag);
+  if (diag.has_errors()) return finish(1);
 
   // PTX for every -arch; `caps` (per arch: entry → .maxnreg) come from a first assembly.
   std::vector<ArchPtx> ptx;
-  std::vector<codegen::Target> targets;
-  for (const std::string& arch : archs) {
-    std::optional<codegen::Target> target = codegen::parse_target(arch);
-    if (!target) {
-      diag.error(SourceRange{}, "unsupported -arch '" + arch + "': use sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or newer");
-      return finish(1);
-    }
-    for (const codegen::LoweredKernel& low : lowered) codegen::check_shared_memory(low, *target, diag);
-    if (diag.has_errors()) return finish(1);
-    targets.push_back(*target);
-  }
   using RegisterCaps = std::map<std::string, std::map<std::string, int>>;
   auto emit_ptx = [&](const RegisterCaps& caps) {
     ptx.clear();
@@ -280,7 +286,7 @@ int compile(const Options& opts) {
       eo.lineinfo = opts.lineinfo;
       eo.device_asserts = opts.device_asserts;
       if (auto it = caps.find(archs[a]); it != caps.end()) eo.register_caps = it->second;
-      std::string text = codegen::emit_module(lowered, eo, sm, diag);
+      std::string text = codegen::emit_module(lowered[a], eo, sm, diag);
       if (diag.has_errors()) return false;
       ptx.push_back({archs[a], text});
       spdlog::trace("emitted {} bytes of PTX for {}", text.size(), archs[a]);
@@ -324,7 +330,7 @@ int compile(const Options& opts) {
   // cap unless it then spills.
   RegisterCaps caps;
   for (size_t a = 0; a < fatbin.cubins.size(); ++a) {
-    std::map<std::string, int> c = codegen::register_caps(lowered, fatbin.cubins[a], codegen::max_shared_per_sm(targets[a].sm));
+    std::map<std::string, int> c = codegen::register_caps(lowered[a], fatbin.cubins[a], targets[a].max_shared_per_sm());
     if (!c.empty()) caps[archs[a]] = c;
   }
   // The caps whose entry does not spill once assembled under them.
@@ -377,7 +383,9 @@ int compile(const Options& opts) {
   hi.image = fatbin.bytes;
   std::vector<std::string> names;
   for (const auto& f : kernels) names.push_back(f->sig.name);
-  for (const codegen::LoweredKernel& low : lowered) {
+  // Every target's portable lowering has the same launch data (planned for the smallest shared
+  // memory); the first target's describes the portable path.
+  for (const codegen::LoweredKernel& low : lowered[0]) {
     const ir::Signature& k = low.fn->sig;
     std::string name_error;
     if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.range, name_error);

@@ -167,6 +167,92 @@ Value* Builder::block_arg(Block* b, Type t) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Clone
+
+namespace {
+
+class Cloner {
+ public:
+  explicit Cloner(Function& to) : to_(to) {}
+
+  Value* value(const Value* v) { return map_.at(v); }
+  Type type(Type t) const {
+    if (t.is_array) t.array = arrays_.at(t.array);
+    return t;
+  }
+  void block(const Block& from, Block& into, Op* parent) {
+    into.parent = parent;
+    for (const Value* a : from.args) {
+      Value* v = to_.new_value(type(a->type));
+      v->owner = &into;
+      v->index = a->index;
+      v->name = a->name;
+      into.args.push_back(v);
+      map_[a] = v;
+    }
+    for (const auto& op : from.ops) {
+      auto c = std::make_unique<Op>(op->kind, op->loc);
+      // Every attribute field of Op (ir.h); a field added there must be copied here too (the
+      // clone test in tests/unit/ir compares printed forms).
+      c->dtype = op->dtype;
+      c->value = op->value;
+      c->shape = op->shape;
+      c->order = op->order;
+      c->axis = op->axis;
+      c->pred = op->pred;
+      c->approx = op->approx;
+      c->combine = op->combine;
+      c->atomic = op->atomic;
+      c->text = op->text;
+      c->parent = &into;
+      for (const Value* o : op->operands) c->operands.push_back(value(o));
+      for (const Value* old : op->results) {
+        Value* r = to_.new_value(type(old->type));
+        r->def = c.get();
+        r->index = old->index;
+        r->name = old->name;
+        map_[old] = r;
+        c->results.push_back(r);
+      }
+      for (const auto& region : op->regions) {
+        c->regions.push_back(std::make_unique<Block>());
+        block(*region, *c->regions.back(), c.get());
+      }
+      into.ops.push_back(std::move(c));
+    }
+  }
+  std::map<const ArrayParam*, const ArrayParam*> arrays_;
+
+ private:
+  Function& to_;
+  std::map<const Value*, Value*> map_;
+};
+
+}  // namespace
+
+std::unique_ptr<Function> clone(const Function& f) {
+  auto out = std::make_unique<Function>();
+  out->name = f.name;
+  Signature& s = out->sig;
+  s.name = f.sig.name;
+  s.doc = f.sig.doc;
+  s.range = f.sig.range;
+  s.dims = f.sig.dims;
+  s.grid = f.sig.grid;
+  s.options = f.sig.options;
+  Cloner c(*out);
+  for (const auto& a : f.sig.arrays) {
+    s.arrays.push_back(std::make_unique<ArrayParam>(*a));
+    c.arrays_[a.get()] = s.arrays.back().get();
+  }
+  s.params = f.sig.params;
+  for (Param& p : s.params)
+    if (p.array) p.array = c.arrays_.at(p.array);
+  c.block(f.body, out->body, nullptr);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Printer
 
 namespace {

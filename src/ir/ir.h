@@ -236,6 +236,9 @@ class Builder {
   std::list<std::unique_ptr<Op>>::iterator before_;
 };
 
+/// A deep copy of `f` (its signature, values and ops), for lowering it once per target.
+std::unique_ptr<Function> clone(const Function& f);
+
 /// Prints a function in the stable text form of `--emit=tir`: values numbered in program order,
 /// no pointers.
 std::string print(const Function& f);

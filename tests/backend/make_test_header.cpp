@@ -38,6 +38,20 @@ AbiParam scalar(const std::string& name, DType t) {
 ArrayDim sym(const std::string& s) { return ArrayDim{s, 0}; }
 ArrayDim cst(int64_t c) { return ArrayDim{"", c}; }
 
+// A code path's launch data (kernel_abi.h AbiPath).
+AbiPath path(std::vector<AbiVariant> variants, int threads, int warps, int stages = 1, int shared = 0,
+             std::string arch = "", std::string name = "portable") {
+  AbiPath p;
+  p.name = std::move(name);
+  p.arch = std::move(arch);
+  p.variants = std::move(variants);
+  p.threads_per_cta = threads;
+  p.num_warps = warps;
+  p.num_stages = stages;
+  p.dynamic_shared_bytes = shared;
+  return p;
+}
+
 // vector_add.ptx.in's kernel: c[i] = a[i] + b[i].
 KernelAbi vector_add_abi() {
   KernelAbi k;
@@ -47,9 +61,7 @@ KernelAbi vector_add_abi() {
               array("c", DType::F32, {sym("n")}, true)};
   k.dim_symbols = {"n"};
   k.grid.dims_c = {"tilec_cdiv(n, 1024)"};
-  k.variants = {{"vector_add_vec", true}, {"vector_add_general", false}};
-  k.threads_per_cta = 128;
-  k.num_warps = 4;
+  k.paths = {path({{"vector_add_vec", true}, {"vector_add_general", false}}, 128, 4)};
   return k;
 }
 
@@ -65,9 +77,7 @@ std::vector<KernelAbi> mock_abis() {
                   scalar("rows_per_cta", DType::I32), scalar("eps", DType::F64), scalar("tag", DType::U8)};
   scale.dim_symbols = {"m"};
   scale.grid.dims_c = {"tilec_cdiv(m, rows_per_cta)", "1", "2"};
-  scale.variants = {{"scale_rows_vec", true}, {"scale_rows_general", false}};
-  scale.threads_per_cta = 256;
-  scale.num_warps = 8;
+  scale.paths = {path({{"scale_rows_vec", true}, {"scale_rows_general", false}}, 256, 8)};
 
   KernelAbi persistent;  // num_sms, big dynamic shared memory, clusters, a prefix-written helper
   persistent.name = "persistent_mm";
@@ -77,20 +87,14 @@ std::vector<KernelAbi> mock_abis() {
   persistent.dim_symbols = {"m", "k", "n"};
   persistent.grid.dims_c = {"tilec_min(num_sms, tilec_cdiv(m, 128) * tilec_cdiv(n, 128)) * 2"};
   persistent.grid.uses_num_sms = true;
-  persistent.variants = {{"persistent_mm_general", false}};
-  persistent.threads_per_cta = 384;
-  persistent.num_warps = 12;
-  persistent.num_stages = 4;
-  persistent.dynamic_shared_bytes = 200 * 1024;
-  persistent.cluster_dims[0] = 2;
+  persistent.paths = {path({{"persistent_mm_general", false}}, 384, 12, 4, 200 * 1024)};
+  persistent.paths[0].cluster_dims[0] = 2;
 
   KernelAbi fill;  // rank-0 array, no dimension symbols, a floor-division grid
   fill.name = "fill_one";
   fill.params = {array("out", DType::I64, {}, true), scalar("value", DType::I64)};
   fill.grid.dims_c = {"tilec_floordiv(value, 4)"};
-  fill.variants = {{"fill_one", false}};
-  fill.threads_per_cta = 32;
-  fill.num_warps = 1;
+  fill.paths = {path({{"fill_one", false}}, 32, 1)};
 
   KernelAbi copy;  // arrays moved in 16-byte vectors: the innermost extent picks the variant
   copy.name = "copy_vec";
@@ -98,11 +102,19 @@ std::vector<KernelAbi> mock_abis() {
   copy.params[0].vector_bytes = copy.params[1].vector_bytes = 16;
   copy.dim_symbols = {"n"};
   copy.grid.dims_c = {"tilec_cdiv(n, 1024)"};
-  copy.variants = {{"copy_vec_v16", true}, {"copy_vec", false}};
+  copy.paths = {path({{"copy_vec_v16", true}, {"copy_vec", false}}, 128, 4)};
   copy.host_asserts = {"(tilec_sym[0] <= INT64_C(4096))"};  // `assert n <= 4096`, left out of copy_vec_v16
-  copy.threads_per_cta = 128;
-  copy.num_warps = 4;
-  return {scale, persistent, fill, copy};
+
+  KernelAbi two_paths;  // an sm_90a path before the portable one: the device picks
+  two_paths.name = "two_paths";
+  two_paths.params = {array("a", DType::F16, {sym("m"), sym("k")}, false),
+                      array("c", DType::F16, {sym("m"), sym("k")}, true)};
+  two_paths.dim_symbols = {"m", "k"};
+  two_paths.grid.dims_c = {"tilec_cdiv(m, 128)"};
+  two_paths.paths = {path({{"two_paths_sm90a_v16", true}, {"two_paths_sm90a", false}}, 256, 8, 4, 160 * 1024, "sm_90a",
+                          "sm90a-test"),
+                     path({{"two_paths_v16", true}, {"two_paths", false}}, 128, 4, 3, 96 * 1024)};
+  return {scale, persistent, fill, copy, two_paths};
 }
 
 int write_header(const HeaderInput& in, const std::string& out) {

@@ -11,6 +11,8 @@ mock_state mock;
 static size_t param_sizes[MOCK_MAX_PARAMS];
 static int num_params;
 static int current_device;   /* -1: none */
+static int device_cc[4] = {90, 80, 90, 86};  /* compute capability of devices 0..3 */
+static char missing_entry[64];               /* an entry the "image" does not have */
 static int ctx_stack[8];
 static int ctx_depth;
 
@@ -36,6 +38,12 @@ void mock_param_sizes(const size_t* sizes, int n) {
   int i;
   num_params = n;
   for (i = 0; i < n; ++i) param_sizes[i] = sizes[i];
+}
+
+void mock_set_compute_capability(int device, int cc) { device_cc[device] = cc; }
+void mock_set_missing_entry(const char* name) {
+  memset(missing_entry, 0, sizeof missing_entry);
+  if (name) strncpy(missing_entry, name, sizeof missing_entry - 1);
 }
 
 CUstream mock_stream(int device) { return (CUstream)(uintptr_t)(0x2000 + 16 * device); }
@@ -70,8 +78,10 @@ CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
 }
 
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
-  struct CUkern_st* k = &kernels[num_kernels++ % 64];
+  struct CUkern_st* k;
   (void)library;
+  if (missing_entry[0] && strcmp(name, missing_entry) == 0) return CUDA_ERROR_NOT_FOUND;
+  k = &kernels[num_kernels++ % 64];
   strncpy(k->entry, name, sizeof k->entry - 1);
   *kernel = k;
   return CUDA_SUCCESS;
@@ -125,6 +135,11 @@ CUresult CUDAAPI cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
 }
 
 CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUdevice dev) {
+  if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR || attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) {
+    mock.cc_queries++;
+    *value = attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? device_cc[dev] / 10 : device_cc[dev] % 10;
+    return CUDA_SUCCESS;
+  }
   if (attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
   *value = 132 / (dev + 1);  /* device 0: 132 SMs, device 1: 66 */
   return CUDA_SUCCESS;

@@ -1,6 +1,6 @@
 /* A fake CUDA driver for running generated headers on a machine without a GPU: the functions
    the launch stubs call, recording what they were given. Devices are 0..3, each with one
-   context; fake streams name their device (mock_stream(dev)); the current context is device 0's
+   context and a compute capability; fake streams name their device (mock_stream(dev)); the current context is device 0's
    unless mock_set_current() says otherwise. */
 #ifndef TILEC_MOCK_CUDA_H
 #define TILEC_MOCK_CUDA_H
@@ -27,7 +27,7 @@ typedef struct mock_launch {
 
 typedef struct mock_state {
   int init_calls, load_calls, unload_calls, launches, set_attribute_calls, get_function_calls;
-  int push_calls, pop_calls;
+  int push_calls, pop_calls, cc_queries;
   CUresult init_result;       /* what cuInit returns */
   int load_delay_ms;          /* cuLibraryLoadData sleeps this long (races) */
   const void* last_image;
@@ -42,6 +42,10 @@ void mock_reset(void);
 /* Sizes in bytes of the PTX parameters of the next launches, for copying them. */
 void mock_param_sizes(const size_t* sizes, int n);
 CUstream mock_stream(int device);
+/* Devices 0 and 2 are compute capability 9.0, device 1 8.0, device 3 8.6, unless set here. */
+void mock_set_compute_capability(int device, int cc);
+/* cuLibraryGetKernel fails with CUDA_ERROR_NOT_FOUND for this name (NULL: none). */
+void mock_set_missing_entry(const char* name);
 void mock_set_current(int device); /* -1: no current context */
 
 #ifdef __cplusplus

@@ -161,6 +161,51 @@ static void test_persistent(void) {
   mock_set_current(0);
 }
 
+/* An sm_90a path before the portable one: CC 9.0 devices take it, others the portable one;
+   an image without its entries (an sm_80-only build) never takes it. */
+static void test_paths(void) {
+  static const size_t sizes[] = {8, 8, 8, 8, 8, 8, 8, 8};
+  CUdeviceptr a = (CUdeviceptr)1 << 40, c = (CUdeviceptr)2 << 40;
+  int64_t shape[2] = {1000, 64}, strides[2] = {64, 1};
+  mock_reset();
+  mock_param_sizes(sizes, 8);
+  CHECK(mock_two_paths(mock_stream(0), a, c, 1000, 64) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "two_paths_sm90a_v16") == 0);
+  CHECK(mock.last.block[0] == 256 && mock.last.shared_bytes == 160 * 1024 && mock.last.grid[0] == 8);
+  CHECK(mock.set_attribute_calls == 1 && mock.last_attribute_value == 160 * 1024);
+  CHECK(mock_two_paths(mock_stream(1), a, c, 1000, 64) == CUDA_SUCCESS);  /* CC 8.0 */
+  CHECK(strcmp(mock.last.entry, "two_paths_v16") == 0);
+  CHECK(mock.last.block[0] == 128 && mock.last.shared_bytes == 96 * 1024);
+  CHECK(mock.set_attribute_calls == 2 && mock.last_attribute_value == 96 * 1024 && mock.last_attribute_device == 1);
+  CHECK(mock_two_paths(mock_stream(3), a, c, 1000, 64) == CUDA_SUCCESS);  /* CC 8.6 */
+  CHECK(strcmp(mock.last.entry, "two_paths_v16") == 0);
+  /* Unaligned rows: the general variant of whichever path the device takes. */
+  strides[0] = 65;
+  CHECK(mock_two_paths_strided(mock_stream(2), a, shape, strides, c, shape, strides) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "two_paths_sm90a") == 0);
+  CHECK(mock_two_paths_strided(mock_stream(1), a, shape, strides, c, shape, strides) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "two_paths") == 0);
+  /* The compute capability is asked once per device. */
+  {
+    int queries = mock.cc_queries;
+    CHECK(mock_two_paths(mock_stream(0), a, c, 1000, 64) == CUDA_SUCCESS);
+    CHECK(mock.cc_queries == queries);
+  }
+  /* An image whose code lacks the sm_90a entries: loaded again, the path is never taken. */
+  CHECK(mock_two_paths_unload() == CUDA_SUCCESS);
+  mock_set_missing_entry("two_paths_sm90a_v16");
+  CHECK(mock_two_paths(mock_stream(0), a, c, 1000, 64) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "two_paths_v16") == 0 && mock.last.block[0] == 128);
+  /* A portable entry that cannot be found fails the launch. */
+  CHECK(mock_two_paths_unload() == CUDA_SUCCESS);
+  mock_set_missing_entry("two_paths");
+  CHECK(mock_two_paths(mock_stream(0), a, c, 1000, 64) == CUDA_ERROR_NOT_FOUND);
+  mock_set_missing_entry(NULL);
+  CHECK(mock_two_paths_metadata.num_paths == 2 && strcmp(mock_two_paths_metadata.paths[0].arch, "sm_90a") == 0);
+  CHECK(mock_two_paths_metadata.paths[1].arch == NULL && mock_two_paths_metadata.paths[1].num_stages == 3);
+  CHECK(strcmp(mock_two_paths_metadata.paths[0].variant_entries[1], "two_paths_sm90a") == 0);
+}
+
 static void test_vector_extents(void) {
   static const size_t sizes[] = {8, 8, 8, 8, 8};
   CUdeviceptr a = 0x5000000, b = 0x6000000;
@@ -234,7 +279,7 @@ static void test_threads(void) {
 
 static void test_metadata(void) {
   const tilec_kernel_metadata* m = &mock_scale_rows_metadata;
-  CHECK(m->abi_version == 1 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 1);
+  CHECK(m->abi_version == 2 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 2);
   CHECK(strcmp(m->name, "scale_rows") == 0 && strcmp(m->source, "mock kernels \"odd\" name.tile") == 0);
   CHECK(m->num_params == 9 && strcmp(m->params[0].name, "x") == 0 && strcmp(m->params[0].dtype, "f16") == 0);
   CHECK(m->params[0].rank == 2 && strcmp(m->params[0].dims[0], "m") == 0 && strcmp(m->params[0].dims[1], "64") == 0);
@@ -243,11 +288,12 @@ static void test_metadata(void) {
   CHECK(m->num_dim_symbols == 1 && strcmp(m->dim_symbols[0], "m") == 0);
   CHECK(m->num_constants == 2 && strcmp(m->constants[1].name, "SCALE") == 0 && strcmp(m->constants[1].value, "0.5") == 0);
   CHECK(strcmp(m->grid[0], "tilec_cdiv(m, rows_per_cta)") == 0 && strcmp(m->grid[2], "2") == 0);
-  CHECK(m->num_warps == 8 && m->threads_per_cta == 256 && m->num_variants == 2);
+  CHECK(m->num_paths == 1 && m->paths[0].arch == NULL && strcmp(m->paths[0].name, "portable") == 0);
+  CHECK(m->paths[0].num_warps == 8 && m->paths[0].threads_per_cta == 256 && m->paths[0].num_variants == 2);
   CHECK(m->num_archs == 2 && strcmp(m->archs[1], "sm_90a") == 0 && strcmp(m->ptx_arch, "sm_80") == 0);
   CHECK(m->image_bytes == 13 && memcmp(m->image, "\x50\xed\x55\xba\x01\x00\x10\x00tilec", 13) == 0);
-  CHECK(mock_persistent_mm_metadata.dynamic_shared_bytes == 200 * 1024 &&
-        mock_persistent_mm_metadata.cluster_dims[0] == 2 && mock_persistent_mm_metadata.num_stages == 4);
+  CHECK(mock_persistent_mm_metadata.paths[0].dynamic_shared_bytes == 200 * 1024 &&
+        mock_persistent_mm_metadata.paths[0].cluster_dims[0] == 2 && mock_persistent_mm_metadata.paths[0].num_stages == 4);
   CHECK(strcmp(mock_persistent_mm_metadata.grid[0],
                "tilec_min(num_sms, tilec_cdiv(m, 128) * tilec_cdiv(n, 128)) * 2") == 0);
 }
@@ -257,6 +303,7 @@ int main(void) {
   test_scale_rows();
   test_persistent();
   test_vector_extents();
+  test_paths();
   test_fill_and_loading();
   test_threads();
   test_metadata();

@@ -83,7 +83,6 @@ void run_pipeline(std::string_view input) {
 
   Program program;
   check_program(sm, diag, CheckOptions{}, std::move(module), program);
-  for (const KernelInfo& k : program.kernels) codegen::check_param_space(k, diag);
   if (diag.has_errors()) return;
 
   std::vector<std::unique_ptr<ir::Function>> kernels;
@@ -92,7 +91,9 @@ void run_pipeline(std::string_view input) {
     if (diag.has_errors()) return;
     std::string problem = ir::verify(*kernels.back());
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
+    codegen::check_param_space(kernels.back()->sig, diag);
   }
+  if (diag.has_errors()) return;
   std::string trace;
   for (auto& f : kernels) {
     std::string problem = ir::run_passes(*f, ir::default_pipeline(fo.opt_level), false, trace);
@@ -102,18 +103,16 @@ void run_pipeline(std::string_view input) {
   std::optional<codegen::Target> target = codegen::parse_target(fo.arch);
   if (!target) return;
   std::vector<codegen::LoweredKernel> lowered;
-  for (size_t i = 0; i < kernels.size(); ++i)
-    lowered.push_back(codegen::lower_kernel(*kernels[i], program.kernels[i].num_warps, program.kernels[i].num_stages,
-                                            codegen::max_shared_per_cta(target->sm)));
-  for (size_t i = 0; i < lowered.size(); ++i) codegen::check_registers(program.kernels[i], lowered[i], diag);
+  for (auto& f : kernels) lowered.push_back(codegen::lower_kernel(*f, *target, target->max_shared_per_cta()));
+  for (const codegen::LoweredKernel& low : lowered) codegen::check_registers(low, diag);
   if (diag.has_errors()) return;
   std::string text;
   for (const auto& k : lowered) text += codegen::print_lowered(k);
 
-  for (size_t i = 0; i < lowered.size(); ++i) codegen::check_shared_memory(program.kernels[i], lowered[i], *target, diag);
+  for (const codegen::LoweredKernel& low : lowered) codegen::check_shared_memory(low, *target, diag);
   if (diag.has_errors()) return;
   // The header's view of each kernel (vector widths, asserts the launch stub checks in C).
-  for (size_t i = 0; i < lowered.size(); ++i) (void)codegen::make_kernel_abi(program.kernels[i], lowered[i]);
+  for (const codegen::LoweredKernel& low : lowered) (void)codegen::make_kernel_abi(low);
   codegen::EmitOptions eo;
   eo.target = *target;
   eo.fast_math = fo.fast_math;

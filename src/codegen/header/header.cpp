@@ -7,8 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
-#include "codegen/arch.h"
+#include "codegen/target.h"
 #include "codegen/header/c_text.h"
 #include "codegen/header/runtime.h"
 #include "basic/diagnostics.h"
@@ -123,12 +124,28 @@ struct Kernel {
   std::string sym;  // prefix + name
   std::vector<const AbiParam*> arrays, scalars;
   bool needs_device;  // the launch asks which device the stream is on
+  std::vector<size_t> first_entry;  // per path: its first entry's index in the entry table
+  size_t num_entries = 0;
 };
 
+// The compute capability (major * 10 + minor) of an arch-specific path's devices: "sm_90a" -> 90;
+// 0 for the portable path.
+int path_compute_capability(const AbiPath& p) {
+  if (p.arch.empty()) return 0;
+  std::optional<codegen::Target> t = codegen::parse_target(p.arch);
+  TILEC_ASSERT(t.has_value(), "code path for an unknown arch " + p.arch);
+  return t->sm;
+}
+
 Kernel make_kernel(const Module& m, const KernelAbi& k) {
-  Kernel out{k, m.in.prefix + k.name, {}, {}, false};
+  Kernel out{k, m.in.prefix + k.name, {}, {}, false, {}, 0};
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
-  out.needs_device = k.grid.uses_num_sms || k.dynamic_shared_bytes > kDefaultSharedLimit;
+  out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1;
+  for (const AbiPath& p : k.paths) {
+    out.needs_device = out.needs_device || p.dynamic_shared_bytes > kDefaultSharedLimit;
+    out.first_entry.push_back(out.num_entries);
+    out.num_entries += p.variants.size();
+  }
   return out;
 }
 
@@ -192,20 +209,32 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
   if (!arrays.empty()) out += wrap("Arrays: " + join(arrays, ", ") + ".", "   ") + "\n";
   if (!scalars.empty()) out += wrap("Scalars: " + join(scalars, ", ") + ".", "   ") + "\n";
   std::vector<std::string> g = grid_exprs(a);
-  std::string shared = a.dynamic_shared_bytes == 0 ? "no dynamic shared memory"
-                       : fmt::format("{} bytes of dynamic shared memory", a.dynamic_shared_bytes);
-  std::string launch = fmt::format("Grid: ({}, {}, {}); {} threads per CTA ({} warps); {}.", g[0], g[1], g[2],
-                                   a.threads_per_cta, a.num_warps, shared);
-  if (a.grid.uses_num_sms) launch += " num_sms is the multiprocessor count of the stream's device.";
-  if (a.cluster_dims[0] * a.cluster_dims[1] * a.cluster_dims[2] > 1)
-    launch += fmt::format(" Clusters of ({}, {}, {}) CTAs.", a.cluster_dims[0], a.cluster_dims[1], a.cluster_dims[2]);
-  out += wrap(comment_text(launch), "   ") + "\n";
-  if (a.variants.size() > 1 && a.variants[0].vectorized) {
-    out += wrap("Variants: " + a.variants[0].entry +
-                    " when every array's base is 16-byte aligned, its innermost stride is 1, its other "
-                    "strides are multiples of 16 bytes and, for arrays moved in vectors, its innermost "
-                    "extent is a multiple of the vector; else " + a.variants.back().entry + ".",
-                "   ") + "\n";
+  std::string grid = fmt::format("Grid: ({}, {}, {}).", g[0], g[1], g[2]);
+  if (a.grid.uses_num_sms) grid += " num_sms is the multiprocessor count of the stream's device.";
+  out += wrap(comment_text(grid), "   ") + "\n";
+  for (const AbiPath& p : a.paths) {
+    std::string shared = p.dynamic_shared_bytes == 0 ? "no dynamic shared memory"
+                         : fmt::format("{} bytes of dynamic shared memory", p.dynamic_shared_bytes);
+    std::string where = p.arch.empty() ? (a.paths.size() > 1 ? "Elsewhere" : "Launch")
+                                       : "On " + p.arch + " devices (compute capability " +
+                                             fmt::format("{}.{}", path_compute_capability(p) / 10,
+                                                         path_compute_capability(p) % 10) + ")";
+    std::string path = a.paths.size() > 1 ? "the " + p.name + " path, " : "";
+    std::string launch = fmt::format("{}: {}{} threads per CTA ({} warps); {}", where, path, p.threads_per_cta,
+                                     p.num_warps, shared);
+    if (p.num_stages > 1) launch += fmt::format("; {} pipeline stages", p.num_stages);
+    if (p.cluster_dims[0] * p.cluster_dims[1] * p.cluster_dims[2] > 1)
+      launch += fmt::format("; clusters of ({}, {}, {}) CTAs", p.cluster_dims[0], p.cluster_dims[1], p.cluster_dims[2]);
+    launch += ".";
+    if (p.variants.size() > 1 && p.variants[0].vectorized) {
+      launch += " Variants: " + p.variants[0].entry +
+                " when every array's base is 16-byte aligned, its innermost stride is 1, its other "
+                "strides are multiples of 16 bytes and, for arrays moved in vectors, its innermost "
+                "extent is a multiple of the vector; else " + p.variants.back().entry + ".";
+    } else {
+      launch += " Entry: " + p.variants[0].entry + ".";
+    }
+    out += wrap(comment_text(launch), "   ") + "\n";
   }
   out += "   Returns CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE for a bad argument, or the driver's error. */\n";
   (void)m;
@@ -235,14 +264,17 @@ std::string declare_kernel(const Module& m, const Kernel& k) {
 
 std::string define_state(const Kernel& k) {
   std::vector<std::string> entries;
-  for (const AbiVariant& v : k.abi.variants) entries.push_back(c_string_literal(v.entry));
+  for (const AbiPath& p : k.abi.paths)
+    for (const AbiVariant& v : p.variants)
+      entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
+                                    p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI1_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
+      "TILEC_ABI2_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
       "pthread_mutex_t {0}_tilec_lock = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI1_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
-      "tilec_kernel_state {0}_tilec_state = TILEC_ABI1_ZERO;\n"
-      "static const char* const {0}_tilec_entries[{1}] = {{{2}}};\n\n",
-      k.sym, entries.size(), join(entries, ", "));
+      "TILEC_ABI2_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
+      "tilec_kernel_state {0}_tilec_state = TILEC_ABI2_ZERO;\n"
+      "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
+      k.sym, entries.size(), join(entries, ",\n    "));
 }
 
 std::string define_metadata(const Module& m, const Kernel& k) {
@@ -278,7 +310,21 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   }
   std::vector<std::string> g;
   for (const std::string& e : grid_exprs(a)) g.push_back(c_string_literal(e));
-  out += fmt::format("TILEC_ABI1_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < a.paths.size(); ++i) {
+    const AbiPath& p = a.paths[i];
+    std::vector<std::string> names;
+    for (const AbiVariant& v : p.variants) names.push_back(c_string_literal(v.entry));
+    std::string entries = fmt::format("{}_tilec_path{}_entries", k.sym, i);
+    out += fmt::format("static const char* const {}[{}] = {{{}}};\n", entries, names.size(), join(names, ", "));
+    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}}}", c_string_literal(p.name),
+                                p.arch.empty() ? "NULL" : c_string_literal(p.arch), p.num_warps, p.num_stages,
+                                p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0], p.cluster_dims[1],
+                                p.cluster_dims[2], p.variants.size(), entries));
+  }
+  out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
+                     join(paths, ",\n    "));
+  out += fmt::format("TILEC_ABI2_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -287,9 +333,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   out += fmt::format("    {}, {},\n", m.in.constants.size(),
                      m.in.constants.empty() ? "NULL" : m.base + "_tilec_constants");
   out += fmt::format("    {{{}}},\n", join(g, ", "));
-  out += fmt::format("    {}, {}, {}, {}, {{{}, {}, {}}},\n", a.num_warps, a.num_stages, a.threads_per_cta,
-                     a.dynamic_shared_bytes, a.cluster_dims[0], a.cluster_dims[1], a.cluster_dims[2]);
-  out += fmt::format("    {}, {}_tilec_entries,\n", a.variants.size(), k.sym);
+  out += fmt::format("    {}, {}_tilec_paths,\n", a.paths.size(), k.sym);
   out += fmt::format("    {}, {}, {},\n", m.in.archs.size(),
                      m.in.archs.empty() ? "NULL" : m.base + "_tilec_archs",
                      m.ptx_arch.empty() ? "NULL" : c_string_literal(m.ptx_arch));
@@ -326,7 +370,7 @@ std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms
 }
 
 std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
   out += "  int64_t tilec_g[3];\n";
   if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
@@ -374,7 +418,7 @@ std::string array_tables(const Kernel& k) {
 std::string define_strided(const Module& m, const Kernel& k) {
   const KernelAbi& a = k.abi;
   size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
                                 k.sym, strided_params(k));
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
@@ -389,10 +433,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
     out += fmt::format("  const int64_t* const tilec_strides[{}] = {{{}}};\n", na, join(strides, ", "));
     out += fmt::format("  uint64_t tilec_lo[{0}], tilec_hi[{0}];\n  int tilec_nonempty[{0}];\n", na);
   }
-  out += fmt::format("  static const int tilec_cluster[3] = {{{}, {}, {}}};\n", a.cluster_dims[0],
-                     a.cluster_dims[1], a.cluster_dims[2]);
   out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
-  out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_variant;\n";
+  out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_entry;\n";
+  if (k.abi.paths.size() > 1) out += "  int tilec_cc = 0;\n";
   if (k.needs_device) out += "  CUdevice tilec_dev = 0;\n";
   if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
   out += "  CUresult tilec_r = CUDA_SUCCESS;\n";
@@ -420,24 +463,33 @@ std::string define_strided(const Module& m, const Kernel& k) {
          "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
   out += fmt::format("  tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-                     k.sym, m.base, a.variants.size());
-  bool vec = a.variants.size() > 1 && a.variants[0].vectorized;
+                     k.sym, m.base, k.num_entries);
+  const AbiPath& portable = a.portable();
+  bool vec = portable.variants.size() > 1 && portable.variants[0].vectorized;
   if (vec && na > 0 && !a.host_asserts.empty()) {
     // The vectorized variant leaves out these asserts on extents: when one fails, the general
     // variant runs and the device reports it (CUDA_ERROR_ASSERT with the message).
     out += fmt::format("  if (!({})) tilec_vec = 0;  /* asserts on extents */\n", join(a.host_asserts, " && "));
   }
-  out += fmt::format("  tilec_variant = {};\n", vec ? fmt::format("tilec_vec ? 0 : {}", a.variants.size() - 1)
-                                                     : std::string("0"));
-  out += "  (void)tilec_vec;\n";
-  if (a.dynamic_shared_bytes > kDefaultSharedLimit) {
-    out += fmt::format(
-        "  tilec_r = tilec_raise_shared_limit({0}_tilec_state.shared_limit_done[tilec_variant],\n"
-        "                                     {0}_tilec_state.kernels[tilec_variant], tilec_dev, {1});\n"
-        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-        k.sym, a.dynamic_shared_bytes);
+  // The path: an arch-specific one where the device has its code, else the portable one.
+  size_t p0 = k.first_entry.back();
+  out += fmt::format("  tilec_entry = {};\n", vec ? fmt::format("tilec_vec ? {} : {}", p0, p0 + 1) : std::to_string(p0));
+  if (a.paths.size() > 1) {
+    out += fmt::format("  tilec_r = tilec_compute_capability(&{}_tilec_state, tilec_dev, &tilec_cc);\n"
+                       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+                       k.sym);
+    for (size_t i = a.paths.size() - 1; i-- > 0;) {
+      const AbiPath& p = a.paths[i];
+      size_t e = k.first_entry[i];
+      bool pvec = p.variants.size() > 1 && p.variants[0].vectorized;
+      std::string cond = pvec ? fmt::format("tilec_vec ? {} : {}", e, e + 1) : std::to_string(e);
+      out += fmt::format("  if (tilec_entry_runs(&{0}_tilec_state, {0}_tilec_entries, {1}, tilec_cc)) tilec_entry = {2};\n",
+                         k.sym, e, cond);
+    }
   }
-  // PTX parameters in kernel_abi.h's order.
+  out += "  (void)tilec_vec;\n";
+  // PTX parameters in kernel_abi.h's order, then the launch of the chosen path (paths may differ
+  // in threads, shared memory and clusters).
   out += "  {\n    /* PTX parameters (kernel_abi.h): per array its base and strides, then the dimension\n"
          "       symbols, then the scalars. */\n";
   std::vector<std::string> args;
@@ -457,14 +509,32 @@ std::string define_strided(const Module& m, const Kernel& k) {
   } else {
     out += fmt::format("    void* tilec_args[{}] = {{{}}};\n", args.size(), join(args, ", "));
   }
-  out += fmt::format("    return tilec_launch({0}_tilec_state.kernels[tilec_variant], tilec_grid, {1}, {2}, "
-                     "tilec_cluster, stream,\n                        tilec_args);\n  }}\n}}\n\n",
-                     k.sym, a.threads_per_cta, a.dynamic_shared_bytes);
+  for (size_t i = 0; i < a.paths.size(); ++i) {
+    const AbiPath& p = a.paths[i];
+    size_t e = k.first_entry[i];
+    bool last = i + 1 == a.paths.size();
+    std::string ind = last ? "    " : "      ";
+    if (!last) out += fmt::format("    if (tilec_entry >= {} && tilec_entry < {}) {{\n", e, e + p.variants.size());
+    out += fmt::format("{}static const int tilec_cluster[3] = {{{}, {}, {}}};\n", ind, p.cluster_dims[0],
+                       p.cluster_dims[1], p.cluster_dims[2]);
+    if (p.dynamic_shared_bytes > kDefaultSharedLimit) {
+      out += fmt::format(
+          "{0}tilec_r = tilec_raise_shared_limit({1}_tilec_state.shared_limit_done[tilec_entry],\n"
+          "{0}                                   {1}_tilec_state.kernels[tilec_entry], tilec_dev, {2});\n"
+          "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+          ind, k.sym, p.dynamic_shared_bytes);
+    }
+    out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], tilec_grid, {2}, {3}, "
+                       "tilec_cluster, stream,\n{0}                    tilec_args);\n",
+                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes);
+    if (!last) out += "    }\n";
+  }
+  out += "  }\n}\n\n";
   return out;
 }
 
 std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI1_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
   std::vector<std::string> checks, call = {"stream"};
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
@@ -488,15 +558,15 @@ std::string define_dense(const Kernel& k) {
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI1_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI2_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
-      "  return tilec_load_into_current(&{0}_tilec_state, {2}, {3});\n"
+      "  return tilec_load_into_current(&{0}_tilec_state, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI1_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI2_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{0}_tilec_state, &{0}_tilec_lock); }}\n\n",
-      k.sym, m.base, k.abi.variants.size(), k.abi.dynamic_shared_bytes);
+      k.sym, m.base, k.num_entries);
 }
 
 std::string define_module(const Module& m) {
@@ -516,7 +586,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI1_WEAK extern const uint64_t {}_tilec_image[{}];\n"
+      "TILEC_ABI2_WEAK extern const uint64_t {}_tilec_image[{}];\n"
       "const uint64_t {}_tilec_image[{}] = {{\n",
       m.in.image.size(), m.base, words, m.base, words);
   out += image_words(m.in.image);
@@ -537,7 +607,7 @@ std::string generate_header(const HeaderInput& in) {
   }
   TILEC_ASSERT(errors.empty(), "header input not checked: " + join(errors, "; "));
 
-  Module m{in, in.prefix + in.kernels[0].name, "", forward_compatible_ptx_arch(in.archs)};
+  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs)};
   m.guard = upper_identifier(m.base) + "_TILEC";
   std::vector<Kernel> kernels;
   for (const KernelAbi& k : in.kernels) kernels.push_back(make_kernel(m, k));

@@ -145,16 +145,31 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors) {
     }
   }
 
-  if (k.variants.empty() || k.variants.size() > 4) error("a kernel needs 1 to 4 variants");
-  for (size_t i = 0; i < k.variants.size(); ++i) {
-    if (!is_c_identifier(k.variants[i].entry)) error("variant entry '" + k.variants[i].entry + "' is not a PTX identifier");
-    if (k.variants[i].vectorized && (i != 0 || k.variants.size() < 2))
-      error("only the first of two or more variants may be the vectorized one");
+  if (k.paths.empty()) error("a kernel needs at least one code path");
+  size_t entries = 0;
+  std::set<std::string> entry_names;
+  for (size_t p = 0; p < k.paths.size(); ++p) {
+    const AbiPath& path = k.paths[p];
+    bool portable = p + 1 == k.paths.size();
+    if (portable != path.arch.empty())
+      error("only the last code path is the portable one (no arch); path '" + path.name + "' breaks that");
+    if (!portable && !path.arch.empty() && path.arch.back() != 'a')
+      error("code path '" + path.name + "' names -arch '" + path.arch + "': an arch-specific path needs an 'a' target");
+    if (path.variants.empty() || path.variants.size() > 2) error("code path '" + path.name + "' needs 1 or 2 variants");
+    for (size_t i = 0; i < path.variants.size(); ++i) {
+      const std::string& e = path.variants[i].entry;
+      if (!is_c_identifier(e)) error("variant entry '" + e + "' is not a PTX identifier");
+      if (!entry_names.insert(e).second) error("variant entry '" + e + "' appears twice");
+      if (path.variants[i].vectorized && (i != 0 || path.variants.size() < 2))
+        error("only the first of two variants may be the vectorized one");
+    }
+    entries += path.variants.size();
+    if (path.threads_per_cta < 1 || path.threads_per_cta > 1024) error("threads per CTA must be 1 to 1024");
+    if (path.dynamic_shared_bytes < 0) error("negative dynamic shared memory");
+    for (int c : path.cluster_dims)
+      if (c < 1) error("cluster dimensions must be at least 1");
   }
-  if (k.threads_per_cta < 1 || k.threads_per_cta > 1024) error("threads per CTA must be 1 to 1024");
-  if (k.dynamic_shared_bytes < 0) error("negative dynamic shared memory");
-  for (int c : k.cluster_dims)
-    if (c < 1) error("cluster dimensions must be at least 1");
+  if (entries > 8) error("a kernel has at most 8 entries over all its code paths");
   return errors.size() == before;
 }
 

@@ -6,18 +6,18 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 1 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI1_RUNTIME
-#define TILEC_ABI1_RUNTIME
+  return R"C(/* ---- Shared by every tilec header of ABI version 2 (defined once per translation unit) ---- */
+#ifndef TILEC_ABI2_RUNTIME
+#define TILEC_ABI2_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI1_WEAK __attribute__((weak))
+#define TILEC_ABI2_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI1_ZERO {}
+#define TILEC_ABI2_ZERO {}
 #else
-#define TILEC_ABI1_ZERO {0}
+#define TILEC_ABI2_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -41,6 +41,20 @@ typedef struct tilec_constant_info {
   const char* value;
 } tilec_constant_info;
 
+/* One code path of a kernel: the entries of one lowering and how they launch. */
+typedef struct tilec_path_info {
+  const char* name;                   /* "portable", ... */
+  const char* arch;                   /* NULL for the portable path (every arch in the image);
+                                         else the only -arch whose code has these entries */
+  int num_warps;
+  int num_stages;                     /* pipeline stages the code runs with (1: none) */
+  int threads_per_cta;
+  int dynamic_shared_bytes;           /* per CTA */
+  int cluster_dims[3];
+  int num_variants;
+  const char* const* variant_entries; /* PTX entry names; the vectorized one first, if any */
+} tilec_path_info;
+
 /* Everything the header knows about one kernel. */
 typedef struct tilec_kernel_metadata {
   int abi_version;                    /* the header's ABI version */
@@ -55,13 +69,9 @@ typedef struct tilec_kernel_metadata {
   int num_constants;
   const tilec_constant_info* constants;
   const char* grid[3];                /* the grid as C expressions over the symbols */
-  int num_warps;
-  int num_stages;
-  int threads_per_cta;
-  int dynamic_shared_bytes;           /* per CTA */
-  int cluster_dims[3];
-  int num_variants;
-  const char* const* variant_entries; /* PTX entry names; the vectorized one first, if any */
+  int num_paths;
+  const tilec_path_info* paths;       /* in the order a launch considers them; the last is the
+                                         portable path */
   int num_archs;
   const char* const* archs;           /* SASS in the image, "sm_90a" */
   const char* ptx_arch;               /* the arch whose PTX is in the image, or NULL */
@@ -313,20 +323,32 @@ static inline CUresult tilec_launch(CUkernel kernel, const uint32_t grid[3], int
   return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
 }
 
+/* One PTX entry of a kernel, as the loader and the launch see it. */
+typedef struct tilec_entry_desc {
+  const char* name;
+  int compute_capability;  /* 0: in the code of every arch; else (major * 10 + minor) the only
+                              devices whose code has it (an arch-specific path, "sm_90a": 90) */
+  int shared_bytes;        /* dynamic shared memory it launches with */
+} tilec_entry_desc;
+
 /* The loaded state of one kernel: its own CUlibrary (context-independent, CUDA 12.0), one
-   CUkernel per variant, and per variant the devices whose shared memory limit is raised. */
+   CUkernel per entry (NULL for an arch-specific entry the image's code does not have), per
+   entry the devices whose shared memory limit is raised, and per device its compute
+   capability (0 until asked). */
 typedef struct tilec_kernel_state {
   int loaded;  /* read with __atomic acquire; set under the lock after the handles */
   CUlibrary library;
-  CUkernel kernels[4];
-  uint64_t shared_limit_done[4][4];
+  CUkernel kernels[8];
+  uint64_t shared_limit_done[8][4];
+  int compute_capability[256];
 } tilec_kernel_state;
 
-/* Loads `image` once for the process and looks up the variants' entries. The first call wins
-   the lock and loads; others wait for it; a failed load is retried by the next call. cuInit(0)
-   is called first (it is idempotent and cheap once done). */
+/* Loads `image` once for the process and looks up the entries. The first call wins the lock
+   and loads; others wait for it; a failed load is retried by the next call. An arch-specific
+   entry that cannot be found is left NULL (its path is then never taken). cuInit(0) is called
+   first (it is idempotent and cheap once done). */
 static inline CUresult tilec_load(tilec_kernel_state* state, pthread_mutex_t* lock, const void* image,
-                                  int num_variants, const char* const* entries) {
+                                  int num_entries, const tilec_entry_desc* entries) {
   CUresult r = CUDA_SUCCESS;
   CUlibrary library = NULL;
   int i;
@@ -335,8 +357,13 @@ static inline CUresult tilec_load(tilec_kernel_state* state, pthread_mutex_t* lo
   if (!__atomic_load_n(&state->loaded, __ATOMIC_ACQUIRE)) {
     r = cuInit(0);
     if (r == CUDA_SUCCESS) r = cuLibraryLoadData(&library, image, NULL, NULL, 0, NULL, NULL, 0);
-    for (i = 0; r == CUDA_SUCCESS && i < num_variants; ++i)
-      r = cuLibraryGetKernel(&state->kernels[i], library, entries[i]);
+    for (i = 0; r == CUDA_SUCCESS && i < num_entries; ++i) {
+      r = cuLibraryGetKernel(&state->kernels[i], library, entries[i].name);
+      if (r != CUDA_SUCCESS && entries[i].compute_capability != 0) {
+        state->kernels[i] = NULL;
+        r = CUDA_SUCCESS;
+      }
+    }
     if (r == CUDA_SUCCESS) {
       state->library = library;
       memset(state->shared_limit_done, 0, sizeof state->shared_limit_done);
@@ -347,6 +374,26 @@ static inline CUresult tilec_load(tilec_kernel_state* state, pthread_mutex_t* lo
   }
   pthread_mutex_unlock(lock);
   return r;
+}
+
+/* The compute capability of `dev` (major * 10 + minor), remembered per device 0..255. */
+static inline CUresult tilec_compute_capability(tilec_kernel_state* state, CUdevice dev, int* cc) {
+  int major = 0, minor = 0;
+  CUresult r;
+  int known = dev >= 0 && dev < 256;
+  if (known && (*cc = __atomic_load_n(&state->compute_capability[dev], __ATOMIC_RELAXED)) != 0)
+    return CUDA_SUCCESS;
+  r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  if (r == CUDA_SUCCESS) r = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  if (r != CUDA_SUCCESS) return r;
+  *cc = major * 10 + minor;
+  if (known) __atomic_store_n(&state->compute_capability[dev], *cc, __ATOMIC_RELAXED);
+  return CUDA_SUCCESS;
+}
+
+/* Whether entry `i` can run on a device of compute capability `cc`. */
+static inline int tilec_entry_runs(const tilec_kernel_state* state, const tilec_entry_desc* entries, int i, int cc) {
+  return state->kernels[i] != NULL && (entries[i].compute_capability == 0 || entries[i].compute_capability == cc);
 }
 
 /* Unloads what tilec_load loaded; the next launch loads again. Must not run while another
@@ -363,28 +410,30 @@ static inline CUresult tilec_unload(tilec_kernel_state* state, pthread_mutex_t* 
   return r;
 }
 
-/* For an explicit load: loads each variant into the current context, if there is one, and
-   raises its shared memory limit on that context's device, so that later launches (inside a
-   CUDA graph capture, say) do no loading. */
-static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int num_variants,
-                                               int shared_bytes) {
+/* For an explicit load: loads each entry this context's device can run into the current
+   context, if there is one, and raises its shared memory limit on that device, so that later
+   launches (inside a CUDA graph capture, say) do no loading. */
+static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int num_entries,
+                                               const tilec_entry_desc* entries) {
   CUcontext ctx = NULL;
   CUfunction function;
   CUdevice dev = 0;
-  int i;
+  int i, cc = 0;
   CUresult r = cuCtxGetCurrent(&ctx);
   if (r != CUDA_SUCCESS || ctx == NULL) return r;
-  if (shared_bytes > 48 * 1024 && (r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;
-  for (i = 0; i < num_variants; ++i) {
+  if ((r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;
+  if ((r = tilec_compute_capability(state, dev, &cc)) != CUDA_SUCCESS) return r;
+  for (i = 0; i < num_entries; ++i) {
+    if (!tilec_entry_runs(state, entries, i, cc)) continue;
     r = cuKernelGetFunction(&function, state->kernels[i]);
-    if (r == CUDA_SUCCESS && shared_bytes > 48 * 1024)
-      r = tilec_raise_shared_limit(state->shared_limit_done[i], state->kernels[i], dev, shared_bytes);
+    if (r == CUDA_SUCCESS && entries[i].shared_bytes > 48 * 1024)
+      r = tilec_raise_shared_limit(state->shared_limit_done[i], state->kernels[i], dev, entries[i].shared_bytes);
     if (r != CUDA_SUCCESS) return r;
   }
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI1_RUNTIME */
+#endif /* TILEC_ABI2_RUNTIME */
 )C";
 }
 

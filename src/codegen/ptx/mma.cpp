@@ -206,7 +206,7 @@ void Emitter::stage_operand(const ir::Value* v, const std::string& base, int64_t
 
 void Emitter::mma(const ir::Op& op) {
   DType ta = op.operands[0]->type.tile.dtype;
-  if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && o_.target.sm < 89) {
+  if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && !o_.target.has_f8_mma_sync()) {
     error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + o_.target.arch + ")");
     define(op.results[0]);  // the rest of the kernel still finds registers for the result
     return;

@@ -104,12 +104,32 @@ TEST_CASE("grid expressions may name only symbols, integer scalars, num_sms and 
 TEST_CASE("symbols, variants, threads and clusters are checked", "[header]") {
   KernelAbi k = vector_add_abi();
   k.dim_symbols = {"n", "m"};
-  k.variants = {{"only", true}};
-  k.threads_per_cta = 2048;
-  k.cluster_dims[1] = 0;
+  k.paths[0].variants = {{"only", true}};
+  k.paths[0].threads_per_cta = 2048;
+  k.paths[0].cluster_dims[1] = 0;
   CHECK(abi_errors(k) == std::vector<std::string>{
                              "kernel 'vector_add': dimension symbol 'm' is not used by any array",
-                             "kernel 'vector_add': only the first of two or more variants may be the vectorized one",
+                             "kernel 'vector_add': only the first of two variants may be the vectorized one",
                              "kernel 'vector_add': threads per CTA must be 1 to 1024",
                              "kernel 'vector_add': cluster dimensions must be at least 1"});
+}
+
+TEST_CASE("code paths: arch-specific ones first, the portable one last, distinct entries", "[header]") {
+  KernelAbi k = vector_add_abi();
+  AbiPath hopper = k.paths[0];
+  hopper.name = "hopper";
+  hopper.arch = "sm_90a";
+  hopper.variants = {{"vector_add_vec", false}};
+  k.paths.insert(k.paths.begin(), hopper);
+  CHECK(abi_errors(k) == std::vector<std::string>{"kernel 'vector_add': variant entry 'vector_add_vec' appears twice"});
+  k.paths[0].variants = {{"vector_add_sm90a", false}};
+  CHECK(abi_errors(k).empty());
+  k.paths[0].arch = "sm_90";
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': code path 'hopper' names -arch 'sm_90': an arch-specific path needs an 'a' target"});
+  std::swap(k.paths[0], k.paths[1]);
+  k.paths[1].arch = "sm_90a";
+  CHECK(abi_errors(k) == std::vector<std::string>{
+                             "kernel 'vector_add': only the last code path is the portable one (no arch); path 'portable' breaks that",
+                             "kernel 'vector_add': only the last code path is the portable one (no arch); path 'hopper' breaks that"});
 }

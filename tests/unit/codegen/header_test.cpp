@@ -37,7 +37,7 @@ TEST_CASE("banner, guard, includes and the ABI macro", "[header]") {
                 "   Kernels: vector_add.\n", 0) == 0);
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_H\n"));
   CHECK(contains(h, "#include <cuda.h>\n"));
-  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 1\n"));
+  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 2\n"));
   CHECK(contains(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"));
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_DECLARATIONS_ONLY\n"));
   const std::string end = "#endif /* VECTOR_ADD_TILEC_H */\n";
@@ -50,7 +50,8 @@ TEST_CASE("the kernel's comment and declarations", "[header]") {
   CHECK(contains(h, "/* ---- vector_add ----\n"
                     "   c[i] = a[i] + b[i] for 0 <= i < n.\n\n"
                     "   Arrays: a: f32[n] (read only), b: f32[n] (read only), c: f32[n].\n"
-                    "   Grid: (tilec_cdiv(n, 1024), 1, 1); 128 threads per CTA (4 warps); no dynamic shared memory.\n"));
+                    "   Grid: (tilec_cdiv(n, 1024), 1, 1).\n"
+                    "   Launch: 128 threads per CTA (4 warps); no dynamic shared memory. Variants: vector_add_vec\n"));
   CHECK(contains(h, "CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "CUresult vector_add_strided(CUstream stream,\n"
                     "    CUdeviceptr a, const int64_t a_shape[1], const int64_t a_strides[1],\n"
@@ -97,7 +98,7 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
                     "    int64_t tilec_p6 = tilec_sym[0];\n"
                     "    void* tilec_args[7] = {&tilec_p0, &tilec_p1, &tilec_p2, &tilec_p3, &tilec_p4, &tilec_p5, "
                     "&tilec_p6};\n"));
-  CHECK(contains(h, "  tilec_variant = tilec_vec ? 0 : 1;\n"));
+  CHECK(contains(h, "  tilec_entry = tilec_vec ? 0 : 1;\n"));
   CHECK(contains(h, "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n"));
   CHECK(contains(h, "static inline void vector_add_tilec_grid_expr(int64_t n, int64_t tilec_g[3]) {\n"
                     "  (void)n;\n"
@@ -113,20 +114,19 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
 
 TEST_CASE("weak definitions, metadata and the image", "[header]") {
   std::string h = generate_header(vector_add_input());
-  CHECK(contains(h, "TILEC_ABI1_WEAK extern const uint64_t vector_add_tilec_image[2];\n"
+  CHECK(contains(h, "TILEC_ABI2_WEAK extern const uint64_t vector_add_tilec_image[2];\n"
                     "const uint64_t vector_add_tilec_image[2] = {\n"
                     "  0x100001ba55ed50, 0x9,\n"
                     "};\n"));
-  CHECK(contains(h, "TILEC_ABI1_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
+  CHECK(contains(h, "TILEC_ABI2_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
                     "CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "static const tilec_constant_info vector_add_tilec_constants[1] = {\n    {\"TILE\", \"1024\"}};\n"));
   CHECK(contains(h, "const tilec_kernel_metadata vector_add_metadata = {\n"
-                    "    1, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
+                    "    2, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
                     "    3, vector_add_tilec_params, 1, vector_add_tilec_symbols,\n"
                     "    1, vector_add_tilec_constants,\n"
                     "    {\"tilec_cdiv(n, 1024)\", \"1\", \"1\"},\n"
-                    "    4, 1, 128, 0, {1, 1, 1},\n"
-                    "    2, vector_add_tilec_entries,\n"
+                    "    1, vector_add_tilec_paths,\n"
                     "    2, vector_add_tilec_archs, \"sm_80\",\n"
                     "    vector_add_tilec_image, 9};\n"));
   CHECK(contains(h, "    {\"a\", \"f32\", TILEC_PARAM_ARRAY, 4, 1, vector_add_tilec_dims_a, 0},\n"));
@@ -135,23 +135,23 @@ TEST_CASE("weak definitions, metadata and the image", "[header]") {
 TEST_CASE("big shared memory, num_sms and clusters change the launch", "[header]") {
   HeaderInput in = vector_add_input();
   KernelAbi& k = in.kernels[0];
-  k.dynamic_shared_bytes = 100000;
+  k.paths[0].dynamic_shared_bytes = 100000;
   k.grid.dims_c = {"tilec_min(num_sms, tilec_cdiv(n, 1024))", "2"};
   k.grid.uses_num_sms = true;
-  k.cluster_dims[1] = 2;
+  k.paths[0].cluster_dims[1] = 2;
   in.prefix = "lib_";
   std::string h = generate_header(in);
   CHECK(contains(h, "#ifndef LIB_VECTOR_ADD_TILEC_H\n"));
   CHECK(contains(h, "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"));
   CHECK(contains(h, "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"));
   CHECK(contains(h, "  lib_vector_add_tilec_grid_expr(tilec_sym[0], tilec_sms, tilec_g);\n"));
-  CHECK(contains(h, "  tilec_r = tilec_raise_shared_limit(lib_vector_add_tilec_state.shared_limit_done[tilec_variant],\n"
-                    "                                     lib_vector_add_tilec_state.kernels[tilec_variant], "
+  CHECK(contains(h, "    tilec_r = tilec_raise_shared_limit(lib_vector_add_tilec_state.shared_limit_done[tilec_entry],\n"
+                    "                                       lib_vector_add_tilec_state.kernels[tilec_entry], "
                     "tilec_dev, 100000);\n"));
-  CHECK(contains(h, "  static const int tilec_cluster[3] = {1, 2, 1};\n"));
-  CHECK(contains(h, "    return tilec_launch(lib_vector_add_tilec_state.kernels[tilec_variant], tilec_grid, 128, "
+  CHECK(contains(h, "    static const int tilec_cluster[3] = {1, 2, 1};\n"));
+  CHECK(contains(h, "    return tilec_launch(lib_vector_add_tilec_state.kernels[tilec_entry], tilec_grid, 128, "
                     "100000, tilec_cluster, stream,\n"));
-  CHECK(contains(h, "Clusters of (1, 2, 1) CTAs."));
+  CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_path0_entries}};\n"));
   CHECK(contains(h, "CUresult lib_vector_add_grid(int64_t n, uint32_t grid[3]);\n"));
 }
 

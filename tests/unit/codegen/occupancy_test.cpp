@@ -51,7 +51,8 @@ Lowered lower(const std::string& text) {
   REQUIRE(l.c->messages.empty());
   for (const tilec::KernelInfo& k : l.c->program.kernels) {
     l.fns.push_back(tilec::ir::build_kernel(k, *l.c->diag));
-    l.kernels.push_back(lower_kernel(*l.fns.back(), k.num_warps ? k.num_warps : 4));
+    if (!l.fns.back()->sig.options.num_warps) l.fns.back()->sig.options.num_warps = 4;
+    l.kernels.push_back(lower_kernel(*l.fns.back(), *parse_target("sm_90"), 227 * 1024));
   }
   return l;
 }

@@ -31,7 +31,9 @@ inline KernelAbi vector_add_abi() {
               array_param("c", DType::F32, {{"n", 0}})};
   k.dim_symbols = {"n"};
   k.grid.dims_c = {"tilec_cdiv(n, 1024)"};
-  k.variants = {{"vector_add_vec", true}, {"vector_add_general", false}};
+  AbiPath p;
+  p.variants = {{"vector_add_vec", true}, {"vector_add_general", false}};
+  k.paths = {p};
   return k;
 }
 
