@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops.h"
@@ -1387,6 +1388,44 @@ void check_shapes(int64_t M, int64_t N) {
             std::to_string(bad[k]) + " wrong");
 }
 
+// ---- swizzle2d -----------------------------------------------------------------------------
+
+// language.md §7.1 (Triton's grouped ordering), for 0 <= i < num_m * num_n: every operand is
+// non-negative, so C's / and % are Python's // and %.
+std::pair<int64_t, int64_t> swizzle2d_ref(int64_t i, int64_t num_m, int64_t num_n, int64_t group) {
+  int64_t width = group * num_n;                   // tiles per band
+  int64_t first = i / width * group;               // first tile row of i's band
+  int64_t rows = std::min(num_m - first, group);   // rows in this band (the last may be shorter)
+  return {first + i % width % rows, i % width / rows};
+}
+
+// Every linear tile number of a num_m x num_n grid, in i32 and i64, against the reference; the
+// reference itself must visit every tile once.
+void check_swizzle2d(int32_t num_m, int32_t num_n, int32_t group) {
+  size_t n = size_t(num_m) * size_t(num_n);
+  Buf d32(n * 2 * 4), d64(n * 2 * 8);
+  CHECK_CU(swizzle(nullptr, d32.p, d64.p, int64_t(n), num_m, num_n, group));
+  CHECK_CU(cuCtxSynchronize());
+  auto o32 = d32.get<int32_t>(2 * n);
+  auto o64 = d64.get<int64_t>(2 * n);
+  size_t bad = 0, first = 0;
+  std::set<std::pair<int64_t, int64_t>> tiles;
+  for (size_t i = 0; i < n; ++i) {
+    auto [im, in] = swizzle2d_ref(int64_t(i), num_m, num_n, group);
+    if (im >= 0 && im < num_m && in >= 0 && in < num_n) tiles.insert({im, in});
+    bool ok = o32[2 * i] == im && o32[2 * i + 1] == in && o64[2 * i] == im && o64[2 * i + 1] == in;
+    if (!ok && !bad++) first = i;
+  }
+  auto [fm, fn] = swizzle2d_ref(int64_t(first), num_m, num_n, group);
+  char d[200];
+  std::snprintf(d, sizeof d, "%zu wrong%s, first i=%zu: i32 (%d, %d), i64 (%lld, %lld), want (%lld, %lld)", bad,
+                tiles.size() == n ? "" : " (the reference is not one-to-one)", first, o32[2 * first],
+                o32[2 * first + 1], (long long)o64[2 * first], (long long)o64[2 * first + 1], (long long)fm,
+                (long long)fn);
+  verdict("swizzle2d " + std::to_string(num_m) + "x" + std::to_string(num_n) + " group " + std::to_string(group),
+          bad == 0 && tiles.size() == n, bad ? d : std::to_string(n) + " tiles");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1453,6 +1492,11 @@ int main(int argc, char** argv) {
   check_shapes(1, 1);
   check_shapes(37, 300);
   if (!small) check_shapes(1000, 3000);
+  // swizzle2d: short last bands (5 % 3, 7 % 4, 11 % 4, 37 % 8, 100 % 8 rows), a group taller
+  // than the grid, one tile, and whole bands only
+  const int32_t swizzles[][3] = {{5, 1, 3}, {7, 13, 4}, {11, 5, 4}, {37, 31, 8}, {100, 37, 8},
+                                 {3, 7, 8}, {1, 1, 1}, {64, 64, 8}, {9, 20, 1}};
+  for (const auto& t : swizzles) check_swizzle2d(t[0], t[1], t[2]);
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }
