@@ -308,7 +308,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     group = pid // width
     first_m = group * GROUP
     size_m = min(num_m - first_m, GROUP)
-    pm = first_m + (pid % size_m)
+    pm = first_m + ((pid % width) % size_m)  # language.md §7.1: the position in the band
     pn = (pid % width) // size_m
     rm = pm * BM + tl.arange(0, BM)
     rn = pn * BN + tl.arange(0, BN)

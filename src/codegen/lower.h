@@ -113,7 +113,7 @@ LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_l
 /// The vectorized variant's access size for a tile load or store `op` whose tile has layout
 /// `l`: the bytes of one vector access along the array's innermost dimension (the run of
 /// elements a thread holds there, at most 16), or 0 when the access goes element by element
-/// (rank 0, a permuted order, runs under 4 bytes, 8- and 16-bit integers, bool). The header
+/// (rank 0, a permuted order, runs under 4 bytes, 8- and 16-bit integers, bool, f8). The header
 /// launches the vectorized variant only when each such array's innermost extent in bytes is a
 /// multiple of it (AbiParam::vector_bytes), so every vector is wholly inside the array or
 /// wholly outside: loads and stores need a predicate per vector and no edge path.

@@ -1150,8 +1150,10 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       return one(b_.binary(id == Builtin::Maximum ? OpKind::Max : OpKind::Min, x, y, e.range));
     }
     case Builtin::Swizzle2d: {
-      // Grouped tile order (Triton's matmul tutorial): GROUP rows of tiles are walked
-      // column by column so that consecutive CTAs share A and B tiles in L2.
+      // Grouped tile order (language.md §7.1, Triton's matmul tutorial): GROUP rows of tiles
+      // are walked column by column so that consecutive CTAs share A and B tiles in L2. Both
+      // coordinates come from i's position inside its band, i % width: the last band may have
+      // fewer than GROUP rows, and then i % rows is not (i % width) % rows.
       DType t = rv.elems[0].tile.dtype;
       Value* i = expr_as(*a[0], t, {});
       Value* nm = expr_as(*a[1], t, {});
@@ -1162,8 +1164,9 @@ BVal IrBuilder::builtin(Builtin id, const Expr& e, const std::vector<const Expr*
       Value* group_id = b_.binary(OpKind::FloorDiv, i, width, l);
       Value* first_m = b_.binary(OpKind::Mul, group_id, g, l);
       Value* group_size = b_.binary(OpKind::Min, b_.binary(OpKind::Sub, nm, first_m, l), g, l);
-      Value* im = b_.binary(OpKind::Add, first_m, b_.binary(OpKind::Mod, i, group_size, l), l);
-      Value* in = b_.binary(OpKind::FloorDiv, b_.binary(OpKind::Mod, i, width, l), group_size, l);
+      Value* in_band = b_.binary(OpKind::Mod, i, width, l);
+      Value* im = b_.binary(OpKind::Add, first_m, b_.binary(OpKind::Mod, in_band, group_size, l), l);
+      Value* in = b_.binary(OpKind::FloorDiv, in_band, group_size, l);
       BVal r;
       r.tuple = true;
       r.elems = {one(im), one(in)};

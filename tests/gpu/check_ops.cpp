@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops.h"
@@ -551,6 +552,62 @@ void check_mm_f64(int64_t M, int64_t N, int64_t K) {
   char d[80];
   std::snprintf(d, sizeof d, "rel err %.2e", err);
   verdict("mma f64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), err < 1e-12, d);
+}
+
+// The value of an f8 byte (language.md §4.2, OCP 8-bit floats): e4m3 has no infinities and one
+// NaN pattern per sign (s.1111.111); e5m2 is IEEE-like with infinities.
+double f8_value(uint8_t b, bool e5m2) {
+  double sign = (b & 0x80) ? -1 : 1;
+  int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  int e = (b & 0x7f) >> mbits, m = b & ((1 << mbits) - 1);
+  if (e5m2 && e == 31) return m ? NAN : sign * INFINITY;
+  if (!e5m2 && e == 15 && m == 7) return NAN;
+  if (e == 0) return sign * std::ldexp(m, 1 - bias - mbits);  // subnormal
+  return sign * std::ldexp((1 << mbits) + m, e - bias - mbits);
+}
+
+// f8 x f8 -> f32 products of both dtypes (mm_f8), with bytes of finite values up to 4 in
+// magnitude (subnormals included), against float64 products of the decoded values.
+void check_mm_f8(int64_t M, int64_t N, int64_t K) {
+  std::vector<uint8_t> e4, e5;  // the bytes allowed as inputs
+  for (int b = 0; b < 256; ++b) {
+    if (std::fabs(f8_value(uint8_t(b), false)) <= 4) e4.push_back(uint8_t(b));
+    if (std::fabs(f8_value(uint8_t(b), true)) <= 4) e5.push_back(uint8_t(b));
+  }
+  auto pick = [](const std::vector<uint8_t>& from, size_t n) {
+    std::vector<uint8_t> v(n);
+    for (auto& x : v) x = from[rng() % from.size()];
+    return v;
+  };
+  auto a = pick(e4, size_t(M * K)), b = pick(e4, size_t(K * N)), a2 = pick(e5, size_t(M * K)), b2 = pick(e5, size_t(K * N));
+  Buf da(a.size()), db(b.size()), da2(a2.size()), db2(b2.size()), dc(size_t(M * N) * 4), dc2(size_t(M * N) * 4);
+  da.put(a);
+  db.put(b);
+  da2.put(a2);
+  db2.put(b2);
+  CHECK_CU(mm_f8(nullptr, da.p, db.p, da2.p, db2.p, dc.p, dc2.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  auto c = dc.get<float>(size_t(M * N)), c2 = dc2.get<float>(size_t(M * N));
+  std::string sz = " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  for (int e5m2 = 0; e5m2 < 2; ++e5m2) {
+    const auto& x = e5m2 ? a2 : a;
+    const auto& y = e5m2 ? b2 : b;
+    const auto& got = e5m2 ? c2 : c;
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double r = 0;
+        for (int64_t k = 0; k < K; ++k)
+          r += f8_value(x[size_t(i * K + k)], e5m2) * f8_value(y[size_t(k * N + j)], e5m2);
+        double d = got[size_t(i * N + j)] - r;
+        num += d * d;
+        den += r * r;
+      }
+    double err = std::sqrt(num / (den ? den : 1));
+    char d[80];
+    std::snprintf(d, sizeof d, "rel err %.2e", err);
+    verdict(std::string("mma ") + (e5m2 ? "f8e5m2" : "f8e4m3") + " -> f32" + sz, err < 1e-3, d);
+  }
 }
 
 // mm_small: an 8x8 @ 8x4 product (padded to one m16n8k16 instruction inside, 8 warps of
@@ -1387,6 +1444,122 @@ void check_shapes(int64_t M, int64_t N) {
             std::to_string(bad[k]) + " wrong");
 }
 
+// ---- swizzle2d -----------------------------------------------------------------------------
+
+// language.md §7.1 (Triton's grouped ordering), for 0 <= i < num_m * num_n: every operand is
+// non-negative, so C's / and % are Python's // and %.
+std::pair<int64_t, int64_t> swizzle2d_ref(int64_t i, int64_t num_m, int64_t num_n, int64_t group) {
+  int64_t width = group * num_n;                   // tiles per band
+  int64_t first = i / width * group;               // first tile row of i's band
+  int64_t rows = std::min(num_m - first, group);   // rows in this band (the last may be shorter)
+  return {first + i % width % rows, i % width / rows};
+}
+
+// Every linear tile number of a num_m x num_n grid, in i32 and i64, against the reference; the
+// reference itself must visit every tile once.
+void check_swizzle2d(int32_t num_m, int32_t num_n, int32_t group) {
+  size_t n = size_t(num_m) * size_t(num_n);
+  Buf d32(n * 2 * 4), d64(n * 2 * 8);
+  CHECK_CU(swizzle(nullptr, d32.p, d64.p, int64_t(n), num_m, num_n, group));
+  CHECK_CU(cuCtxSynchronize());
+  auto o32 = d32.get<int32_t>(2 * n);
+  auto o64 = d64.get<int64_t>(2 * n);
+  size_t bad = 0, first = 0;
+  std::set<std::pair<int64_t, int64_t>> tiles;
+  for (size_t i = 0; i < n; ++i) {
+    auto [im, in] = swizzle2d_ref(int64_t(i), num_m, num_n, group);
+    if (im >= 0 && im < num_m && in >= 0 && in < num_n) tiles.insert({im, in});
+    bool ok = o32[2 * i] == im && o32[2 * i + 1] == in && o64[2 * i] == im && o64[2 * i + 1] == in;
+    if (!ok && !bad++) first = i;
+  }
+  auto [fm, fn] = swizzle2d_ref(int64_t(first), num_m, num_n, group);
+  char d[200];
+  std::snprintf(d, sizeof d, "%zu wrong%s, first i=%zu: i32 (%d, %d), i64 (%lld, %lld), want (%lld, %lld)", bad,
+                tiles.size() == n ? "" : " (the reference is not one-to-one)", first, o32[2 * first],
+                o32[2 * first + 1], (long long)o64[2 * first], (long long)o64[2 * first + 1], (long long)fm,
+                (long long)fn);
+  verdict("swizzle2d " + std::to_string(num_m) + "x" + std::to_string(num_n) + " group " + std::to_string(group),
+          bad == 0 && tiles.size() == n, bad ? d : std::to_string(n) + " tiles");
+}
+
+// ---- f8 memory ------------------------------------------------------------------------------
+
+// n f8 bytes: every bit pattern first (zeros, subnormals, NaNs, e5m2 infinities), then random.
+std::vector<uint8_t> f8_bytes(size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = i < 256 ? uint8_t(i) : uint8_t(rng());
+  return v;
+}
+
+// Bytes [at, at + want.size()) of `got` must be `want`, and every other byte `fill` (the
+// poison of Buf, or a padding value). Returns the number of wrong bytes.
+size_t compare_bytes(const std::vector<uint8_t>& got, size_t at, const std::vector<uint8_t>& want, uint8_t fill) {
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    bool inside = i >= at && i < at + want.size();
+    bad += got[i] != (inside ? want[i - at] : fill);
+  }
+  return bad;
+}
+
+// f8 loads and stores move bytes (language.md §4.2): copies of both f8 dtypes, bitcasts to and
+// from u8, a rank-0 element, and the zero padding of a tile past the end. The launch stub runs
+// the vectorized variant when every base is 16-byte aligned; `offset` 1 shifts every base by a
+// byte, so the general one runs. Bytes around each array must keep the poison.
+void check_f8_copy(size_t n, size_t offset) {
+  const size_t guard = 64, p = n + 1500;  // p: a few tiles past n, some of them wholly outside a
+  auto a = f8_bytes(n), b = f8_bytes(n), u = f8_bytes(n), s = f8_bytes(1);
+  std::reverse(b.begin(), b.end());
+  std::shuffle(u.begin(), u.end(), rng);
+  s[0] = 0x7e;
+  Buf da(n + offset + guard), db(n + offset + guard), du(n + offset + guard), ds(1 + offset + guard);
+  Buf doa(n + offset + guard), dob(n + offset + guard), dua(n + offset + guard), dub(n + offset + guard),
+      dpa(p + offset + guard), dos(1 + offset + guard);
+  auto put = [&](Buf& d, const std::vector<uint8_t>& v) { CHECK_CU(cuMemcpyHtoD(d.p + offset, v.data(), v.size())); };
+  put(da, a);
+  put(db, b);
+  put(du, u);
+  put(ds, s);
+  CHECK_CU(f8_copy(nullptr, da.p + offset, db.p + offset, du.p + offset, ds.p + offset, doa.p + offset, dob.p + offset,
+                   dua.p + offset, dub.p + offset, dpa.p + offset, dos.p + offset, int64_t(n), int64_t(p)));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint8_t> padded(p, 0);
+  std::copy(a.begin(), a.end(), padded.begin());
+  struct {
+    const char* what;
+    Buf& d;
+    const std::vector<uint8_t>& want;
+  } outs[] = {{"f8e4m3 copy", doa, a},  {"f8e5m2 copy", dob, b},       {"f8e4m3 -> u8 bitcast", dua, a},
+              {"u8 -> f8e5m2 bitcast", dub, u}, {"f8e4m3 zero padding", dpa, padded}, {"f8e4m3 rank 0", dos, s}};
+  for (auto& o : outs) {
+    size_t bad = compare_bytes(o.d.get<uint8_t>(o.d.bytes), offset, o.want, 0xff);
+    verdict(std::string(o.what) + " n=" + std::to_string(n) + (offset ? " unaligned" : ""), bad == 0,
+            std::to_string(bad) + " bytes wrong");
+  }
+}
+
+// 2-D f8 tiles: a copy with edges along both axes, and a transpose through shared memory. With
+// offset 0 and N a multiple of 16 the vectorized variant runs, else the general one.
+void check_f8_tiles(int64_t M, int64_t N, size_t offset) {
+  size_t n = size_t(M * N);
+  const size_t guard = 64;
+  auto x = f8_bytes(n), y = f8_bytes(n);
+  std::shuffle(y.begin(), y.end(), rng);
+  Buf dx(n + offset + guard), dy(n + offset + guard), dox(n + offset + guard), doyt(n + offset + guard);
+  CHECK_CU(cuMemcpyHtoD(dx.p + offset, x.data(), n));
+  CHECK_CU(cuMemcpyHtoD(dy.p + offset, y.data(), n));
+  CHECK_CU(f8_tiles(nullptr, dx.p + offset, dy.p + offset, dox.p + offset, doyt.p + offset, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint8_t> yt(n);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) yt[size_t(j * M + i)] = y[size_t(i * N + j)];
+  std::string sz = " " + std::to_string(M) + "x" + std::to_string(N) + (offset ? " unaligned" : "");
+  size_t b1 = compare_bytes(dox.get<uint8_t>(dox.bytes), offset, x, 0xff);
+  size_t b2 = compare_bytes(doyt.get<uint8_t>(doyt.bytes), offset, yt, 0xff);
+  verdict("f8e4m3 2-D copy" + sz, b1 == 0, std::to_string(b1) + " bytes wrong");
+  verdict("f8e5m2 2-D transpose" + sz, b2 == 0, std::to_string(b2) + " bytes wrong");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1424,6 +1597,9 @@ int main(int argc, char** argv) {
   check_mm_i8(100, 64, 160, false);
   check_mm_i8(70, 96, 1008, true);
   check_mm_f64(64, 32, 48);
+  // f8: ragged (the general variant: rows of K bytes are not 16-byte multiples) and aligned
+  check_mm_f8(70, 100, 130);
+  check_mm_f8(128, 64, 192);
   check_mm_small();
   check_control(1000, 7);
   check_control(4099, 30);
@@ -1453,6 +1629,17 @@ int main(int argc, char** argv) {
   check_shapes(1, 1);
   check_shapes(37, 300);
   if (!small) check_shapes(1000, 3000);
+  // swizzle2d: short last bands (5 % 3, 7 % 4, 11 % 4, 37 % 8, 100 % 8 rows), a group taller
+  // than the grid, one tile, and whole bands only
+  const int32_t swizzles[][3] = {{5, 1, 3}, {7, 13, 4}, {11, 5, 4}, {37, 31, 8}, {100, 37, 8},
+                                 {3, 7, 8}, {1, 1, 1}, {64, 64, 8}, {9, 20, 1}};
+  for (const auto& t : swizzles) check_swizzle2d(t[0], t[1], t[2]);
+  for (size_t n : {size_t(1), size_t(1000), size_t(4099), size_t(1) << 16})
+    for (size_t offset : {size_t(0), size_t(1)}) check_f8_copy(n, offset);
+  check_f8_tiles(1, 1, 0);
+  check_f8_tiles(37, 100, 0);
+  check_f8_tiles(70, 128, 0);
+  check_f8_tiles(70, 128, 1);
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }

@@ -48,6 +48,13 @@ inline int log2_exact(int64_t v) {
 /// 64 bits, every other dtype (narrow integers sign/zero-extended) → 32 bits.
 RegClass reg_class(DType d);
 
+/// The ld/st type of one element of a global array, shared by load/store (memory.cpp) and
+/// gather/scatter (gather.cpp): the element's width in memory, and on load how it widens into
+/// its reg_class register (PTX ISA §9.7.9.8: ld of a narrower type extends by the instruction
+/// type): 8- and 16-bit integers sign- or zero-extended, f8 and bool bytes zero-extended (the
+/// caller turns bool into a predicate).
+std::string global_mem_type(DType d, bool store);
+
 class Emitter {
  public:
   Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)

@@ -11,28 +11,6 @@
 #include "codegen/ptx/emitter.h"
 
 namespace tilec::codegen {
-namespace {
-
-
-// The ld/st type of one element in memory; 8- and 16-bit integers are sign- or zero-extended
-// into their 32-bit registers on load (PTX ISA §9.7.9.8: ld of a narrower type into a wider
-// register extends by the instruction type).
-std::string mem_type(DType d, bool store) {
-  switch (d) {
-    case DType::Bool:
-    case DType::U8:
-    case DType::F8E4M3:
-    case DType::F8E5M2: return "u8";
-    case DType::I8: return store ? "u8" : "s8";
-    case DType::I16: return store ? "u16" : "s16";
-    case DType::U16: return "u16";
-    case DType::F16:
-    case DType::BF16: return "b16";
-    default: return dtype_bits(d) == 64 ? "b64" : "b32";
-  }
-}
-
-}  // namespace
 
 Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
   const ir::ArrayParam* arr = op.operands[0]->type.array;
@@ -105,7 +83,7 @@ void Emitter::gather(const ir::Op& op) {
   ElementAccess a = element_access(op);
   std::vector<std::string>& out = define(res);
   RegClass c = reg_class(d);
-  std::string type = mem_type(d, false);
+  std::string type = global_mem_type(d, false);
   // Every thread reads its own registers, copies included: reads have no side effects.
   for (size_t r = 0; r < out.size(); ++r) {
     std::string addr = "[" + a.addr[r] + "]";
@@ -133,7 +111,7 @@ void Emitter::scatter(const ir::Op& op) {
   ElementAccess a = element_access(op);
   const std::vector<std::string>& in = regs(val);
   std::string primary = primary_copy(val);  // one copy of each element writes
-  std::string type = mem_type(d, true);
+  std::string type = global_mem_type(d, true);
   for (size_t r = 0; r < in.size(); ++r) {
     std::string v = in[r];
     if (d == DType::Bool) {

@@ -34,21 +34,31 @@ namespace {
 
 int mem_bytes(DType d) { return d == DType::Bool ? 1 : dtype_bytes(d); }
 
-// The ld/st type suffix for one element, and whether it widens into a 32-bit register.
-std::string elem_suffix(DType d, bool store) {
+}  // namespace
+
+std::string global_mem_type(DType d, bool store) {
+  // Every dtype named, no default: a new dtype is a -Wswitch warning here, not a silent guess
+  // (the default "b32" once gave f8 4-byte accesses at byte offsets).
   switch (d) {
     case DType::Bool:
-    case DType::U8: return "u8";
+    case DType::U8:
+    case DType::F8E4M3:
+    case DType::F8E5M2: return "u8";
     case DType::I8: return store ? "u8" : "s8";
     case DType::I16: return store ? "u16" : "s16";
     case DType::U16: return "u16";
     case DType::F16:
     case DType::BF16: return "b16";
-    default: return dtype_bits(d) == 64 ? "b64" : "b32";
+    case DType::I32:
+    case DType::U32:
+    case DType::F32:
+    case DType::TF32: return "b32";
+    case DType::I64:
+    case DType::U64:
+    case DType::F64: return "b64";
   }
+  return "b32";  // unreachable: every dtype is named above
 }
-
-}  // namespace
 
 Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index) {
   Access a;
@@ -281,7 +291,7 @@ void Emitter::load(const ir::Op& op) {
   const ir::Value* res = op.results[0];
   DType dt = res->type.tile.dtype;
   std::vector<std::string>& out = define(res);
-  std::string suffix = elem_suffix(dt, false);
+  std::string suffix = global_mem_type(dt, false);
   // Loads into a scratch register of the memory width, then converts (bool) if needed.
   auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
     if (dt == DType::Bool) {
@@ -371,7 +381,7 @@ void Emitter::store(const ir::Op& op) {
   const ir::Value* val = op.operands[1];
   DType dt = val->type.tile.dtype;
   const std::vector<std::string>& in = regs(val);
-  std::string suffix = elem_suffix(dt, true);
+  std::string suffix = global_mem_type(dt, true);
   auto store_one = [&](const std::string& v, const std::string& addr, const std::string& pred) {
     std::string src = v;
     if (dt == DType::Bool) {
