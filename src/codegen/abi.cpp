@@ -38,6 +38,7 @@ std::string grid_c(const ir::Signature& sig, const ir::GridExpr& e, bool& uses_s
 
 std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"; }
 std::string general_entry(const std::string& kernel) { return kernel; }
+std::string wgmma_entry(const std::string& kernel) { return kernel + "_wgmma"; }
 
 KernelAbi make_kernel_abi(const LoweredKernel& low) {
   const ir::Signature& k = low.fn->sig;

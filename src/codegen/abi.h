@@ -15,5 +15,7 @@ KernelAbi make_kernel_abi(const LoweredKernel& low);
 /// The PTX entry names of a kernel's variants.
 std::string vectorized_entry(const std::string& kernel);
 std::string general_entry(const std::string& kernel);
+/// The TmaWgmma path's entry name (lower.h CodePath).
+std::string wgmma_entry(const std::string& kernel);
 
 }  // namespace tilec::codegen

@@ -11,6 +11,7 @@
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lower.h"
 
+#include "codegen/mma_shape.h"
 #include "codegen/schedule.h"
 
 #include <algorithm>
@@ -102,11 +103,10 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
   auto tile_result = [&]() { return !op.results.empty() && !op.results[0]->type.is_array; };
   switch (op.kind) {
     case OpKind::Mma: {
-      // The accumulator lives in the mma.sync fragment layout; a and b are staged through
-      // shared memory by the emitter, whatever their layout, unless (vectorized variant) an
-      // async load already put them there.
-      const ir::Value* acc = op.operands[2];
-      Layout l = mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
+      // The accumulator lives in the mma.sync (or wgmma) fragment layout; a and b are staged
+      // through shared memory by the emitter, whatever their layout, unless (vectorized
+      // variant) an async load already put them there.
+      Layout l = k_.accumulator_layout(op);
       convert_operand(b, it, 2, l);
       set(op.results[0], l);
       need_general_smem(mma_staging_bytes(op));
@@ -252,8 +252,7 @@ void Lowering::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it)
         // layout for the whole loop instead of being converted every iteration.
         const ir::Op& y = *body.ops.back();
         const ir::Value* next = y.kind == OpKind::Yield ? y.operands[i - first_init] : nullptr;
-        if (is_splat(init) && next && next->def && next->def->kind == OpKind::Mma)
-          l = mma_layout(init->type.tile.shape, init->type.tile.dtype == DType::F64 ? 8 : 16, k_.num_warps);
+        if (is_splat(init) && next && next->def && next->def->kind == OpKind::Mma) l = k_.accumulator_layout(*next->def);
         carried.push_back(l);
       }
       for (size_t i = 0; i < carried.size(); ++i) {
@@ -320,11 +319,14 @@ void Lowering::block(ir::Block& b) {
 
 }  // namespace
 
-LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit) {
-  LoweredKernel k;
-  k.fn = &f;
-  k.target = target;
-  int num_warps = f.sig.options.num_warps, num_stages = f.sig.options.num_stages;
+namespace {
+
+// Warps (0: the compiler's choice), early loads, vector widths, pipelines and layouts of `k`,
+// whose fn, target and path are set. The pipelines are planned (plan_pipelines) but not
+// finished: their stages are placed by the caller.
+void assign(LoweredKernel& k, int num_warps, int num_stages) {
+  ir::Function& f = *k.fn;
+  pad_mma_operands(f, k.target);
   int64_t largest = 1;
   std::map<std::vector<int64_t>, int> min_bytes;
   ir::walk(f.body, [&](ir::Op& op) {
@@ -354,7 +356,59 @@ LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_l
   for (ir::Value* a : f.body.args)
     if (!a->type.is_array) k.layouts[a] = low.blocked(a->type);
   low.block(f.body);
-  finish_pipelines(k, num_stages, smem_limit);
+}
+
+}  // namespace
+
+const char* code_path_name(CodePath p) {
+  switch (p) {
+    case CodePath::Portable: return "portable";
+    case CodePath::TmaWgmma: return "tma_wgmma";
+  }
+  return "?";
+}
+
+LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit) {
+  LoweredKernel k;
+  k.fn = &f;
+  k.target = target;
+  assign(k, f.sig.options.num_warps, f.sig.options.num_stages);
+  finish_pipelines(k, f.sig.options.num_stages, smem_limit);
+  return k;
+}
+
+std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
+                                             std::string& why) {
+  if (!target.has_wgmma() || !target.has_tma()) {
+    why = target.arch + " has no wgmma";
+    return std::nullopt;
+  }
+  // The warpgroups come from the accumulators of the pipelined mmas (one per 64 rows), so plan
+  // once on a copy to find them, then lower for real with that many warps.
+  std::unique_ptr<ir::Function> scratch = ir::clone(f);
+  LoweredKernel probe;
+  probe.fn = scratch.get();
+  probe.target = target;
+  probe.path = CodePath::TmaWgmma;
+  pad_mma_operands(*scratch, target);
+  plan_pipelines(probe, f.sig.options.num_stages);
+  int warpgroups = 0;
+  if (!wgmma_plan_ok(probe, warpgroups, why)) return std::nullopt;
+  LoweredKernel k;
+  k.fn = &f;
+  k.target = target;
+  k.path = CodePath::TmaWgmma;
+  assign(k, 4 * warpgroups, f.sig.options.num_stages);
+  int again = 0;
+  if (!wgmma_plan_ok(k, again, why) || again != warpgroups) {
+    if (why.empty()) why = "the loads were planned differently with " + std::to_string(4 * warpgroups) + " warps";
+    return std::nullopt;
+  }
+  finish_tma_pipelines(k, f.sig.options.num_stages, smem_limit);
+  if (k.pipelines.empty()) {
+    why = "two stages of the loop's tiles do not fit in shared memory";
+    return std::nullopt;
+  }
   return k;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "codegen/layout.h"
@@ -11,12 +12,23 @@
 
 namespace tilec::codegen {
 
-/// A tile load that goes from global to shared memory with 16-byte cp.async (PTX ISA
-/// §9.7.9.25) in the vectorized variant, and that mma reads from there: the load's result
-/// reaches operand `operand` (0 = a, 1 = b) of `mma` through at most a permute and reshapes
-/// that add or drop unit dimensions, and nothing else uses it. In shared memory the tile is
-/// `lines` lines of `line_elems` elements (the load's last, contiguous dimension), swizzled
-/// (layout.h, swizzled_offset).
+/// The code paths a kernel can be lowered to (each is one AbiPath of the header, kernel_abi.h):
+/// - Portable: mma.sync with operands staged in shared memory by cp.async pipelines; every
+///   target; entries `<k>_v16` (vectorized) and `<k>` (general).
+/// - TmaWgmma: the operand tiles of pipelined mma loops come by TMA (cp.async.bulk.tensor) into
+///   128-byte-swizzled shared memory, guarded by mbarriers, and wgmma reads them from there
+///   (perf.md rung L2; bench/hopper_proto); targets with has_wgmma(); entry `<k>_wgmma`.
+enum class CodePath { Portable, TmaWgmma };
+const char* code_path_name(CodePath p);
+
+/// A tile load that goes from global to shared memory without passing through registers and
+/// that mma reads from there: with 16-byte cp.async (PTX ISA §9.7.9.25) in the portable path's
+/// vectorized variant, by TMA in the TmaWgmma path. The load's result reaches operand `operand`
+/// (0 = a, 1 = b) of `mma` through at most a permute and reshapes that add or drop unit
+/// dimensions, and nothing else uses it. In shared memory the tile is `lines` lines of
+/// `line_elems` elements (the load's last, contiguous dimension): swizzled rows of the whole
+/// line for cp.async (layout.h, swizzled_offset); for TMA, boxes of 64 elements (128 bytes) of
+/// every line, one after the other, each in the 128-byte swizzle of TMA and wgmma.
 struct AsyncLoad {
   const ir::Op* load = nullptr;
   const ir::Op* mma = nullptr;
@@ -27,6 +39,9 @@ struct AsyncLoad {
   int64_t offset = 0;      ///< bytes from the start of a stage (a multiple of 1024)
   int64_t pitch() const { return line_elems * esz; }
   int64_t bytes() const { return lines * pitch(); }
+  /// TMA: boxes of 128 bytes of each line, and the bytes of one box.
+  int64_t boxes() const { return pitch() / 128; }
+  int64_t box_bytes() const { return lines * 128; }
 };
 
 /// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/pipeline.cpp) iterations
@@ -37,6 +52,9 @@ struct Pipeline {
   int stages = 2;
   int64_t stage_bytes = 0;  ///< one stage: every async load of the loop
   std::vector<AsyncLoad> loads;
+  /// TMA: the stage's mbarriers after the stages: full[s] at barriers + 8 s, empty[s] at
+  /// barriers + 8 (stages + s) (bytes from the pipeline offset).
+  int64_t barriers = 0;
 };
 
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the
@@ -50,6 +68,7 @@ struct LoweringWarning {
 struct LoweredKernel {
   ir::Function* fn = nullptr;
   Target target;  ///< the target this lowering is for
+  CodePath path = CodePath::Portable;
   int num_warps = 4;
   int threads() const { return num_warps * 32; }
   /// Elements per thread along the last dimension, per tile shape (16 bytes of the narrowest
@@ -78,6 +97,13 @@ struct LoweredKernel {
   int64_t shared_bytes() const;
   /// The pipeline stages the vectorized variant runs with: the most of any loop, 1 without one.
   int num_stages() const;
+  /// TmaWgmma: whether `mma` runs on wgmma (both operands come by TMA).
+  bool is_wgmma(const ir::Op& mma) const;
+  /// The TMA loads in the order of the entry's tensor-map parameters (TmaWgmma; else empty).
+  std::vector<const AsyncLoad*> tensor_maps() const;
+  /// The register layout of `mma`'s accumulator: mma.sync fragments (mma_layout), or for a
+  /// wgmma the fragments of m64nNk16, one warpgroup per 64 rows (wgmma_layout).
+  Layout accumulator_layout(const ir::Op& mma) const;
   std::vector<LoweringWarning> warnings;
   /// Values of async-load chains, mapped to their load (the emitter skips their ops).
   std::map<const ir::Value*, const AsyncLoad*> async_values;
@@ -96,6 +122,23 @@ void plan_pipelines(LoweredKernel& k, int num_stages);
 /// takes more than 64 registers per thread (then registers allow one CTA per SM anyway). A
 /// `num_stages` that does not fit, or that no loop can use, adds a warning to `k.warnings`.
 void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
+
+/// The TmaWgmma path of `f` for `target` (has_wgmma and has_tma), or nullopt with `why` when
+/// the kernel does not fit it: every mma fed by a pipelined loop must read both operands by TMA
+/// (16-bit dtypes, f32 accumulators; M a multiple of 64 up to 256, N a multiple of 8 up
+/// to 256, K a multiple of 16; lines of a multiple of 128 bytes and at most 256 of them). The
+/// path runs one warpgroup per 64 rows of the accumulator, whatever num_warps says (it applies
+/// to the portable path), and as many stages (at most 8) as fit in `smem_limit`.
+std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
+                                             std::string& why);
+
+/// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
+/// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.
+bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why);
+
+/// After layouts, TmaWgmma: places the stages (1024-byte aligned) and their mbarriers after the
+/// conversion buffer and picks their number (tma_pipeline.cpp).
+void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).

@@ -225,8 +225,13 @@ int LoweredKernel::num_stages() const {
 
 int64_t LoweredKernel::shared_bytes() const {
   int64_t stages = 0;
-  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages * p.stage_bytes);
-  return std::max(conversion_smem, stages ? pipeline_offset + stages : conversion_smem_vectorized);
+  for (const Pipeline& p : pipelines) {
+    int64_t barriers = path == CodePath::TmaWgmma ? 16 * p.stages : 0;  // full and empty mbarriers
+    stages = std::max(stages, p.stages * p.stage_bytes + barriers);
+  }
+  // The TmaWgmma path has one entry, compiled like the vectorized variant.
+  int64_t general = path == CodePath::TmaWgmma ? 0 : conversion_smem;
+  return std::max(general, stages ? pipeline_offset + stages : conversion_smem_vectorized);
 }
 
 }  // namespace tilec::codegen

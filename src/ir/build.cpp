@@ -84,8 +84,7 @@ class IrBuilder {
   Value* expr_dtype(const Expr& e, DType d);
   Value* to_bool(Value* v, SourceRange loc);
   Value* binary(tilec::Op op, const Expr& a, const Expr& b, DType operand, const std::vector<int64_t>& shape, SourceRange loc);
-  /// mma(x, y, c) on 2-D tiles; tiles smaller than one mma.sync instruction are zero-padded
-  /// to its shape (doubling with cat) and the result extracted.
+  /// mma(x, y, c) on 2-D tiles (lowering pads tiles smaller than one instruction).
   Value* mma(Value* x, Value* y, Value* c, SourceRange loc);
   BVal call(const Expr& e);
   BVal builtin(Builtin id, const Expr& e, const std::vector<const Expr*>& slots);
@@ -705,31 +704,9 @@ Value* IrBuilder::to_bool(Value* v, SourceRange loc) {
 }
 
 Value* IrBuilder::mma(Value* x, Value* y, Value* c, SourceRange loc) {
-  // The instruction shape (PTX ISA §9.7.13.4): m16n8k16 for 16-bit inputs, k8 for tf32, k32
-  // for 8-bit, m8n8k4 for f64.
-  DType t = x->type.tile.dtype;
-  int64_t min_m = t == DType::F64 ? 8 : 16, min_n = 8;
-  int64_t min_k = t == DType::F64 ? 4 : t == DType::TF32 ? 8 : dtype_bits(t) == 8 ? 32 : 16;
-  auto pad = [&](Value* v, int axis, int64_t want) {
-    while (v->type.tile.shape[size_t(axis)] < want) {
-      Value* zero = b_.broadcast_to(b_.constant(v->type.tile.dtype, Scalar{0, 0}, loc), v->type.tile.shape, loc);
-      std::vector<int64_t> s = v->type.tile.shape;
-      s[size_t(axis)] *= 2;
-      Op* op = b_.create(OpKind::Cat, loc, {v, zero}, {Type::tile_of(v->type.tile.dtype, s)});
-      op->axis = axis;
-      v = op->result();
-    }
-    return v;
-  };
-  std::vector<int64_t> out = c->type.tile.shape;
-  x = pad(pad(x, 0, min_m), 1, min_k);
-  y = pad(pad(y, 0, min_k), 1, min_n);
-  Value* acc = pad(pad(c, 0, min_m), 1, min_n);
-  Value* r = b_.create(OpKind::Mma, loc, {x, y, acc}, {acc->type})->result();
-  if (acc->type.tile.shape == out) return r;
-  Op* e = b_.create(OpKind::Extract, loc, {r}, {Type::tile_of(c->type.tile.dtype, out)});
-  e->order = {0, 0};
-  return e->result();
+  // Tiles smaller than one tensor-core instruction are padded per target by lowering
+  // (codegen/mma_shape.h).
+  return b_.create(OpKind::Mma, loc, {x, y, c}, {c->type})->result();
 }
 
 Value* IrBuilder::binary(tilec::Op op, const Expr& a, const Expr& b, DType operand,

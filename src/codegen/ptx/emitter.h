@@ -60,6 +60,9 @@ class Emitter {
   Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
       : k_(k), o_(o), diag_(diag), facts_(k, o.vectorized) {
     for (const auto& [op, condition] : host_checked_asserts(*k.fn)) host_checked_.insert(op);
+    ir::walk(k.fn->body, [&](ir::Op& op) {
+      for (const ir::Value* v : op.operands) ++use_count_[v];
+    });
   }
 
   /// The `.entry` named `name`, or "" after reporting an error.
@@ -272,6 +275,52 @@ class Emitter {
   /// The copies of an edge tile: bounds per chunk, zero fill, partial chunks element-wise.
   void edge_copies(PipelineState& st, AsyncCopy& c, const std::string& nonneg);
 
+  // ---- tma.cpp: the TmaWgmma path's pipeline (lower.h CodePath; bench/hopper_proto/NOTES.md)
+  /// One TMA pipeline: a ring of `stages` buffers, each with a full mbarrier (the TMA bytes
+  /// landed) and an empty one (every warpgroup's wgmma read it). Thread 0 produces; the slot
+  /// and phase registers count round the ring (a phase flips at each wrap).
+  struct TmaState {
+    const Pipeline* p = nullptr;
+    DType idx = DType::I32;
+    int64_t step = 1;
+    std::string upper, iv_issue;   ///< the bound; the induction variable of the next tile to issue
+    std::string base;              ///< u32: shared address of stage 0
+    std::string full, empty;       ///< u32: shared addresses of full[0] and empty[0]
+    std::string rslot, rphase;     ///< u32: the stage read now and its parity
+    std::string wslot, wphase;     ///< u32: the stage written next and its parity
+    std::string prev;              ///< u32: the stage the previous iteration read (stages: none)
+    std::string leader;            ///< pred: thread 0, which issues the copies
+    std::string wg_leader;         ///< pred: thread 0 of each warpgroup, which releases a stage
+    /// Per TMA load, per array dimension: the u32 tile origin (index * extent) of the fixed
+    /// dimensions ("" for the one that moves with the induction variable).
+    std::vector<std::vector<std::string>> origin;
+  };
+  void tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st);
+  /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
+  void tma_iteration(TmaState& st);
+  /// End of an iteration: release the stage the previous one read (its wgmma group finished at
+  /// this iteration's wait_group 1); thread 0 refills it with the tile `stages - 1` ahead.
+  void tma_advance(TmaState& st);
+  /// After the loop: every wgmma group finished, so the accumulators can be read.
+  void tma_epilogue(TmaState& st);
+  /// Thread 0 (the caller branches): wait for stage wslot to be empty, expect its bytes, issue
+  /// the copies of iteration iv_issue into it, then move wslot and iv_issue on.
+  void tma_issue(TmaState& st);
+  /// Spins on mbarrier.try_wait.parity of the mbarrier at u32 shared address `bar`; with device
+  /// asserts, traps after 2^22 failed tries (a deadlock becomes a launch error, not a hang).
+  void mbarrier_wait(const std::string& bar, const std::string& parity);
+  /// slot += 1 round a ring of `n`, flipping `phase` at the wrap.
+  void ring_next(const std::string& slot, const std::string& phase, int n);
+
+  // ---- wgmma.cpp
+  /// An mma whose operands came by TMA (LoweredKernel::is_wgmma): wgmma.mma_async m64nNk16 per
+  /// 16-deep k step with shared-memory descriptors, this warpgroup's 64 rows of the
+  /// accumulator, then commit_group and wait_group 1.
+  void wgmma(const ir::Op& op);
+  /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
+  /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
+  std::string wgmma_descriptor(const std::string& addr, int64_t lbo);
+
   // ---- math.cpp
   /// `k` (exp, log, tanh, ...) of f32 register `x`; accurate unless approximations are allowed.
   std::string math_f32(ir::OpKind k, const std::string& x, bool approx, const SourceRange& loc);
@@ -339,6 +388,10 @@ class Emitter {
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.
   std::map<const AsyncLoad*, std::string> async_base_;
+  /// TmaWgmma: the generic address (u64 register) of each TMA load's tensor-map parameter.
+  std::map<const AsyncLoad*, std::string> tensor_maps_;
+  /// How many operands read each value (wgmma accumulates in place when it is the only reader).
+  std::map<const ir::Value*, int> use_count_;
   PipelineState* late_sync_ = nullptr;  ///< the pipeline whose sync_mma is being emitted, or null
   std::string entry_name_;
   /// The enclosing loops: where break and continue jump, and the carried registers.

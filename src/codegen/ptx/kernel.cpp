@@ -185,6 +185,14 @@ void Emitter::params() {
     decls.push_back(".param ." + ty + " " + name);
     return name;
   };
+  // The TmaWgmma path's tensor maps come first, 128-byte aligned (what nvcc gives a
+  // `const __grid_constant__ CUtensorMap`); the code uses their generic addresses.
+  std::vector<std::pair<const AsyncLoad*, std::string>> map_params;
+  for (const AsyncLoad* al : k_.tensor_maps()) {
+    std::string name = fmt::format("{}_param_{}", k.name, decls.size());
+    decls.push_back(".param .align 128 .b8 " + name + "[128]");
+    map_params.push_back({al, name});
+  }
   std::map<std::string, std::string> extent_of;
   std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
   std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
@@ -214,6 +222,12 @@ void Emitter::params() {
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
 
   // Load the parameters.
+  for (const auto& [al, name] : map_params) {
+    std::string r = b_.reg(RegClass::B64);
+    b_.ins("mov.b64", {r, name});
+    b_.ins("cvta.param.u64", {r, r});
+    tensor_maps_[al] = r;
+  }
   for (size_t i = 0; i < base_params.size(); ++i) {
     ArrayRegs ar;
     ar.base = b_.reg(RegClass::B64);
@@ -363,7 +377,7 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::ConvertLayout:
     case OpKind::Permute: convert_layout(op); break;
     case OpKind::Reduce: reduce(op); break;
-    case OpKind::Mma: mma(op); break;
+    case OpKind::Mma: k_.is_wgmma(op) ? wgmma(op) : mma(op); break;
     case OpKind::Cast: cast(op); break;
     case OpKind::Bitcast: bitcast(op); break;
     case OpKind::Cmp: compare(op); break;
@@ -456,10 +470,13 @@ void Emitter::emit_for(const ir::Op& op) {
     std::vector<std::string>& r = define(body.args[i]);
     move_all(b_, r, regs(op.operands[i + 2]), body.args[i]->type.tile.dtype);
   }
-  // Loads that go through a cp.async pipeline start before the loop (ptx/pipeline.cpp).
+  // Loads that go through a pipeline start before the loop: cp.async (ptx/pipeline.cpp), or TMA
+  // on the TmaWgmma path (ptx/tma.cpp).
   const Pipeline* pipe = o_.vectorized ? k_.pipeline(&op) : nullptr;
+  bool tma = pipe && k_.path == CodePath::TmaWgmma;
   PipelineState ps;
-  if (pipe) pipeline_prologue(op, *pipe, ps);
+  TmaState ts;
+  if (pipe) tma ? tma_prologue(op, *pipe, ts) : pipeline_prologue(op, *pipe, ps);
   std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
   const std::string& upper = regs(op.operands[1])[0];
   const std::string& step = regs(op.operands[2])[0];
@@ -483,12 +500,12 @@ void Emitter::emit_for(const ir::Op& op) {
     b_.ins("not.pred", {p, cont});
   }
   b_.ins_if(p, "bra.uni", {done});
-  if (pipe) pipeline_iteration(ps);
+  if (pipe) tma ? tma_iteration(ts) : pipeline_iteration(ps);
   Loop loop{done, b_.label_name("loop_next"), {}};
   for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
   loops_.push_back(loop);
   PipelineState* outer_sync = late_sync_;
-  if (pipe && ps.sync_mma) late_sync_ = &ps;
+  if (pipe && !tma && ps.sync_mma) late_sync_ = &ps;
   block(body);
   late_sync_ = outer_sync;
   loops_.pop_back();
@@ -496,11 +513,11 @@ void Emitter::emit_for(const ir::Op& op) {
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.label(loop.continue_label);
-  if (pipe) pipeline_advance(ps);
+  if (pipe) tma ? tma_advance(ts) : pipeline_advance(ps);
   b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
   b_.ins("bra.uni", {top});
   b_.label(done);
-  if (pipe) pipeline_epilogue(ps);
+  if (pipe) tma ? tma_epilogue(ts) : pipeline_epilogue(ps);
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
 }
 

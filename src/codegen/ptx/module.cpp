@@ -13,12 +13,17 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
   bool assertfail = false, vprintf = false;
   int version = opts.target.ptx_version;
   for (const LoweredKernel& k : kernels) {
-    for (bool vec : {true, false}) {
+    // The portable path: a vectorized and a general variant; the TmaWgmma path: one entry,
+    // compiled like the vectorized variant (the launch stub checks the same alignment).
+    std::vector<bool> variants = k.path == CodePath::Portable ? std::vector<bool>{true, false} : std::vector<bool>{true};
+    for (bool vec : variants) {
       EmitOptions o = opts;
       o.vectorized = vec;
       o.sm = &sm;
       Emitter e(k, o, diag);
-      std::string name = vec ? vectorized_entry(k.fn->name) : general_entry(k.fn->name);
+      std::string name = k.path == CodePath::TmaWgmma ? wgmma_entry(k.fn->name)
+                         : vec                        ? vectorized_entry(k.fn->name)
+                                                      : general_entry(k.fn->name);
       std::string text = e.entry(name);
       if (text.empty()) return "";
       entries += "\n" + text;

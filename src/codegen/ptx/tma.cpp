@@ -1,0 +1,226 @@
+// The TmaWgmma path's pipeline (lower.h CodePath::TmaWgmma): operand tiles come from global
+// memory by TMA (cp.async.bulk.tensor, PTX ISA §9.7.9.25.5.1) into 128-byte-swizzled stages,
+// each guarded by two mbarriers (PTX ISA §9.7.13.15): `full` counts the bytes in (thread 0
+// arrives with expect_tx, the copies complete_tx), `empty` counts the warpgroups whose wgmma
+// finished reading. The protocol of bench/hopper_proto (measured on the H200, NOTES.md), without
+// warp specialization: thread 0 is also the producer.
+//
+//   prologue:   thread 0 inits full[s] (count 1) and empty[s] (count = warpgroups); fence; bar;
+//               thread 0 issues iterations 0 .. S-2 (each: wait empty, expect_tx, TMA copies)
+//   iteration:  every thread waits full[read slot] (its parity); the wgmma ops of the body read
+//               the stage and end with commit_group and wait_group 1, so the previous
+//               iteration's wgmma group is finished
+//   end:        one thread per warpgroup arrives on empty[previous slot]; thread 0 waits for
+//               that slot to be empty and issues the iteration S-1 ahead into it
+//   epilogue:   wait_group 0 (the accumulators are final)
+//
+// A fresh mbarrier is in phase 0, so waiting for parity 1 passes at once: the producer waits
+// for empty with the opposite of its phase, and the first round needs no special case. Every
+// copy of a stage, also of a box wholly outside the array, delivers its full byte count
+// (zero-filled), so edge tiles need nothing extra.
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+
+void Emitter::mbarrier_wait(const std::string& bar, const std::string& parity) {
+  std::string top = b_.label_name("mbar_wait"), done = b_.label_name("mbar_done");
+  std::string p = b_.reg(RegClass::Pred), spins;
+  if (o_.device_asserts) {
+    spins = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {spins, "0"});
+  }
+  b_.label(top);
+  // Plain bra: the threads of a warp may leave the loop at different tries.
+  b_.ins("mbarrier.try_wait.parity.shared::cta.b64", {p, "[" + bar + "]", parity});
+  b_.ins_if(p, "bra", {done});
+  if (o_.device_asserts) {
+    std::string more = b_.reg(RegClass::Pred);
+    b_.ins("add.u32", {spins, spins, "1"});
+    b_.ins("setp.lt.u32", {more, spins, "4194304"});
+    b_.ins_if(more, "bra", {top});
+    b_.ins("trap", {});
+  } else {
+    b_.ins("bra", {top});
+  }
+  b_.label(done);
+}
+
+void Emitter::ring_next(const std::string& slot, const std::string& phase, int n) {
+  std::string wrap = b_.reg(RegClass::Pred);
+  b_.ins("add.u32", {slot, slot, "1"});
+  b_.ins("setp.eq.u32", {wrap, slot, u32(n)});
+  b_.ins_if(wrap, "mov.u32", {slot, "0"});
+  b_.ins_if(wrap, "xor.b32", {phase, phase, "1"});
+}
+
+void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
+  need_ptx(80);
+  st.p = &p;
+  st.idx = loop.operands[0]->type.tile.dtype;
+  st.step = loop.operands[2]->def->value.i;
+  st.upper = regs(loop.operands[1])[0];
+  bool wide = dtype_bits(st.idx) == 64;
+  st.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
+  b_.ins(wide ? "mov.b64" : "mov.b32", {st.iv_issue, regs(loop.operands[0])[0]});
+  int S = p.stages;
+  st.base = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {st.base, smem_});
+  b_.ins("add.u32", {st.base, st.base, u32(k_.pipeline_offset)});
+  st.full = b_.reg(RegClass::B32);
+  st.empty = b_.reg(RegClass::B32);
+  b_.ins("add.u32", {st.full, st.base, u32(p.barriers)});
+  b_.ins("add.u32", {st.empty, st.base, u32(p.barriers + 8 * S)});
+  for (std::string* r : {&st.rslot, &st.rphase, &st.wslot, &st.wphase, &st.prev}) {
+    *r = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
+  }
+  st.leader = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {st.leader, tid_, "0"});
+  std::string lane = b_.reg(RegClass::B32);
+  b_.ins("and.b32", {lane, tid_, "127"});
+  st.wg_leader = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+
+  // The fixed dimensions' tile origins (elements), once.
+  const ir::Value* iv_value = loop.regions[0]->args[0];
+  for (const AsyncLoad& al : p.loads) {
+    const ir::Op& ld = *al.load;
+    const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
+    std::vector<std::string> origin;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const ir::Value* index = ld.operands[d + 1];
+      if (index == iv_value) {
+        origin.push_back("");
+        continue;
+      }
+      std::string o = b_.reg(RegClass::B32), idx = regs(index)[0];
+      if (dtype_bits(index->type.tile.dtype) == 64) {
+        std::string n = b_.reg(RegClass::B32);
+        b_.ins("cvt.u32.u64", {n, idx});
+        idx = n;
+      } else if (dtype_bits(index->type.tile.dtype) < 32) {
+        std::string n = b_.reg(RegClass::B32);
+        b_.ins("mov.b32", {n, idx});
+        idx = n;
+      }
+      b_.ins("mul.lo.u32", {o, idx, u32(shape[d])});
+      origin.push_back(o);
+    }
+    st.origin.push_back(origin);
+  }
+
+  // Thread 0: the mbarriers, made visible to the other threads and to the copy engine.
+  std::string skip = b_.label_name("tma_init_done");
+  std::string not_leader = b_.reg(RegClass::Pred);
+  b_.ins("not.pred", {not_leader, st.leader});
+  b_.ins_if(not_leader, "bra", {skip});
+  int warpgroups = k_.num_warps / 4;
+  for (int s = 0; s < S; ++s) {
+    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
+    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(warpgroups)});
+  }
+  b_.ins("fence.mbarrier_init.release.cluster", {});
+  b_.ins("fence.proxy.async.shared::cta", {});
+  for (const AsyncLoad& al : p.loads) b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
+  // The first S - 1 tiles.
+  for (int s = 0; s + 1 < S; ++s) {
+    std::string beyond = b_.reg(RegClass::Pred);
+    b_.ins(fmt::format("setp.ge.{}", wide ? (is_unsigned_int(st.idx) ? "u64" : "s64") : (is_unsigned_int(st.idx) ? "u32" : "s32")),
+           {beyond, st.iv_issue, st.upper});
+    b_.ins_if(beyond, "bra", {skip});
+    tma_issue(st);
+  }
+  b_.label(skip);
+  b_.ins("bar.sync", {"0"});
+}
+
+void Emitter::tma_issue(TmaState& st) {
+  const Pipeline& p = *st.p;
+  int S = p.stages;
+  std::string bar = b_.reg(RegClass::B32), parity = b_.reg(RegClass::B32);
+  b_.ins("mad.lo.u32", {bar, st.wslot, "8", st.empty});
+  b_.ins("xor.b32", {parity, st.wphase, "1"});
+  mbarrier_wait(bar, parity);
+  std::string full = b_.reg(RegClass::B32), stage = b_.reg(RegClass::B32);
+  b_.ins("mad.lo.u32", {full, st.wslot, "8", st.full});
+  b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + full + "]", u32(p.stage_bytes)});
+  b_.ins("mad.lo.u32", {stage, st.wslot, u32(p.stage_bytes), st.base});
+  // The moving dimension's origin: the induction variable times the tile's extent there.
+  std::string iv = st.iv_issue;
+  if (dtype_bits(st.idx) == 64) {
+    iv = b_.reg(RegClass::B32);
+    b_.ins("cvt.u32.u64", {iv, st.iv_issue});
+  }
+  for (size_t i = 0; i < p.loads.size(); ++i) {
+    const AsyncLoad& al = p.loads[i];
+    const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
+    int rank = int(shape.size());
+    std::vector<std::string> coord(static_cast<size_t>(rank));  // innermost first
+    for (int d = 0; d < rank; ++d) {
+      std::string o = st.origin[i][size_t(d)];
+      if (o.empty()) {
+        o = b_.reg(RegClass::B32);
+        b_.ins("mul.lo.u32", {o, iv, u32(shape[size_t(d)])});
+      }
+      coord[size_t(rank - 1 - d)] = o;
+    }
+    for (int64_t box = 0; box < al.boxes(); ++box) {
+      std::vector<std::string> c = coord;
+      if (box) {
+        c[0] = b_.reg(RegClass::B32);
+        b_.ins("add.u32", {c[0], coord[0], u32(64 * box)});
+      }
+      std::string dst = fmt::format("[{}+{}]", stage, al.offset + box * al.box_bytes());
+      std::string src = fmt::format("[{}, {{{}}}]", tensor_maps_.at(&al), fmt::join(c, ", "));
+      b_.ins(fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", rank),
+             {dst, src, "[" + full + "]"});
+    }
+  }
+  ring_next(st.wslot, st.wphase, S);
+  bool wide = dtype_bits(st.idx) == 64;
+  b_.ins(wide ? "add.s64" : "add.s32", {st.iv_issue, st.iv_issue, std::to_string(st.step)});
+}
+
+void Emitter::tma_iteration(TmaState& st) {
+  const Pipeline& p = *st.p;
+  std::string full = b_.reg(RegClass::B32), stage = b_.reg(RegClass::B32);
+  b_.ins("mad.lo.u32", {full, st.rslot, "8", st.full});
+  mbarrier_wait(full, st.rphase);
+  b_.ins("mad.lo.u32", {stage, st.rslot, u32(p.stage_bytes), st.base});
+  for (const AsyncLoad& al : p.loads) {
+    std::string r = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {r, stage, u32(al.offset)});
+    async_base_[&al] = r;
+  }
+}
+
+void Emitter::tma_advance(TmaState& st) {
+  int S = st.p->stages;
+  // The previous iteration's stage: its wgmma group finished at this iteration's wait_group 1.
+  std::string release = b_.reg(RegClass::Pred), bar = b_.reg(RegClass::B32);
+  b_.ins("setp.lt.u32", {release, st.prev, u32(S)});
+  b_.ins("and.pred", {release, release, st.wg_leader});
+  b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
+  b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
+  b_.ins("mov.u32", {st.prev, st.rslot});
+  ring_next(st.rslot, st.rphase, S);
+  // Thread 0 refills the stage just released with the tile S - 1 iterations ahead.
+  std::string skip = b_.label_name("tma_refill_done"), no = b_.reg(RegClass::Pred);
+  bool wide = dtype_bits(st.idx) == 64;
+  b_.ins(fmt::format("setp.ge.{}", wide ? (is_unsigned_int(st.idx) ? "u64" : "s64") : (is_unsigned_int(st.idx) ? "u32" : "s32")),
+         {no, st.iv_issue, st.upper});
+  std::string not_leader = b_.reg(RegClass::Pred);
+  b_.ins("not.pred", {not_leader, st.leader});
+  b_.ins("or.pred", {no, no, not_leader});
+  b_.ins_if(no, "bra", {skip});
+  tma_issue(st);
+  b_.label(skip);
+  // wgmma is .aligned: warp 0 converges before the next one.
+  b_.ins("bar.warp.sync", {"-1"});
+}
+
+void Emitter::tma_epilogue(TmaState&) { b_.ins("wgmma.wait_group.sync.aligned", {"0"}); }
+
+}  // namespace tilec::codegen

@@ -1,0 +1,86 @@
+// wgmma (PTX ISA §9.7.15): the TmaWgmma path's mma. Both operands are in 128-byte-swizzled
+// shared memory where TMA put them (ptx/tma.cpp) and are read through 64-bit matrix
+// descriptors; the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
+// g owns rows 64g .. 64g+63, and one m64nNk16 instruction per 16-deep k step covers them.
+//
+// Descriptor facts (PTX ISA "Matrix Descriptor Format"; checked on the H200 by
+// bench/hopper_proto): bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
+// stride byte offset >> 4, 62-63 swizzle (1 = 128 bytes). With 128-byte lines the stride byte
+// offset is 1024 (8 lines). A K-major operand (K along the lines: A[M,K], B[N,K]) steps k by 32
+// bytes inside a line's 128 bytes and by a box (lines x 128 bytes) every 64 elements; its
+// leading byte offset is unused. An MN-major operand (M or N along the lines: B[K,N]) steps k
+// by 16 lines (2048 bytes); its leading byte offset is the distance between 64-element boxes,
+// and the instruction's transpose bit is set (16-bit types only).
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+
+std::string Emitter::wgmma_descriptor(const std::string& addr, int64_t lbo) {
+  std::string lo = b_.reg(RegClass::B32), hi = b_.reg(RegClass::B32), desc = b_.reg(RegClass::B64);
+  b_.ins("bfe.u32", {lo, addr, "4", "14"});
+  b_.ins("or.b32", {lo, lo, u32((lbo >> 4) << 16)});
+  // High word: stride byte offset 1024 >> 4 = 64, swizzle mode 1 (128 bytes) in bits 62-63.
+  b_.ins("mov.b32", {hi, "1073741888"});
+  b_.ins("mov.b64", {desc, "{" + lo + ", " + hi + "}"});
+  return desc;
+}
+
+void Emitter::wgmma(const ir::Op& op) {
+  need_ptx(80);
+  const ir::Value* A = op.operands[0];
+  const ir::Value* B = op.operands[1];
+  const ir::Value* C = op.operands[2];
+  const AsyncLoad& la = *k_.async_load(A);
+  const AsyncLoad& lb = *k_.async_load(B);
+  int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
+  DType t = A->type.tile.dtype;
+
+  // The accumulator: updated in place when this mma is its only reader (the loop-carried
+  // value), so no copy touches registers a wgmma in flight writes; else a fresh copy.
+  if (use_count_[C] == 1) {
+    regs_[op.results[0]] = regs(C);
+  } else {
+    std::vector<std::string>& acc = define(op.results[0]);
+    const std::vector<std::string>& cin = regs(C);
+    for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
+  }
+  const std::vector<std::string>& d = regs(op.results[0]);
+
+  // This warpgroup's part of A: its 64 rows.
+  std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
+  b_.ins("shr.u32", {wg, tid_, "7"});
+  bool a_kmajor = la.contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
+  // K-major A: 64 lines of 128 bytes per warpgroup; M-major A: one 64-element box each.
+  b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la.box_bytes()), async_base_.at(&la)});
+  std::string da = wgmma_descriptor(a0, a_kmajor ? 16 : la.box_bytes());
+  std::string db = wgmma_descriptor(async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
+  // Byte offset of k step kk from the operand's start.
+  auto k_offset = [](const AsyncLoad& al, bool kmajor, int64_t kk) {
+    if (kmajor) return (kk * 16 / 64) * al.box_bytes() + (kk * 16 % 64) * 2;
+    return kk * 16 * 128;
+  };
+  std::string acc_list = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
+  std::string scale_d = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // always accumulate: D = A B + D
+  std::string tn(dtype_name(t));
+  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{}", N, tn, tn);
+  b_.ins("wgmma.fence.sync.aligned", {});
+  for (int64_t kk = 0; kk < K / 16; ++kk) {
+    std::string dak = da, dbk = db;
+    if (int64_t off = k_offset(la, a_kmajor, kk)) {
+      dak = b_.reg(RegClass::B64);
+      b_.ins("add.s64", {dak, da, std::to_string(off >> 4)});
+    }
+    if (int64_t off = k_offset(lb, b_kmajor, kk)) {
+      dbk = b_.reg(RegClass::B64);
+      b_.ins("add.s64", {dbk, db, std::to_string(off >> 4)});
+    }
+    b_.ins(opcode, {acc_list, dak, dbk, scale_d, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
+  }
+  b_.ins("wgmma.commit_group.sync.aligned", {});
+  b_.ins("wgmma.wait_group.sync.aligned", {"1"});
+}
+
+}  // namespace tilec::codegen
