@@ -40,7 +40,31 @@ std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"
 std::string general_entry(const std::string& kernel) { return kernel; }
 std::string wgmma_entry(const std::string& kernel) { return kernel + "_wgmma"; }
 
-KernelAbi make_kernel_abi(const LoweredKernel& low) {
+namespace {
+
+AbiPath tma_wgmma_path(const LoweredKernel& low) {
+  AbiPath path;
+  path.name = code_path_name(low.path);
+  path.arch = low.target.arch;
+  path.variants = {{wgmma_entry(low.fn->sig.name), true}};
+  path.threads_per_cta = low.threads();
+  path.num_warps = low.num_warps;
+  path.num_stages = low.num_stages();
+  path.dynamic_shared_bytes = int(low.shared_bytes());
+  for (const AsyncLoad* al : low.tensor_maps()) {
+    AbiTensorMap m;
+    m.param = al->load->operands[0]->type.array->index;
+    const std::vector<int64_t>& shape = al->load->results[0]->type.tile.shape;
+    for (size_t d = shape.size(); d-- > 0;) m.box.push_back(shape[d]);
+    m.box[0] = 128 / al->esz;  // one 128-byte swizzle span; the tile's line takes boxes() of them
+    path.tensor_maps.push_back(m);
+  }
+  return path;
+}
+
+}  // namespace
+
+KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const LoweredKernel*>& specific) {
   const ir::Signature& k = low.fn->sig;
   KernelAbi abi;
   abi.name = k.name;
@@ -67,6 +91,7 @@ KernelAbi make_kernel_abi(const LoweredKernel& low) {
   for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
   for (const auto& [op, condition] : host_checked_asserts(*low.fn)) abi.host_asserts.push_back(condition);
+  for (const LoweredKernel* l : specific) abi.paths.push_back(tma_wgmma_path(*l));
   AbiPath path;
   path.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
   path.threads_per_cta = low.threads();

@@ -10,7 +10,9 @@ namespace tilec::codegen {
 /// symbols, the grid as C expressions (language.md §3 grid rules, 64-bit, Python floor
 /// semantics through the header's tilec_cdiv/tilec_floordiv), the two variants' entry names
 /// (`<name>_v16` vectorized, `<name>` general) and the launch shape.
-KernelAbi make_kernel_abi(const LoweredKernel& low);
+/// `portable` is the kernel's portable lowering; `specific` the lowerings of its arch-specific
+/// paths (TmaWgmma for sm_90a), which come first in KernelAbi::paths.
+KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
 
 /// The PTX entry names of a kernel's variants.
 std::string vectorized_entry(const std::string& kernel);

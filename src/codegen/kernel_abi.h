@@ -9,7 +9,8 @@
 //   3. for each scalar parameter, in source order: its dtype's natural size
 //        (bool/i8/u8: .u8; i16/u16/f16/bf16: .b16; 32-bit: .b32; 64-bit: .b64)
 // Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel's path (vectorized,
-// general) takes the same parameters.
+// general) takes the same parameters. A path with tensor maps (AbiPath::tensor_maps) takes them
+// first: one `.param .align 128 .b8 [128]` (a CUtensorMap by value) each.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,15 @@ struct AbiVariant {
   bool vectorized = false;  ///< assumes 16-byte aligned bases, unit innermost stride, 16-byte aligned other strides
 };
 
+/// A tensor map the launch stub encodes for a TMA path and passes by value before the other
+/// parameters (cuTensorMapEncodeTiled, cuda.h; perf.md §3.4): it covers array parameter `param`
+/// with boxes of `box` elements (innermost dimension first; the innermost 64 elements, 128 bytes
+/// of a 16-bit dtype, in the 128-byte swizzle), out-of-bounds elements read as zeros.
+struct AbiTensorMap {
+  int param = 0;               ///< index into KernelAbi::params (an array of f16 or bf16)
+  std::vector<int64_t> box;    ///< one extent per array dimension, innermost first
+};
+
 /// One code path of a kernel: the entries of one lowering, the devices that have them and how
 /// they launch. Paths for an arch-specific target (sm_90a) come first; the stub takes one only
 /// on a device of exactly that compute capability whose code has its entries. The last path is
@@ -68,6 +78,11 @@ struct AbiPath {
   int num_warps = 4;
   int num_stages = 1;                ///< the pipeline stages the code runs with (1: none)
   int cluster_dims[3] = {1, 1, 1};   ///< >1 launches through cuLaunchKernelEx
+  /// TMA paths: the maps, in parameter order. The path runs only when the stub can encode every
+  /// one (the array's base 16-byte aligned, innermost stride 1, other strides multiples of 16
+  /// bytes, every extent from 1 to 2^32); its single variant is compiled like the vectorized
+  /// one and also needs the vectorized variant's conditions.
+  std::vector<AbiTensorMap> tensor_maps;
 };
 
 /// Everything the header needs to know about one kernel.

@@ -412,6 +412,8 @@ std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& targ
   return k;
 }
 
+std::string layouts_text(const LoweredKernel& k);
+
 std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
   std::vector<const ir::Value*> order(k.fn->body.args.begin(), k.fn->body.args.end());
   ir::walk(k.fn->body, [&](ir::Op& op) {
@@ -422,6 +424,23 @@ std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
 }
 
 std::string print_lowered(const LoweredKernel& k) {
+  if (k.path == CodePath::TmaWgmma) {
+    std::string out = fmt::format("// kernel {}, {} path for {}: {} warpgroups ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
+                                  k.fn->name, code_path_name(k.path), k.target.arch, k.num_warps / 4, k.threads(),
+                                  k.conversion_smem_vectorized);
+    for (const Pipeline& p : k.pipelines) {
+      out += fmt::format("// TMA pipeline: {} stages of {} bytes at shared offset {}, mbarriers at {};", p.stages,
+                         p.stage_bytes, k.pipeline_offset, k.pipeline_offset + p.barriers);
+      for (const AsyncLoad& al : p.loads) {
+        bool kmajor = al.contiguous_dim == (al.operand == 0 ? 1 : 0);
+        out += fmt::format("{} wgmma operand {} from a {}x{} tile ({} boxes of 128-byte lines, {}-major)",
+                           &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines, al.line_elems,
+                           al.boxes(), kmajor ? "K" : al.operand == 0 ? "M" : "N");
+      }
+      out += "\n";
+    }
+    return out + layouts_text(k) + ir::print(*k.fn);
+  }
   std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
                                 k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
   for (const Pipeline& p : k.pipelines) {
@@ -432,6 +451,11 @@ std::string print_lowered(const LoweredKernel& k) {
                          al.line_elems, al.pitch(), al.contiguous_dim == 0 ? ", transposed" : "");
     out += "\n";
   }
+  return out + layouts_text(k) + ir::print(*k.fn);
+}
+
+std::string layouts_text(const LoweredKernel& k) {
+  std::string out;
   std::map<std::string, std::string> seen;
   for (const ir::Value* v : values_in_program_order(k)) {
     auto it = k.layouts.find(v);
@@ -444,7 +468,7 @@ std::string print_lowered(const LoweredKernel& k) {
     if (slot.find(desc) == std::string::npos) slot += (slot.empty() ? "" : "; ") + desc;
   }
   for (const auto& [shape, desc] : seen) out += "// layouts of " + shape + " tiles: " + desc + "\n";
-  return out + ir::print(*k.fn);
+  return out;
 }
 
 int vector_access_bytes(const ir::Op& op, const Layout& l) {

@@ -68,7 +68,9 @@ std::string default_output(const std::string& input, EmitKind k) {
 // The signature of the kernel that a PTX entry name belongs to (for ptxas reports), or null.
 const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
   for (const auto& f : kernels)
-    if (entry == codegen::general_entry(f->sig.name) || entry == codegen::vectorized_entry(f->sig.name)) return &f->sig;
+    if (entry == codegen::general_entry(f->sig.name) || entry == codegen::vectorized_entry(f->sig.name) ||
+        entry == codegen::wgmma_entry(f->sig.name))
+      return &f->sig;
   return nullptr;
 }
 
@@ -250,13 +252,36 @@ int compile(const Options& opts) {
     archs.push_back(t.arch);
     smem_limit = std::min(smem_limit, t.max_shared_per_cta());
   }
+  // On targets with wgmma, kernels whose mma loops fit it also get the TmaWgmma path (its own
+  // lowering, after the portable ones in the module; `specific[t][i]` is kernel i's or null).
   std::vector<std::vector<std::unique_ptr<ir::Function>>> copies(targets.size());
   std::vector<std::vector<codegen::LoweredKernel>> lowered(targets.size());
-  for (size_t t = 0; t < targets.size(); ++t)
+  std::vector<std::vector<int>> specific(targets.size());
+  std::vector<std::string> no_path_notes;
+  for (size_t t = 0; t < targets.size(); ++t) {
     for (const auto& f : kernels) {
       copies[t].push_back(ir::clone(*f));
       lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit));
-      const codegen::LoweredKernel& low = lowered[t].back();
+      specific[t].push_back(-1);
+    }
+    if (!targets[t].has_wgmma()) continue;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      auto copy = ir::clone(*kernels[i]);
+      std::string why;
+      std::optional<codegen::LoweredKernel> low =
+          codegen::lower_tma_wgmma(*copy, targets[t], targets[t].max_shared_per_cta(), why);
+      if (!low) {
+        spdlog::trace("{} on {}: no tma_wgmma path: {}", kernels[i]->name, targets[t].arch, why);
+        no_path_notes.push_back("// kernel " + kernels[i]->name + ": no tma_wgmma path for " + targets[t].arch + ": " + why + "\n");
+        continue;
+      }
+      copies[t].push_back(std::move(copy));
+      specific[t][i] = int(lowered[t].size());
+      lowered[t].push_back(std::move(*low));
+    }
+  }
+  for (size_t t = 0; t < targets.size(); ++t)
+    for (const codegen::LoweredKernel& low : lowered[t]) {
       codegen::check_registers(low, diag);
       for (const codegen::LoweringWarning& w : low.warnings) diag.warning(w.loc, w.text + " [-W" + w.name + "]");
     }
@@ -267,6 +292,7 @@ int compile(const Options& opts) {
       if (targets.size() > 1) text += "// ---- target " + targets[t].arch + " ----\n";
       for (const auto& k : lowered[t]) text += codegen::print_lowered(k);
     }
+    for (const std::string& n : no_path_notes) text += n;
     return write(text);
   }
   for (size_t t = 0; t < targets.size(); ++t)
@@ -385,11 +411,15 @@ int compile(const Options& opts) {
   for (const auto& f : kernels) names.push_back(f->sig.name);
   // Every target's portable lowering has the same launch data (planned for the smallest shared
   // memory); the first target's describes the portable path.
-  for (const codegen::LoweredKernel& low : lowered[0]) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const codegen::LoweredKernel& low = lowered[0][i];
     const ir::Signature& k = low.fn->sig;
     std::string name_error;
     if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.range, name_error);
-    KernelAbi abi = codegen::make_kernel_abi(low);
+    std::vector<const codegen::LoweredKernel*> paths;
+    for (size_t t = 0; t < targets.size(); ++t)
+      if (specific[t][i] >= 0) paths.push_back(&lowered[t][size_t(specific[t][i])]);
+    KernelAbi abi = codegen::make_kernel_abi(low, paths);
     std::vector<std::string> abi_errors;
     if (!check_kernel_abi(abi, abi_errors))
       for (const std::string& e : abi_errors) diag.error(k.range, e);

@@ -114,7 +114,16 @@ std::vector<KernelAbi> mock_abis() {
   two_paths.paths = {path({{"two_paths_sm90a_v16", true}, {"two_paths_sm90a", false}}, 256, 8, 4, 160 * 1024, "sm_90a",
                           "sm90a-test"),
                      path({{"two_paths_v16", true}, {"two_paths", false}}, 128, 4, 3, 96 * 1024)};
-  return {scale, persistent, fill, copy, two_paths};
+  KernelAbi tma;  // a TMA path (tensor maps first) before the portable one
+  tma.name = "tma_mm";
+  tma.params = {array("A", DType::BF16, {sym("m"), sym("k")}, false), array("B", DType::BF16, {sym("k"), sym("n")}, false),
+                array("C", DType::F32, {sym("m"), sym("n")}, true)};
+  tma.dim_symbols = {"m", "k", "n"};
+  tma.grid.dims_c = {"tilec_cdiv(m, 128) * tilec_cdiv(n, 256)"};
+  tma.paths = {path({{"tma_mm_wgmma", true}}, 256, 8, 4, 197 * 1024, "sm_90a", "tma_wgmma"),
+               path({{"tma_mm_v16", true}, {"tma_mm", false}}, 128, 4, 3, 96 * 1024)};
+  tma.paths[0].tensor_maps = {{0, {64, 128}}, {1, {64, 64}}};
+  return {scale, persistent, fill, copy, two_paths, tma};
 }
 
 int write_header(const HeaderInput& in, const std::string& out) {

@@ -134,6 +134,36 @@ CUresult CUDAAPI cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* address,
+                                        const cuuint64_t* dim, const cuuint64_t* strides, const cuuint32_t* box,
+                                        const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
+                                        CUtensorMapSwizzle swizzle, CUtensorMapL2promotion promotion,
+                                        CUtensorMapFloatOOBfill fill) {
+  /* The rules of cuda.h's documentation that a launch stub can break: 16-byte aligned address
+     and strides, extents 1 .. 2^32, boxes 1 .. 256, swizzle 128B needs box[0] * 2 <= 128. */
+  cuuint32_t i;
+  uint64_t tag;
+  (void)element_strides; (void)interleave; (void)promotion; (void)fill;
+  mock.encode_calls++;
+  if (rank < 1 || rank > 5 || (uintptr_t)address % 16) return CUDA_ERROR_INVALID_VALUE;
+  for (i = 0; i < rank; ++i) {
+    if (dim[i] < 1 || dim[i] > ((uint64_t)1 << 32) || box[i] < 1 || box[i] > 256) return CUDA_ERROR_INVALID_VALUE;
+    mock.last_map.dim[i] = dim[i];
+    mock.last_map.box[i] = box[i];
+    if (i + 1 < rank) {
+      if (strides[i] % 16) return CUDA_ERROR_INVALID_VALUE;
+      mock.last_map.stride[i] = strides[i];
+    }
+  }
+  if (swizzle == CU_TENSOR_MAP_SWIZZLE_128B && box[0] * 2 > 128) return CUDA_ERROR_INVALID_VALUE;
+  mock.last_map.rank = (int)rank;
+  mock.last_map.bf16 = type == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  mock.last_map.address = (uint64_t)(uintptr_t)address;
+  tag = 0x7A9000000000ull + (uint64_t)mock.encode_calls;  /* what the launch's parameter must hold */
+  memcpy(map, &tag, sizeof tag);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUdevice dev) {
   if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR || attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) {
     mock.cc_queries++;

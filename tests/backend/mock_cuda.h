@@ -25,9 +25,16 @@ typedef struct mock_launch {
   unsigned char params[MOCK_MAX_PARAMS][8];  /* first bytes of each parameter, per mock_param_sizes */
 } mock_launch;
 
+typedef struct mock_tensor_map {
+  int rank, bf16;
+  uint64_t address, dim[5], stride[4];
+  unsigned box[5];
+} mock_tensor_map;
+
 typedef struct mock_state {
   int init_calls, load_calls, unload_calls, launches, set_attribute_calls, get_function_calls;
-  int push_calls, pop_calls, cc_queries;
+  int push_calls, pop_calls, cc_queries, encode_calls;
+  mock_tensor_map last_map;   /* the last tensor map encoded successfully */
   CUresult init_result;       /* what cuInit returns */
   int load_delay_ms;          /* cuLibraryLoadData sleeps this long (races) */
   const void* last_image;

@@ -206,6 +206,52 @@ static void test_paths(void) {
   CHECK(strcmp(mock_two_paths_metadata.paths[0].variant_entries[1], "two_paths_sm90a") == 0);
 }
 
+/* A TMA path: taken on CC 9.0 when the arrays are aligned and every tensor map encodes; its
+   parameters start with the maps. Else the portable path. */
+static void test_tma_path(void) {
+  static const size_t sizes[] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+  CUdeviceptr a = (CUdeviceptr)1 << 40, b = (CUdeviceptr)2 << 40, c = (CUdeviceptr)3 << 40;
+  int64_t a_shape[2] = {1000, 512}, b_shape[2] = {512, 768}, c_shape[2] = {1000, 768};
+  int64_t a_strides[2] = {512, 1}, b_strides[2] = {776, 1}, c_strides[2] = {768, 1};
+  uint64_t tag;
+  mock_reset();
+  mock_param_sizes(sizes, 14);
+  CHECK(mock_tma_mm(mock_stream(0), a, b, c, 1000, 512, 768) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "tma_mm_wgmma") == 0);
+  CHECK(mock.last.block[0] == 256 && mock.last.shared_bytes == 197 * 1024 && mock.last.grid[0] == 8 * 3);
+  CHECK(mock.encode_calls == 2);
+  /* The second map is B's: dims innermost first, the row stride in bytes, the box. */
+  CHECK(mock.last_map.rank == 2 && mock.last_map.bf16 && mock.last_map.address == (uint64_t)b);
+  CHECK(mock.last_map.dim[0] == 768 && mock.last_map.dim[1] == 512 && mock.last_map.stride[0] == 768 * 2);
+  CHECK(mock.last_map.box[0] == 64 && mock.last_map.box[1] == 64);
+  memcpy(&tag, mock.last.params[0], 8);
+  CHECK(tag == 0x7A9000000001ull);
+  memcpy(&tag, mock.last.params[1], 8);
+  CHECK(tag == 0x7A9000000002ull);
+  CHECK(param_i64(2) == (int64_t)a && param_i64(3) == 512 && param_i64(11) == 1000);  /* A, its row stride, m */
+  /* Rows padded to 16 bytes keep the path; the map gets the padded stride. */
+  CHECK(mock_tma_mm_strided(mock_stream(0), a, a_shape, a_strides, b, b_shape, b_strides, c, c_shape, c_strides) ==
+        CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "tma_mm_wgmma") == 0 && mock.last_map.stride[0] == 776 * 2);
+  /* Rows that break the 16-byte rule: the portable general variant (12 parameters). */
+  mock_param_sizes(sizes, 12);
+  b_strides[0] = 770;
+  CHECK(mock_tma_mm_strided(mock_stream(0), a, a_shape, a_strides, b, b_shape, b_strides, c, c_shape, c_strides) ==
+        CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "tma_mm") == 0 && mock.last.block[0] == 128);
+  /* K = 0: no tensor map has a zero extent, so the portable path (which writes zeros). */
+  CHECK(mock_tma_mm(mock_stream(0), a, b, c, 1000, 0, 768) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "tma_mm_v16") == 0);
+  /* Another compute capability: the portable path, no maps encoded. */
+  {
+    int encodes = mock.encode_calls;
+    CHECK(mock_tma_mm(mock_stream(1), a, b, c, 1000, 512, 768) == CUDA_SUCCESS);
+    CHECK(strcmp(mock.last.entry, "tma_mm_v16") == 0 && mock.encode_calls == encodes);
+  }
+  CHECK(mock_tma_mm_metadata.paths[0].num_tensor_maps == 2 && mock_tma_mm_metadata.paths[0].tensor_maps[1].param == 1);
+  CHECK(mock_tma_mm_metadata.paths[0].tensor_maps[0].box[1] == 128 && mock_tma_mm_metadata.paths[1].num_tensor_maps == 0);
+}
+
 static void test_vector_extents(void) {
   static const size_t sizes[] = {8, 8, 8, 8, 8};
   CUdeviceptr a = 0x5000000, b = 0x6000000;
@@ -304,6 +350,7 @@ int main(void) {
   test_persistent();
   test_vector_extents();
   test_paths();
+  test_tma_path();
   test_fill_and_loading();
   test_threads();
   test_metadata();

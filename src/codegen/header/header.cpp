@@ -317,10 +317,21 @@ std::string define_metadata(const Module& m, const Kernel& k) {
     for (const AbiVariant& v : p.variants) names.push_back(c_string_literal(v.entry));
     std::string entries = fmt::format("{}_tilec_path{}_entries", k.sym, i);
     out += fmt::format("static const char* const {}[{}] = {{{}}};\n", entries, names.size(), join(names, ", "));
-    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}}}", c_string_literal(p.name),
+    std::string maps = "NULL";
+    if (!p.tensor_maps.empty()) {
+      std::vector<std::string> ms;
+      for (const AbiTensorMap& tm : p.tensor_maps) {
+        std::vector<std::string> box;
+        for (int64_t b : tm.box) box.push_back(std::to_string(b));
+        ms.push_back(fmt::format("{{{}, {}, {{{}}}}}", tm.param, tm.box.size(), join(box, ", ")));
+      }
+      maps = fmt::format("{}_tilec_path{}_maps", k.sym, i);
+      out += fmt::format("static const tilec_tensor_map_info {}[{}] = {{{}}};\n", maps, ms.size(), join(ms, ", "));
+    }
+    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}}}", c_string_literal(p.name),
                                 p.arch.empty() ? "NULL" : c_string_literal(p.arch), p.num_warps, p.num_stages,
                                 p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0], p.cluster_dims[1],
-                                p.cluster_dims[2], p.variants.size(), entries));
+                                p.cluster_dims[2], p.variants.size(), entries, p.tensor_maps.size(), maps));
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
@@ -471,50 +482,67 @@ std::string define_strided(const Module& m, const Kernel& k) {
     // variant runs and the device reports it (CUDA_ERROR_ASSERT with the message).
     out += fmt::format("  if (!({})) tilec_vec = 0;  /* asserts on extents */\n", join(a.host_asserts, " && "));
   }
-  // The path: an arch-specific one where the device has its code, else the portable one.
-  size_t p0 = k.first_entry.back();
-  out += fmt::format("  tilec_entry = {};\n", vec ? fmt::format("tilec_vec ? {} : {}", p0, p0 + 1) : std::to_string(p0));
+  out += "  (void)tilec_vec;\n";
+  // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
+  // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
+  // clusters and parameters.
   if (a.paths.size() > 1) {
     out += fmt::format("  tilec_r = tilec_compute_capability(&{}_tilec_state, tilec_dev, &tilec_cc);\n"
                        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
                        k.sym);
-    for (size_t i = a.paths.size() - 1; i-- > 0;) {
-      const AbiPath& p = a.paths[i];
-      size_t e = k.first_entry[i];
-      bool pvec = p.variants.size() > 1 && p.variants[0].vectorized;
-      std::string cond = pvec ? fmt::format("tilec_vec ? {} : {}", e, e + 1) : std::to_string(e);
-      out += fmt::format("  if (tilec_entry_runs(&{0}_tilec_state, {0}_tilec_entries, {1}, tilec_cc)) tilec_entry = {2};\n",
-                         k.sym, e, cond);
-    }
-  }
-  out += "  (void)tilec_vec;\n";
-  // PTX parameters in kernel_abi.h's order, then the launch of the chosen path (paths may differ
-  // in threads, shared memory and clusters).
-  out += "  {\n    /* PTX parameters (kernel_abi.h): per array its base and strides, then the dimension\n"
-         "       symbols, then the scalars. */\n";
-  std::vector<std::string> args;
-  int n = 0;
-  auto param = [&](const std::string& type, const std::string& value) {
-    out += fmt::format("    {} tilec_p{} = {};\n", type, n, value);
-    args.push_back(fmt::format("&tilec_p{}", n++));
-  };
-  for (const AbiParam* p : k.arrays) {
-    param("CUdeviceptr", p->name);
-    for (size_t d = 0; d < p->dims.size(); ++d) param("int64_t", fmt::format("{}_strides[{}]", p->name, d));
-  }
-  for (size_t i = 0; i < a.dim_symbols.size(); ++i) param("int64_t", fmt::format("tilec_sym[{}]", i));
-  for (const AbiParam* s : k.scalars) param(ptx_scalar_type(s->dtype), ptx_scalar_value(*s));
-  if (args.empty()) {
-    out += "    void** tilec_args = NULL;\n";
-  } else {
-    out += fmt::format("    void* tilec_args[{}] = {{{}}};\n", args.size(), join(args, ", "));
   }
   for (size_t i = 0; i < a.paths.size(); ++i) {
     const AbiPath& p = a.paths[i];
     size_t e = k.first_entry[i];
     bool last = i + 1 == a.paths.size();
-    std::string ind = last ? "    " : "      ";
-    if (!last) out += fmt::format("    if (tilec_entry >= {} && tilec_entry < {}) {{\n", e, e + p.variants.size());
+    bool pvec = p.variants.size() > 1 && p.variants[0].vectorized;
+    bool vec_only = p.variants.size() == 1 && p.variants[0].vectorized;
+    std::string choose = pvec ? fmt::format("tilec_vec ? {} : {}", e, e + 1) : std::to_string(e);
+    std::string ind = "    ";
+    if (last) {
+      out += fmt::format("  tilec_entry = {};\n  {{\n", choose);
+    } else {
+      out += fmt::format("  if ({}tilec_entry_runs(&{}_tilec_state, {}_tilec_entries, {}, tilec_cc)) {{\n",
+                         vec_only ? "tilec_vec && " : "", k.sym, k.sym, e);
+      out += fmt::format("    tilec_entry = {};\n", choose);
+    }
+    // Tensor maps first (the stub falls through to the next path when one cannot be encoded).
+    std::vector<std::string> args;
+    if (!p.tensor_maps.empty()) {
+      std::vector<std::string> encoded;
+      for (size_t t = 0; t < p.tensor_maps.size(); ++t) {
+        const AbiTensorMap& tm = p.tensor_maps[t];
+        const AbiParam& arr = a.params[size_t(tm.param)];
+        std::vector<std::string> box;
+        for (int64_t b : tm.box) box.push_back(std::to_string(b));
+        out += fmt::format("    CUtensorMap tilec_map{} __attribute__((aligned(128)));\n", t);
+        out += fmt::format("    static const uint32_t tilec_box{}[{}] = {{{}}};\n", t, box.size(), join(box, ", "));
+        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
+                                      t, arr.dtype == DType::BF16 ? 1 : 0, arr.dims.size(), arr.name, arr.name, arr.name, t));
+        args.push_back(fmt::format("&tilec_map{}", t));
+      }
+      out += "    if (" + join(encoded, " &&\n        ") + ") {\n";
+      ind = "      ";
+    }
+    out += fmt::format("{}/* PTX parameters (kernel_abi.h): {}per array its base and strides, then the\n"
+                       "{}   dimension symbols, then the scalars. */\n",
+                       ind, p.tensor_maps.empty() ? "" : "the tensor maps, then ", ind);
+    int n = 0;
+    auto param = [&](const std::string& type, const std::string& value) {
+      out += fmt::format("{}{} tilec_p{} = {};\n", ind, type, n, value);
+      args.push_back(fmt::format("&tilec_p{}", n++));
+    };
+    for (const AbiParam* ap : k.arrays) {
+      param("CUdeviceptr", ap->name);
+      for (size_t d = 0; d < ap->dims.size(); ++d) param("int64_t", fmt::format("{}_strides[{}]", ap->name, d));
+    }
+    for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
+    for (const AbiParam* sc : k.scalars) param(ptx_scalar_type(sc->dtype), ptx_scalar_value(*sc));
+    if (args.empty()) {
+      out += ind + "void** tilec_args = NULL;\n";
+    } else {
+      out += fmt::format("{}void* tilec_args[{}] = {{{}}};\n", ind, args.size(), join(args, ", "));
+    }
     out += fmt::format("{}static const int tilec_cluster[3] = {{{}, {}, {}}};\n", ind, p.cluster_dims[0],
                        p.cluster_dims[1], p.cluster_dims[2]);
     if (p.dynamic_shared_bytes > kDefaultSharedLimit) {
@@ -524,12 +552,13 @@ std::string define_strided(const Module& m, const Kernel& k) {
           "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
           ind, k.sym, p.dynamic_shared_bytes);
     }
-    out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], tilec_grid, {2}, {3}, "
-                       "tilec_cluster, stream,\n{0}                    tilec_args);\n",
+    out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
+                       "{0}                    tilec_grid, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
                        ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes);
-    if (!last) out += "    }\n";
+    if (!p.tensor_maps.empty()) out += "    }\n";
+    out += "  }\n";
   }
-  out += "  }\n}\n\n";
+  out += "}\n\n";
   return out;
 }
 

@@ -160,10 +160,18 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors) {
       const std::string& e = path.variants[i].entry;
       if (!is_c_identifier(e)) error("variant entry '" + e + "' is not a PTX identifier");
       if (!entry_names.insert(e).second) error("variant entry '" + e + "' appears twice");
-      if (path.variants[i].vectorized && (i != 0 || path.variants.size() < 2))
-        error("only the first of two variants may be the vectorized one");
+      if (path.variants[i].vectorized && i != 0) error("only the first variant may be the vectorized one");
     }
     entries += path.variants.size();
+    for (const AbiTensorMap& tm : path.tensor_maps) {
+      const AbiParam* a = tm.param >= 0 && size_t(tm.param) < k.params.size() ? &k.params[size_t(tm.param)] : nullptr;
+      if (!a || a->kind != AbiParam::Kind::Array || (a->dtype != DType::F16 && a->dtype != DType::BF16))
+        error("a tensor map of code path '" + path.name + "' names a parameter that is not an f16 or bf16 array");
+      else if (tm.box.size() != a->dims.size() || tm.box.empty() || tm.box.size() > 5)
+        error("a tensor map of code path '" + path.name + "' needs one box extent per dimension of '" + a->name + "' (1 to 5)");
+      for (int64_t b : tm.box)
+        if (b < 1 || b > 256) error("tensor-map box extents must be 1 to 256");
+    }
     if (path.threads_per_cta < 1 || path.threads_per_cta > 1024) error("threads per CTA must be 1 to 1024");
     if (path.dynamic_shared_bytes < 0) error("negative dynamic shared memory");
     for (int c : path.cluster_dims)

@@ -41,6 +41,14 @@ typedef struct tilec_constant_info {
   const char* value;
 } tilec_constant_info;
 
+/* A tensor map a TMA path takes (before its other parameters): the array parameter it covers
+   and its box in elements, innermost dimension first; 128-byte swizzle, zero fill. */
+typedef struct tilec_tensor_map_info {
+  int param;                          /* index into the kernel's params */
+  int rank;
+  uint32_t box[5];
+} tilec_tensor_map_info;
+
 /* One code path of a kernel: the entries of one lowering and how they launch. */
 typedef struct tilec_path_info {
   const char* name;                   /* "portable", ... */
@@ -53,6 +61,8 @@ typedef struct tilec_path_info {
   int cluster_dims[3];
   int num_variants;
   const char* const* variant_entries; /* PTX entry names; the vectorized one first, if any */
+  int num_tensor_maps;
+  const tilec_tensor_map_info* tensor_maps;
 } tilec_path_info;
 
 /* Everything the header knows about one kernel. */
@@ -290,15 +300,61 @@ static inline CUresult tilec_raise_shared_limit(uint64_t* done, CUkernel kernel,
   return r;
 }
 
+/* Encodes the tensor map of a 16-bit array view (rank 1..5, extents and strides in elements,
+   outermost first) with boxes of box[] elements, innermost first, in the 128-byte swizzle, for a
+   TMA path (cuTensorMapEncodeTiled, cuda.h; the rules are in its documentation: 16-byte aligned
+   base, strides multiples of 16 bytes below 2^40, extents 1 .. 2^32). A dimension of extent 1 is
+   never stepped, so its stride is replaced by a valid one. Fails (the stub then takes another
+   path) for arrays that break a rule. */
+static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, int bf16, int rank, CUdeviceptr base,
+                                               const int64_t* shape, const int64_t* strides,
+                                               const uint32_t* box) {
+  cuuint64_t dim[5], stride[4];
+  cuuint32_t box32[5], step[5];
+  int i;
+  if (rank < 1 || rank > 5) return CUDA_ERROR_INVALID_VALUE;
+  for (i = 0; i < rank; ++i) {
+    int64_t e = shape[rank - 1 - i];
+    if (e < 1 || e > ((int64_t)1 << 32)) return CUDA_ERROR_INVALID_VALUE;
+    dim[i] = (cuuint64_t)e;
+    box32[i] = box[i];
+    step[i] = 1;
+  }
+  if (shape[rank - 1] > 1 && strides[rank - 1] != 1) return CUDA_ERROR_INVALID_VALUE;
+  for (i = 1; i < rank; ++i) {
+    int a = rank - 1 - i;  /* the array dimension of tensor-map dimension i */
+    int64_t bytes;
+    if (shape[a] > 1) {
+      if (strides[a] <= 0 || __builtin_mul_overflow(strides[a], (int64_t)2, &bytes)) return CUDA_ERROR_INVALID_VALUE;
+    } else {
+      /* dense over the inner dimensions, rounded up to 16 bytes */
+      bytes = i == 1 ? (int64_t)dim[0] * 2 : (int64_t)(stride[i - 2] * dim[i - 1]);
+      bytes = (bytes + 15) / 16 * 16;
+    }
+    stride[i - 1] = (cuuint64_t)bytes;
+  }
+  return cuTensorMapEncodeTiled(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                (cuuint32_t)rank, (void*)base, dim, stride, box32, step,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 /* Launches `kernel` (a CUkernel passed as CUfunction, which cuLaunchKernel and cuLaunchKernelEx
    accept: cuda.h) in the stream's context; clusters go through cuLaunchKernelEx, and every grid
-   dimension must be a multiple of the cluster's. */
-static inline CUresult tilec_launch(CUkernel kernel, const uint32_t grid[3], int threads,
+   dimension must be a multiple of the cluster's. A program that defines TILEC_TRACE_LAUNCH(entry)
+   before including the header has it called with the PTX entry's name before each launch (the
+   GPU tests use it to tell which code path ran). */
+static inline CUresult tilec_launch(CUkernel kernel, const char* entry, const uint32_t grid[3], int threads,
                                     int shared_bytes, const int cluster[3], CUstream stream,
                                     void** args) {
   CUlaunchConfig config;
   CUlaunchAttribute attr;
   int i;
+#ifdef TILEC_TRACE_LAUNCH
+  TILEC_TRACE_LAUNCH(entry);
+#else
+  (void)entry;
+#endif
   if (cluster[0] == 1 && cluster[1] == 1 && cluster[2] == 1)
     return cuLaunchKernel((CUfunction)kernel, grid[0], grid[1], grid[2], (unsigned)threads, 1, 1,
                           (unsigned)shared_bytes, stream, args, NULL);

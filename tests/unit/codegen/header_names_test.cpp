@@ -104,12 +104,12 @@ TEST_CASE("grid expressions may name only symbols, integer scalars, num_sms and 
 TEST_CASE("symbols, variants, threads and clusters are checked", "[header]") {
   KernelAbi k = vector_add_abi();
   k.dim_symbols = {"n", "m"};
-  k.paths[0].variants = {{"only", true}};
+  k.paths[0].variants = {{"only", false}, {"second", true}};
   k.paths[0].threads_per_cta = 2048;
   k.paths[0].cluster_dims[1] = 0;
   CHECK(abi_errors(k) == std::vector<std::string>{
                              "kernel 'vector_add': dimension symbol 'm' is not used by any array",
-                             "kernel 'vector_add': only the first of two variants may be the vectorized one",
+                             "kernel 'vector_add': only the first variant may be the vectorized one",
                              "kernel 'vector_add': threads per CTA must be 1 to 1024",
                              "kernel 'vector_add': cluster dimensions must be at least 1"});
 }
