@@ -404,7 +404,9 @@ std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& targ
     if (why.empty()) why = "the loads were planned differently with " + std::to_string(4 * warpgroups) + " warps";
     return std::nullopt;
   }
-  finish_tma_pipelines(k, f.sig.options.num_stages, smem_limit);
+  // num_stages sizes the portable path's cp.async ring (two CTAs usually share an SM there);
+  // the tma_wgmma CTA has the SM's shared memory to itself and takes as many stages as fit.
+  finish_tma_pipelines(k, 0, smem_limit);
   if (k.pipelines.empty()) {
     why = "two stages of the loop's tiles do not fit in shared memory";
     return std::nullopt;

@@ -226,7 +226,8 @@ int LoweredKernel::num_stages() const {
 int64_t LoweredKernel::shared_bytes() const {
   int64_t stages = 0;
   for (const Pipeline& p : pipelines) {
-    int64_t barriers = path == CodePath::TmaWgmma ? 16 * p.stages : 0;  // full and empty mbarriers
+    // TMA: the full and empty mbarriers, and up to 1024 bytes to align the stages at run time.
+    int64_t barriers = path == CodePath::TmaWgmma ? 16 * p.stages + 1024 : 0;
     stages = std::max(stages, p.stages * p.stage_bytes + barriers);
   }
   // The TmaWgmma path has one entry, compiled like the vectorized variant.

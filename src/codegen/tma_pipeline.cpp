@@ -48,9 +48,9 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
         fail(fmt::format("the accumulator is {}x{} with k {}: wgmma needs rows in multiples of 64 (at most 256), "
                          "columns in multiples of 8 (at most 256) and k in multiples of 16",
                          c[0], c[1], K));
-      if (al.pitch() % 128 || al.lines > 256 || al.load->operands[0]->type.array->dims.size() > 5)
+      if (al.pitch() % 128 || al.lines % 8 || al.lines > 256 || al.load->operands[0]->type.array->dims.size() > 5)
         fail(fmt::format("a {}x{} tile: TMA boxes of the 128-byte swizzle need lines of a multiple of 128 bytes "
-                         "and at most 256 lines",
+                         "and a multiple of 8 lines, at most 256",
                          al.lines, al.line_elems));
       int wg = int(c[0] / 64);
       if (warpgroups && wg != warpgroups) fail("the wgmma accumulators need different numbers of warpgroups");
@@ -62,7 +62,9 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
 
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   k.pipeline_offset = (k.conversion_smem_vectorized + kAlign - 1) / kAlign * kAlign;
-  int64_t room = smem_limit - k.pipeline_offset;
+  // The stages start at the next 1024-byte boundary of the shared address, found at run time
+  // (ptx/tma.cpp): up to 1024 bytes more.
+  int64_t room = smem_limit - k.pipeline_offset - kAlign;
   for (Pipeline& p : k.pipelines) {
     int64_t per_stage = p.stage_bytes + kBarrierBytes;
     int fit = int(std::min<int64_t>(room / per_stage, kMaxStages));

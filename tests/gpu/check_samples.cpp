@@ -4,6 +4,11 @@
 //   check_samples [--small]     (--small: only the ragged sizes that compute-sanitizer runs)
 #include <cuda.h>
 
+// The PTX entry of the last launch: the headers call TILEC_TRACE_LAUNCH before each launch
+// (docs/header.md), so a check can tell which code path ran.
+static const char* g_last_entry = "";
+#define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -392,6 +397,17 @@ float to_tf32(float f) {  // round to nearest, ties away (cvt.rna.tf32.f32)
 
 using MatmulKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
 
+// The matmul headers hold the tma_wgmma path (-arch sm_90a): on a 9.0 device it runs when
+// every row is 16-byte aligned and no extent is 0 (tensor maps need extents >= 1); the
+// portable path runs otherwise (and for tf32 and i8, which the path does not take).
+bool is_wgmma_entry() { return std::strstr(g_last_entry, "_wgmma") != nullptr; }
+void expect_path(const std::string& what, bool wgmma) {
+  if (is_wgmma_entry() == wgmma) return;
+  std::printf("FAIL %s: ran %s, expected the %s path\n", what.c_str(), g_last_entry, wgmma ? "tma_wgmma" : "portable");
+  ++failures;
+}
+int g_device_cc = 0;  // the device's compute capability (major * 10 + minor)
+
 // C = A @ B for A (M, K), B (K, N) of dtype t; `ones` makes every input 1 (exact results).
 // C = A @ B for A (M, K), B (K, N) of dtype t; `ones` makes every input 1 (exact results);
 // `bt`: B is stored as (N, K) and C = A @ B^T (matmul_bt).
@@ -431,7 +447,10 @@ void check_matmul(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
       for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = std::max(0.0, ref[size_t(i * N + j)] + biasr[size_t(j)]);
   std::vector<double> got = unpack(hc, t);
   std::string what = std::string(name) + " " + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
-                     std::to_string(K) + (ones ? " (ones)" : "");
+                     std::to_string(K) + (ones ? " (ones)" : "") + " [" + g_last_entry + "]";
+  bool aligned = K % 8 == 0 && N % 8 == 0 && (!bias_relu || N % 8 == 0);
+  if (M > 0 && N > 0 && (t == Ty::F16 || t == Ty::BF16))
+    expect_path(what, g_device_cc == 90 && aligned && K > 0);
   if (ones || K == 0) {
     size_t bad = 0;
     for (size_t i = 0; i < got.size(); ++i) bad += got[i] != ref[i];
@@ -475,7 +494,8 @@ void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt1
     for (int64_t j = N; j < ldc; ++j) pad_written += !std::isnan(all[size_t(i * ldc + j)]);
   }
   std::string what = "matmul f16 strided " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
-                     " pad " + std::to_string(pad);
+                     " pad " + std::to_string(pad) + " [" + g_last_entry + "]";
+  expect_path(what, g_device_cc == 90 && lda % 8 == 0 && ldb % 8 == 0 && ldc % 8 == 0);
   report_rel(what, rel_error(got, ref), tolerance(Ty::F16));
   report((what + " padding untouched").c_str(), size_t(M * (ldc - N)), pad_written, 0, 0);
 }
@@ -516,6 +536,7 @@ void check_batched(int64_t batch, int64_t M, int64_t N, int64_t K, std::mt19937_
   poison(dc);
   CHECK_CU(batched_matmul(nullptr, da.p, db.p, dc.p, batch, M, K, N));
   CHECK_CU(cuCtxSynchronize());
+  expect_path("batched_matmul " + std::to_string(K), g_device_cc == 90 && K % 8 == 0 && N % 8 == 0);
   CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
   std::vector<double> ref(size_t(batch * M * N), 0.0);
   for (int64_t z = 0; z < batch; ++z)
@@ -676,6 +697,10 @@ int main(int argc, char** argv) {
   CHECK_CU(cuDeviceGet(&dev, 0));
   CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK_CU(cuCtxSetCurrent(ctx));
+  int major = 0, minor = 0;
+  CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+  CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+  g_device_cc = major * 10 + minor;
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::vector<size_t> sizes = {1, 1023, 1025, 4096};
   if (!small) {
@@ -729,6 +754,12 @@ int main(int argc, char** argv) {
     check_matmul("matmul (aligned)", mmbf_matmul, Ty::BF16, M, N, K, rng);
   }
   check_matmul("matmul (aligned)", mm16_matmul, Ty::F16, 136, 200, 1000, rng, true);
+  // The tma_wgmma path at sizes with many K tiles (more than its stages) and ragged edges.
+  if (!small) {
+    check_matmul("matmul (aligned)", mmbf_matmul, Ty::BF16, 4096, 1000, 2056, rng);
+    check_matmul("matmul (aligned)", mm16_matmul, Ty::F16, 1000, 4096, 1024, rng);
+    check_matmul("matmul (aligned)", mmbf_matmul, Ty::BF16, 1024, 1024, 4096, rng, true);
+  }
   // Non-contiguous rows: padded leading dimensions, aligned (pad 8) and not (pad 3).
   for (int64_t pad : {int64_t(8), int64_t(3)}) {
     check_matmul_strided(130, 200, 72, pad, rng);

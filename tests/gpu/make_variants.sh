@@ -38,18 +38,21 @@ for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w r
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
 # and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
 : > "$out/matmul_variants.txt"
-mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description
-  local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 opts="num_warps=$3"
+mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description [arch]
+  local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 arch=${6:-sm_90} opts="num_warps=$3"
   [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
   sed "s/num_warps=WARPS, num_stages=3)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
   # shellcheck disable=SC2086
-  "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
+  "$tilec" "$tmp/matmul.tile" -arch $arch -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
   # shellcheck disable=SC2086
-  "$tilec" "$tmp/matmul.tile" -arch sm_90 -D T=f16 $defines --prefix "mmv16_${name}_" -o "$out/variants/mm16_$name.h"
+  "$tilec" "$tmp/matmul.tile" -arch $arch -D T=f16 $defines --prefix "mmv16_${name}_" -o "$out/variants/mm16_$name.h"
   echo "#include \"variants/mm_$name.h\"" >> "$out/variants.h"
   echo "#include \"variants/mm16_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
+mm_variant portable "" 4 3 "128x128x64, the portable path alone (-arch sm_90: mma.sync, cp.async), 4 warps, 3 stages"
+mm_variant tma_bn256 "-D BN=256" 8 3 "128x256x64, tma_wgmma path (-arch sm_90a): 2 warpgroups, TMA stages as fit" sm_90a
+mm_variant tma_bm64 "-D BM=64 -D BN=256" 4 3 "64x256x64, tma_wgmma path (-arch sm_90a): 1 warpgroup, TMA stages as fit" sm_90a
 mm_variant w8 "" 8 3 "128x128x64, 8 warps (64x32 per warp), 3 stages"
 mm_variant bn256 "-D BN=256" 8 3 "128x256x64, 8 warps, 3 stages (the default of the previous session)"
 mm_variant bm256 "-D BM=256 -D BN=128" 8 3 "256x128x64, 8 warps, 3 stages"

@@ -12,6 +12,11 @@ echo "== bench (matmul)"
 BENCH_ONLY=matmul timeout 200 python3 bench/bench.py /tmp/libtilec_bench.so "$out/bench.md" "$hdr/variants.txt" \
   > "$out/bench.log" 2>&1; echo "rc=$?"; grep -E "tilec|cuBLAS|Triton|Error|error" "$out/bench.log" | cut -c1-150
 cuobjdump --dump-sass "$hdr/matmul_f16.cubin" > "$out/matmul_f16.sass" 2>&1
+cuobjdump --dump-sass "$hdr/matmul_bf16_sm90a.cubin" > "$out/matmul_bf16_sm90a.sass" 2>&1
+grep -oE "HGMMA[.0-9A-Zx]*|UTMALDG[.0-9A-Z]*| LDL| STL" "$out/matmul_bf16_sm90a.sass" | sort | uniq -c
+echo "== synccheck check_samples --small"
+timeout 150 "$cuda/bin/compute-sanitizer" --tool synccheck --error-exitcode 3 /tmp/check_samples --small \
+  > "$out/synccheck_samples.txt" 2>&1; echo "rc=$?"; tail -2 "$out/synccheck_samples.txt"
 echo "== memcheck check_samples --small"
 timeout 150 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_samples --small \
   > "$out/memcheck_samples.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_samples.txt"

@@ -65,9 +65,13 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   st.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
   b_.ins(wide ? "mov.b64" : "mov.b32", {st.iv_issue, regs(loop.operands[0])[0]});
   int S = p.stages;
+  // The stages start at a 1024-byte boundary of the shared address (the 128-byte swizzle's
+  // pattern repeats every 1024 bytes; TMA and wgmma apply it to address bits); the lowering
+  // keeps 1024 bytes for that.
   st.base = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {st.base, smem_});
-  b_.ins("add.u32", {st.base, st.base, u32(k_.pipeline_offset)});
+  b_.ins("add.u32", {st.base, st.base, u32(k_.pipeline_offset + 1023)});
+  b_.ins("and.b32", {st.base, st.base, "-1024"});
   st.full = b_.reg(RegClass::B32);
   st.empty = b_.reg(RegClass::B32);
   b_.ins("add.u32", {st.full, st.base, u32(p.barriers)});
@@ -145,7 +149,10 @@ void Emitter::tma_issue(TmaState& st) {
   mbarrier_wait(bar, parity);
   std::string full = b_.reg(RegClass::B32), stage = b_.reg(RegClass::B32);
   b_.ins("mad.lo.u32", {full, st.wslot, "8", st.full});
-  b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + full + "]", u32(p.stage_bytes)});
+  // The bytes the copies deliver (every box counts whole, also outside the array).
+  int64_t bytes = 0;
+  for (const AsyncLoad& al : p.loads) bytes += al.boxes() * al.box_bytes();
+  b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + full + "]", u32(bytes)});
   b_.ins("mad.lo.u32", {stage, st.wslot, u32(p.stage_bytes), st.base});
   // The moving dimension's origin: the induction variable times the tile's extent there.
   std::string iv = st.iv_issue;

@@ -11,6 +11,8 @@
 // leading byte offset is unused. An MN-major operand (M or N along the lines: B[K,N]) steps k
 // by 16 lines (2048 bytes); its leading byte offset is the distance between 64-element boxes,
 // and the instruction's transpose bit is set (16-bit types only).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "codegen/ptx/emitter.h"
@@ -80,7 +82,13 @@ void Emitter::wgmma(const ir::Op& op) {
     b_.ins(opcode, {acc_list, dak, dbk, scale_d, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
-  b_.ins("wgmma.wait_group.sync.aligned", {"1"});
+  // The group may stay in flight through the rest of the iteration only when nothing reads the
+  // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
+  // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
+  const ir::Op& last = *op.parent->ops.back();
+  bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
+                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end();
+  b_.ins("wgmma.wait_group.sync.aligned", {carried ? "1" : "0"});
 }
 
 }  // namespace tilec::codegen
