@@ -288,9 +288,10 @@ std::string banner(const TorchInput& in, const std::vector<TorchOp>& ops) {
   }
   out += "//\n// Build and load it (" + in.module + ".py beside it does this in load(), then registers the fake\n"
          "// implementations that torch.compile needs):\n";
-  out += "//   torch.utils.cpp_extension.load(\"" + in.module + "\", [\"" + in.module +
-         ".cpp\"], with_cuda=True, extra_ldflags=[\"-lcuda\"],\n"
-         "//                                  is_python_module=False)\n";
+  out += "//   from torch.utils.cpp_extension import load, include_paths\n";
+  out += "//   load(\"" + in.module + "\", [\"" + in.module +
+         ".cpp\"], extra_include_paths=include_paths(\"cuda\"),\n"
+         "//        extra_ldflags=[\"-ltorch_cuda\", \"-lcuda\"], is_python_module=False)\n";
   out += "// It uses only the LibTorch stable ABI (torch/csrc/stable) of PyTorch 2.10, so the library works with\n"
          "// PyTorch 2.10 and later.\n\n";
   return out;

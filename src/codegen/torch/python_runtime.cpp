@@ -26,11 +26,13 @@ def load(library=None, **build_options):
     elif not _tilec_ops_exist():
         from torch.utils import cpp_extension
 
-        ldflags = ["-lcuda"]
+        # A C++ source that needs cuda.h, libcuda and the CUDA part of the stable shim
+        # (libtorch_cuda: the current stream), not the CUDA runtime or nvcc.
+        ldflags = ["-ltorch_cuda", "-lcuda"]
         if cpp_extension.CUDA_HOME:  # link against the driver stub where no driver is installed
             ldflags.insert(0, "-L" + _os.path.join(cpp_extension.CUDA_HOME, "lib64", "stubs"))
-        options = dict(name=MODULE, sources=[SOURCE], with_cuda=True, extra_cflags=["-O2"],
-                       extra_ldflags=ldflags, is_python_module=False)
+        options = dict(name=MODULE, sources=[SOURCE], extra_include_paths=cpp_extension.include_paths("cuda"),
+                       extra_cflags=["-O2"], extra_ldflags=ldflags, is_python_module=False)
         options.update(build_options)
         cpp_extension.load(**options)
     for qualname, fake in _FAKES:
