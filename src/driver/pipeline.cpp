@@ -408,8 +408,8 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   if (torch) {  // one build of --emit=torch (driver/torch.cpp): its header and the kernels' reads
     torch->build.header = generate_header(hi);
-    for (size_t k = 0; k < lowered.size(); ++k)
-      torch->build.kernels.push_back({hi.kernels[k], codegen::torch::arrays_read(*lowered[k].fn)});
+    for (size_t k = 0; k < kernels.size(); ++k)
+      torch->build.kernels.push_back({hi.kernels[k], codegen::torch::arrays_read(*kernels[k])});
     torch->deps = deps;
     return finish(0);
   }
