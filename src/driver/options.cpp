@@ -25,7 +25,7 @@ constexpr EmitName kEmitNames[] = {
     {"tir-opt", EmitKind::TirOpt}, {"tir-lowered", EmitKind::TirLowered},
     {"ptx", EmitKind::Ptx},       {"cubin", EmitKind::Cubin},
     {"fatbin", EmitKind::Fatbin}, {"header", EmitKind::Header},
-    {"none", EmitKind::None},
+    {"torch", EmitKind::Torch},   {"none", EmitKind::None},
 };
 
 // Single-dash long options that nvcc and gcc users type; CLI11 2.1 only knows `--name`.
@@ -103,7 +103,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
                  "extension, in the current folder (stdout for tokens, syntax, ast and tir forms)");
   app.add_option("--emit", emit,
                  "What to write: tokens, syntax, ast, tir, tir-opt, tir-lowered, ptx, cubin, "
-                 "fatbin, header, none");
+                 "fatbin, header, torch, none");
   app.add_option("-D", o.defines, "Override a module constant: -D NAME=VALUE (repeatable)")
       ->allow_extra_args(false);
   app.add_option("-I", o.include_dirs, "Add a folder to the import search path (repeatable)")
@@ -118,6 +118,12 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
+  app.add_option("--torch-namespace", o.torch_namespace,
+                 "--emit=torch: the ops' namespace, torch.ops.NAME (default: the input's name)");
+  app.add_option("--dispatch", o.dispatch,
+                 "--emit=torch: compile once per value of a constant, NAME=V1,V2,... (repeatable), "
+                 "into ops that pick the build by their arguments' dtypes")
+      ->allow_extra_args(false);
   app.add_flag("--MD", o.md, "Write a Make depfile (to -MF, or the output name + .d)");
   app.add_option("--MF", o.mf, "Depfile path");
   app.add_option("--MT", o.mt, "Target named in the depfile (default: the output path)");

@@ -20,6 +20,7 @@ enum class EmitKind {
   Cubin,       ///< SASS for one -arch (ptxas)
   Fatbin,      ///< SASS for every -arch plus PTX of the newest non-`a` arch
   Header,      ///< C header with the embedded fatbin and launch functions
+  Torch,       ///< PyTorch custom operators: a C++ source embedding the header, and a Python module
   None,        ///< check only
 };
 
@@ -41,6 +42,9 @@ struct Options {
   bool lineinfo = false;
   bool device_asserts = true;
   std::string prefix;                ///< prefix of the header's public symbols
+  // --emit=torch
+  std::string torch_namespace;       ///< ops are torch.ops.<namespace>; empty: the input's name
+  std::vector<std::string> dispatch; ///< NAME=v1,v2,...: one build per value, one op over them
   // depfiles
   bool md = false;
   std::string mf;

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "driver/output.h"
+#include "driver/torch.h"
 #include "frontend/ast.h"
 #include "frontend/check.h"
 #include "basic/diagnostics.h"
@@ -57,6 +58,7 @@ std::string default_output(const std::string& input, EmitKind k) {
     case EmitKind::Cubin: ext = ".cubin"; break;
     case EmitKind::Fatbin: ext = ".fatbin"; break;
     case EmitKind::Header: ext = ".h"; break;
+    case EmitKind::Torch: ext = "_ops.cpp"; break;
     default: return "-";
   }
   if (input == "-") return "-";
@@ -126,6 +128,10 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
+// The stages from the source to `output` of kind `emit`; with `torch`, up to the header, which
+// is stored there with the kernels instead of written (one build of --emit=torch).
+int compile_stages(const Options& opts, EmitKind emit, const std::string& output, TorchBuildResult* torch);
+
 }  // namespace
 
 int compile(const Options& opts) {
@@ -143,7 +149,17 @@ int compile(const Options& opts) {
                   : opts.output.empty() ? EmitKind::Header
                                         : kind_from_output(opts.output);
   std::string output = opts.output.empty() ? default_output(opts.input, emit) : opts.output;
+  if (emit == EmitKind::Torch) return compile_torch(opts, output);
+  return compile_stages(opts, emit, output, nullptr);
+}
 
+int compile_torch_build(const Options& opts, const std::string& output, TorchBuildResult& result) {
+  return compile_stages(opts, EmitKind::Header, output, &result);
+}
+
+namespace {
+
+int compile_stages(const Options& opts, EmitKind emit, const std::string& output, TorchBuildResult* torch) {
   SourceManager sm;
   DiagnosticEngine diag(sm);
   diag.set_color(want_color(opts.color));
@@ -428,8 +444,15 @@ int compile(const Options& opts) {
   if (kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
   if (diag.has_errors()) return finish(1);
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
+  if (torch) {  // one build of --emit=torch (driver/torch.cpp): its header and the kernels' reads
+    torch->build.header = generate_header(hi);
+    for (size_t k = 0; k < kernels.size(); ++k)
+      torch->build.kernels.push_back({hi.kernels[k], codegen::torch::arrays_read(*kernels[k])});
+    torch->deps = deps;
+    return finish(0);
+  }
   return write(generate_header(hi));
-
 }
 
+}  // namespace
 }  // namespace tilec

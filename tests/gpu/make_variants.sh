@@ -41,7 +41,8 @@ for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w r
 mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description [arch]
   local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 arch=${6:-sm_90} opts="num_warps=$3"
   [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
-  sed "s/num_warps=WARPS, num_stages=3)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
+  sed "s/num_warps=WARPS)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
+  grep -q "$opts" "$tmp/matmul.tile" || { echo "make_variants: no num_warps=WARPS in matmul.tile" >&2; exit 1; }
   # shellcheck disable=SC2086
   "$tilec" "$tmp/matmul.tile" -arch $arch -D T=bf16 $defines --prefix "mmv_${name}_" -o "$out/variants/mm_$name.h"
   # shellcheck disable=SC2086
@@ -50,12 +51,10 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
   echo "#include \"variants/mm16_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
-mm_variant portable "" 4 3 "128x128x64, the portable path alone (-arch sm_90: mma.sync, cp.async), 4 warps, 3 stages"
-mm_variant tma_bn256 "-D BN=256" 8 3 "128x256x64, tma_wgmma path (-arch sm_90a): 2 warpgroups, TMA stages as fit" sm_90a
-mm_variant tma_bm64 "-D BM=64 -D BN=256" 4 3 "64x256x64, tma_wgmma path (-arch sm_90a): 1 warpgroup, TMA stages as fit" sm_90a
-mm_variant w8 "" 8 3 "128x128x64, 8 warps (64x32 per warp), 3 stages"
-mm_variant bn256 "-D BN=256" 8 3 "128x256x64, 8 warps, 3 stages (the default of the previous session)"
-mm_variant bm256 "-D BM=256 -D BN=128" 8 3 "256x128x64, 8 warps, 3 stages"
+mm_variant portable128 "-D BN=128" 4 3 "128x128x64, portable path alone (-arch sm_90: mma.sync, cp.async), 4 warps, 3 stages (the default until 2026-12-01)"
+mm_variant portable256 "" 8 0 "128x256x64, portable path alone (-arch sm_90), 8 warps, stages as fit"
+mm_variant tma128 "-D BN=128" 8 0 "128x128x64, tma_wgmma path (-arch sm_90a), 2 warpgroups, TMA stages as fit" sm_90a
+mm_variant tma_bm64 "-D BM=64" 4 0 "64x256x64, tma_wgmma path (-arch sm_90a), 1 warpgroup, TMA stages as fit" sm_90a
 # Histogram configurations (TILE values per tile, CTAS_PER_SM, @kernel options of `histogram`):
 # prefixes vh_<name>_, listed in hist_variants.txt with a description.
 : > "$out/hist_variants.txt"

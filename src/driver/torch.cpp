@@ -1,0 +1,148 @@
+// --emit=torch: the builds (--dispatch), the checks of the op interface, and the two files.
+#include "driver/torch.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "basic/diagnostics.h"
+#include "basic/source.h"
+#include "codegen/header/c_text.h"
+#include "driver/output.h"
+
+namespace tilec {
+namespace {
+
+// The file name without folders and without `ext` ("k_ops" of "out/k_ops.cpp").
+std::string stem(const std::string& path, const std::string& ext) {
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  if (base.size() > ext.size() && base.compare(base.size() - ext.size(), ext.size(), ext) == 0)
+    base.resize(base.size() - ext.size());
+  return base;
+}
+
+bool ends_with(const std::string& s, const std::string& end) {
+  return s.size() > end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
+// One build: its -D values and its label.
+struct Build {
+  std::vector<std::string> defines;  // NAME=VALUE
+  std::string label;                 // "T=f16 BLOCK=64"
+};
+
+// The cartesian product of the --dispatch values, in command-line order (the last option varies
+// fastest); one build without extra values when there is no --dispatch.
+bool make_builds(const std::vector<std::string>& options, std::vector<Build>& builds, std::string& error) {
+  builds.assign(1, Build{});
+  for (const std::string& option : options) {
+    std::string name;
+    std::vector<std::string> values = dispatch_values(option, name);
+    if (values.empty()) {
+      error = "--dispatch needs NAME=VALUE,VALUE,..., not '" + option + "'";
+      return false;
+    }
+    std::vector<Build> next;
+    for (const Build& b : builds)
+      for (const std::string& v : values) {
+        Build n = b;
+        n.defines.push_back(name + "=" + v);
+        n.label += (n.label.empty() ? "" : " ") + name + "=" + v;
+        next.push_back(n);
+      }
+    builds = next;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> dispatch_values(const std::string& option, std::string& name) {
+  size_t eq = option.find('=');
+  if (eq == std::string::npos || eq == 0) return {};
+  name = option.substr(0, eq);
+  std::vector<std::string> values;
+  std::string current;
+  int depth = 0;
+  for (size_t i = eq + 1; i <= option.size(); ++i) {
+    char c = i < option.size() ? option[i] : ',';
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      size_t a = current.find_first_not_of(' '), z = current.find_last_not_of(' ');
+      if (a == std::string::npos) return {};
+      values.push_back(current.substr(a, z - a + 1));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  return values;
+}
+
+int compile_torch(const Options& opts, const std::string& output) {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  auto usage = [&](const std::string& message) {
+    diag.error(SourceRange{}, message);
+    diag.flush(stderr);
+    return 2;
+  };
+  if (output == "-" || !(ends_with(output, ".cpp") || ends_with(output, ".cc") || ends_with(output, ".cxx")))
+    return usage("--emit=torch writes a C++ source and a Python module beside it: name the output NAME.cpp");
+  std::string ext = output.substr(output.find_last_of('.'));
+  std::string module = stem(output, ext);
+  if (!is_c_identifier(module))
+    return usage("the output's name '" + module + "' is not a Python module name (letters, digits and '_')");
+  std::string py = output.substr(0, output.size() - ext.size()) + ".py";
+  std::vector<Build> builds;
+  std::string error;
+  if (!make_builds(opts.dispatch, builds, error)) return usage(error);
+
+  codegen::torch::TorchInput in;
+  in.source_name = opts.input == "-" ? "<stdin>" : opts.input;
+  in.tilec_version = TILEC_VERSION;
+  in.ns = !opts.torch_namespace.empty() ? opts.torch_namespace
+          : opts.input == "-"           ? module
+                                        : stem(opts.input, ".tile");
+  in.module = module;
+  std::vector<std::string> deps;
+  for (size_t i = 0; i < builds.size(); ++i) {
+    Options o = opts;
+    o.defines.insert(o.defines.end(), builds[i].defines.begin(), builds[i].defines.end());
+    if (builds.size() > 1) o.prefix = opts.prefix + "build" + std::to_string(i) + "_";
+    TorchBuildResult r;
+    int code = compile_torch_build(o, output, r);
+    if (code != 0) {
+      if (builds.size() > 1) std::fprintf(stderr, "tilec: note: in the build %s (--dispatch)\n", builds[i].label.c_str());
+      return code;
+    }
+    r.build.defines = builds[i].label;
+    r.build.prefix = o.prefix;
+    in.builds.push_back(std::move(r.build));
+    for (const std::string& d : r.deps)
+      if (std::find(deps.begin(), deps.end(), d) == deps.end()) deps.push_back(d);
+  }
+  std::vector<std::string> errors;
+  if (!codegen::torch::check_torch_input(in, errors)) {
+    for (const std::string& e : errors) diag.error(SourceRange{}, e);
+    diag.flush(stderr);
+    return 1;
+  }
+
+  std::vector<std::pair<std::string, std::string>> files;
+  if (opts.md) {
+    std::string depfile = opts.mf.empty() ? output + ".d" : opts.mf;
+    files.push_back({depfile, make_depfile(opts.mt.empty() ? output : opts.mt, deps, opts.mp)});
+  }
+  files.push_back({output, codegen::torch::generate_torch_cpp(in)});
+  files.push_back({py, codegen::torch::generate_torch_python(in)});
+  std::string failed;
+  if (!write_files_atomic(files, failed, error)) {
+    diag.error(SourceRange{}, "cannot write '" + failed + "': " + error);
+    diag.flush(stderr);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tilec
