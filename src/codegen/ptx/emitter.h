@@ -232,11 +232,19 @@ class Emitter {
     std::map<int64_t, std::string> line_step; ///< line difference → its byte offset (u64)
     std::string chunk_elems;                  ///< u32: elements of the line before `chunk`
   };
-  struct PipelineState {
-    const Pipeline* p = nullptr;
-    DType idx = DType::I32;   ///< the induction variable's dtype
+  /// What a pipeline's producer counts with: the loop's induction-variable dtype, its constant
+  /// step and bound, and the induction variable of the next tile to issue (a register that
+  /// starts at the loop's lower bound).
+  struct LoopCounter {
+    DType idx = DType::I32;
     int64_t step = 1;
-    std::string upper, iv_issue;  ///< the bound; the induction variable of the next tile to issue
+    std::string upper, iv_issue;
+    /// "s32", "u64", ...: the PTX type of comparisons and additions of the induction variable.
+    const char* type() const;
+  };
+  LoopCounter loop_counter(const ir::Op& loop);
+  struct PipelineState : LoopCounter {
+    const Pipeline* p = nullptr;
     std::string base;             ///< u32: shared address of stage 0
     std::string read, write;      ///< u32: byte offsets of the stage read now and the next written
     std::vector<AsyncCopy> copies;
@@ -279,11 +287,8 @@ class Emitter {
   /// One TMA pipeline: a ring of `stages` buffers, each with a full mbarrier (the TMA bytes
   /// landed) and an empty one (every warpgroup's wgmma read it). Thread 0 produces; the slot
   /// and phase registers count round the ring (a phase flips at each wrap).
-  struct TmaState {
+  struct TmaState : LoopCounter {
     const Pipeline* p = nullptr;
-    DType idx = DType::I32;
-    int64_t step = 1;
-    std::string upper, iv_issue;   ///< the bound; the induction variable of the next tile to issue
     std::string base;              ///< u32: shared address of stage 0
     std::string full, empty;       ///< u32: shared addresses of full[0] and empty[0]
     std::string rslot, rphase;     ///< u32: the stage read now and its parity

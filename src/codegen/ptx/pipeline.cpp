@@ -46,14 +46,26 @@ void and_into(PtxBuilder& b, std::string& acc, const std::string& p) {
 
 }  // namespace
 
+const char* Emitter::LoopCounter::type() const {
+  if (dtype_bits(idx) == 64) return is_unsigned_int(idx) ? "u64" : "s64";
+  return is_unsigned_int(idx) ? "u32" : "s32";
+}
+
+Emitter::LoopCounter Emitter::loop_counter(const ir::Op& loop) {
+  LoopCounter c;
+  c.idx = loop.operands[0]->type.tile.dtype;
+  c.step = loop.operands[2]->def->value.i;
+  c.upper = regs(loop.operands[1])[0];
+  bool wide = dtype_bits(c.idx) == 64;
+  c.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
+  b_.ins(wide ? "mov.b64" : "mov.b32", {c.iv_issue, regs(loop.operands[0])[0]});
+  return c;
+}
+
 void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineState& st) {
+  static_cast<LoopCounter&>(st) = loop_counter(loop);
   st.p = &p;
-  st.idx = loop.operands[0]->type.tile.dtype;
-  st.step = loop.operands[2]->def->value.i;
-  st.upper = regs(loop.operands[1])[0];
   bool wide = dtype_bits(st.idx) == 64;
-  st.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
-  b_.ins(wide ? "mov.b64" : "mov.b32", {st.iv_issue, regs(loop.operands[0])[0]});
   std::string iv64 = st.iv_issue;
   if (!wide) {
     iv64 = b_.reg(RegClass::B64);
@@ -223,8 +235,7 @@ const ir::Op* Emitter::late_sync_mma(const ir::Op& loop, const LoweredKernel& k)
 }
 
 void Emitter::pipeline_issue(PipelineState& st) {
-  const char* ty = dtype_bits(st.idx) == 64 ? (is_unsigned_int(st.idx) ? "u64" : "s64")
-                                            : (is_unsigned_int(st.idx) ? "u32" : "s32");
+  const char* ty = st.type();
   std::string go = b_.reg(RegClass::Pred), skip = b_.label_name("no_copy");
   b_.ins(fmt::format("setp.lt.{}", ty), {go, st.iv_issue, st.upper});
   b_.ins_if("!" + go, "bra.uni", {skip});

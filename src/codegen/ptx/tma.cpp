@@ -57,13 +57,8 @@ void Emitter::ring_next(const std::string& slot, const std::string& phase, int n
 
 void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
   need_ptx(80);
+  static_cast<LoopCounter&>(st) = loop_counter(loop);
   st.p = &p;
-  st.idx = loop.operands[0]->type.tile.dtype;
-  st.step = loop.operands[2]->def->value.i;
-  st.upper = regs(loop.operands[1])[0];
-  bool wide = dtype_bits(st.idx) == 64;
-  st.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
-  b_.ins(wide ? "mov.b64" : "mov.b32", {st.iv_issue, regs(loop.operands[0])[0]});
   int S = p.stages;
   // The stages start at a 1024-byte boundary of the shared address (the 128-byte swizzle's
   // pattern repeats every 1024 bytes; TMA and wgmma apply it to address bits); the lowering
@@ -131,8 +126,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   // The first S - 1 tiles.
   for (int s = 0; s + 1 < S; ++s) {
     std::string beyond = b_.reg(RegClass::Pred);
-    b_.ins(fmt::format("setp.ge.{}", wide ? (is_unsigned_int(st.idx) ? "u64" : "s64") : (is_unsigned_int(st.idx) ? "u32" : "s32")),
-           {beyond, st.iv_issue, st.upper});
+    b_.ins(fmt::format("setp.ge.{}", st.type()), {beyond, st.iv_issue, st.upper});
     b_.ins_if(beyond, "bra", {skip});
     tma_issue(st);
   }
@@ -186,8 +180,7 @@ void Emitter::tma_issue(TmaState& st) {
     }
   }
   ring_next(st.wslot, st.wphase, S);
-  bool wide = dtype_bits(st.idx) == 64;
-  b_.ins(wide ? "add.s64" : "add.s32", {st.iv_issue, st.iv_issue, std::to_string(st.step)});
+  b_.ins(fmt::format("add.{}", st.type()), {st.iv_issue, st.iv_issue, std::to_string(st.step)});
 }
 
 void Emitter::tma_iteration(TmaState& st) {
@@ -215,9 +208,7 @@ void Emitter::tma_advance(TmaState& st) {
   ring_next(st.rslot, st.rphase, S);
   // Thread 0 refills the stage just released with the tile S - 1 iterations ahead.
   std::string skip = b_.label_name("tma_refill_done"), no = b_.reg(RegClass::Pred);
-  bool wide = dtype_bits(st.idx) == 64;
-  b_.ins(fmt::format("setp.ge.{}", wide ? (is_unsigned_int(st.idx) ? "u64" : "s64") : (is_unsigned_int(st.idx) ? "u32" : "s32")),
-         {no, st.iv_issue, st.upper});
+  b_.ins(fmt::format("setp.ge.{}", st.type()), {no, st.iv_issue, st.upper});
   std::string not_leader = b_.reg(RegClass::Pred);
   b_.ins("not.pred", {not_leader, st.leader});
   b_.ins("or.pred", {no, no, not_leader});
