@@ -79,9 +79,15 @@ Diagnostic& DiagnosticEngine::error(const SourceRange& r, std::string msg) {
   return add(Severity::Error, r, std::move(msg));
 }
 
-Diagnostic& DiagnosticEngine::warning(const SourceRange& r, std::string msg) {
-  if (werror_) return add(Severity::Error, r, std::move(msg) + " [-Werror]");
-  return add(Severity::Warning, r, std::move(msg));
+Diagnostic& DiagnosticEngine::warning(Warning w, const SourceRange& r, std::string msg) {
+  if (!warnings_.enabled(w)) {
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
+  bool error = warnings_.is_error(w);
+  Diagnostic& d = add(error ? Severity::Error : Severity::Warning, r, std::move(msg));
+  if (&d != &dropped_) d.flag = std::string(error ? "-Werror," : "") + "-W" + warning_info(w).name;
+  return d;
 }
 
 void DiagnosticEngine::note(Diagnostic& d, const SourceRange& r, std::string msg) {
@@ -102,6 +108,7 @@ void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   // make a million-character line.
   std::string message = printable(d.message);
   if (message.size() > 400) message = message.substr(0, 400) + "...";
+  if (!d.flag.empty()) message += " [" + d.flag + "]";
   out += std::string(color_ ? severity_color(d.severity) : "") + severity_name(d.severity) +
          ":" + reset + " " + bold + message + reset + "\n";
   if (!d.range.valid()) return;
@@ -155,6 +162,9 @@ struct Expected {
   std::string text;
   bool seen = false;
 };
+
+// The message as printed: a named warning's flag follows it, and an expectation may match it.
+std::string with_flag(const Diagnostic& d) { return d.flag.empty() ? d.message : d.message + " [" + d.flag + "]"; }
 
 // Parses `# expected-error@+1:5 {{message}}` comments. The line spec is `@+N`, `@-N` or `@N`
 // (absolute); the optional `:COL` pins the column; several `{{...}}` may follow.
@@ -217,7 +227,7 @@ bool DiagnosticEngine::verify(FILE* out) const {
             (!anywhere && (e.file != d->range.file || e.line != d->range.begin.line)) ||
             (e.col && e.col != d->range.begin.col))
           continue;
-        if (d->message.find(e.text) == std::string::npos) continue;
+        if (with_flag(*d).find(e.text) == std::string::npos) continue;
         e.seen = matched = true;
       }
     }
@@ -237,7 +247,7 @@ bool DiagnosticEngine::verify(FILE* out) const {
       if (d->severity == s)
         extra += "  File " + (d->range.valid() ? sm_.file(d->range.file).path : "<none>") +
                  " Line " + std::to_string(d->range.begin.line) + ":" +
-                 std::to_string(d->range.begin.col) + ": " + d->message + "\n";
+                 std::to_string(d->range.begin.col) + ": " + with_flag(*d) + "\n";
     if (!missing.empty())
       std::fprintf(out, "error: '%s' diagnostics expected but not seen:\n%s", severity_name(s),
                    missing.c_str());

@@ -75,7 +75,8 @@ SourceRange kernel_range(const Program& p, const std::string& entry) {
 // Reports a ptxas or fatbinary failure (or one ptxas warning line). The first line that names
 // an entry function ("Entry function 'k_v16' uses too much shared data (...)", "... in function
 // 'k'") makes the diagnostic, at that kernel's def and with the kernel's name in front; the
-// other lines, except ptxas's "info" lines (-v), follow as notes.
+// other lines, except ptxas's "info" lines (-v), follow as notes. A warning about spilled
+// registers is -Wspills, any other -Wptxas.
 void report_tool_message(DiagnosticEngine& diag, const Program& p, bool error, const std::string& message) {
   static const std::regex entry_re(R"(function '([^']+)')");
   static const std::regex prefix_re(R"(^ptxas[^:]*:\s*)");
@@ -101,7 +102,8 @@ void report_tool_message(DiagnosticEngine& diag, const Program& p, bool error, c
         text = "kernel '" + k.name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
       }
   }
-  Diagnostic& d = error ? diag.error(at, text) : diag.warning(at, text);
+  Warning w = text.find("spilled") != std::string::npos ? Warning::Spills : Warning::Ptxas;
+  Diagnostic& d = error ? diag.error(at, text) : diag.warning(w, at, text);
   for (size_t i = 0; i < lines.size(); ++i)
     if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
 }
@@ -146,7 +148,7 @@ int compile(const Options& opts) {
   DiagnosticEngine diag(sm);
   diag.set_color(want_color(opts.color));
   diag.set_max_errors(opts.max_errors);
-  diag.set_werror(opts.werror);
+  diag.set_warnings(opts.warnings);
 
   // An output (or depfile) that is the input file would replace the source: a usage error.
   for (const std::string& out : {output, opts.mf}) {
@@ -360,7 +362,7 @@ int compile(const Options& opts) {
           if (r.entry == codegen::general_entry(k.name) && other.entry == codegen::vectorized_entry(k.name))
             text += " (the general variant, which runs when an array is not 16-byte aligned or not "
                     "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
-      diag.warning(kernel_range(program, r.entry), text);
+      diag.warning(Warning::Spills, kernel_range(program, r.entry), text);
     }
   }
   if (diag.has_errors()) return finish(1);

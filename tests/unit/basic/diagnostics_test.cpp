@@ -35,9 +35,13 @@ TEST_CASE("errors past --max-errors are dropped with one notice", "[diagnostics]
 TEST_CASE("-Werror turns warnings into errors", "[diagnostics]") {
   SourceManager sm;
   DiagnosticEngine diag(sm);
-  diag.set_werror(true);
-  diag.warning(SourceRange{}, "w");
+  WarningSettings s;
+  std::string error;
+  REQUIRE(s.apply("-Werror", error));
+  diag.set_warnings(s);
+  Diagnostic& d = diag.warning(Warning::Ptxas, SourceRange{}, "w");
   CHECK(diag.has_errors());
+  CHECK(diag.format(d) == "tilec: error: w [-Werror,-Wptxas]\n");
 }
 
 TEST_CASE("verify matches expected-error comments by line", "[diagnostics]") {
@@ -50,7 +54,7 @@ TEST_CASE("verify matches expected-error comments by line", "[diagnostics]") {
   CHECK_FALSE(diag.verify(out));  // the warning was expected but not seen
   std::fclose(out);
   CHECK(std::string(buf).find("'warning' diagnostics expected but not seen:\n  File k.tile Line 3: unused") != std::string::npos);
-  diag.warning(SourceRange{id, {3, 1, 0}, {3, 2, 0}}, "result unused");
+  diag.warning(Warning::UnusedValue, SourceRange{id, {3, 1, 0}, {3, 2, 0}}, "result unused");
   CHECK(diag.verify(stderr));
 }
 
@@ -72,5 +76,13 @@ TEST_CASE("verify: @* matches a diagnostic in any file, with a line first", "[di
   uint32_t dash_d = sm.add("<-D X>", "f16\n");
   diag.error(SourceRange{id, {2, 1, 0}, {2, 2, 0}}, "bad value here");
   diag.error(SourceRange{dash_d, {1, 1, 0}, {1, 4, 0}}, "bad value there");
+  CHECK(diag.verify(stderr));
+}
+
+TEST_CASE("verify: an expectation may match a named warning's flag", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k.tile", "x  # expected-warning {{result unused [-Wunused-value]}}\n");
+  diag.warning(Warning::UnusedValue, SourceRange{id, {1, 1, 0}, {1, 2, 1}}, "expression result unused");
   CHECK(diag.verify(stderr));
 }
