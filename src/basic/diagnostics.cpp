@@ -97,7 +97,9 @@ void DiagnosticEngine::note(Diagnostic& d, const SourceRange& r, std::string msg
 void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   const char* bold = color_ ? "\033[1m" : "";
   const char* reset = color_ ? "\033[0m" : "";
-  if (d.range.valid()) {
+  if (d.range.is_whole_file()) {
+    out += bold + printable(sm_.file(d.range.file).path) + ": " + reset;
+  } else if (d.range.valid()) {
     const SourceFile& f = sm_.file(d.range.file);
     out += bold + printable(f.path) + ":" + std::to_string(d.range.begin.line) + ":" +
            std::to_string(d.range.begin.col) + ": " + reset;
@@ -111,7 +113,7 @@ void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   if (!d.flag.empty()) message += " [" + d.flag + "]";
   out += std::string(color_ ? severity_color(d.severity) : "") + severity_name(d.severity) +
          ":" + reset + " " + bold + message + reset + "\n";
-  if (!d.range.valid()) return;
+  if (!d.range.valid() || d.range.is_whole_file()) return;
   const SourceFile& f = sm_.file(d.range.file);
   std::string_view line = f.line_text(d.range.begin.line);
   // Very long lines are cut around the caret so the output stays readable.

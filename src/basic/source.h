@@ -24,6 +24,15 @@ struct SourceRange {
   SourcePos begin;
   SourcePos end;
 
+  /// The whole of file `file`, not a place in it (line 0): printed as "path: error: ...".
+  static SourceRange whole_file(uint32_t file) {
+    SourceRange r;
+    r.file = file;
+    r.begin.line = r.end.line = 0;
+    return r;
+  }
+  bool is_whole_file() const { return file != 0 && begin.line == 0; }
+
   /// The range covering both `a` and `b` (same file assumed; `a` first).
   static SourceRange join(const SourceRange& a, const SourceRange& b) {
     SourceRange r = a;

@@ -65,6 +65,17 @@ std::string default_output(const std::string& input, EmitKind k) {
   return base + ext;
 }
 
+// The outputs made of kernels, named as a diagnostic says "a ... needs at least one kernel".
+const char* kernel_output_name(EmitKind k) {
+  switch (k) {
+    case EmitKind::Ptx: return "a PTX file";
+    case EmitKind::Cubin: return "a cubin";
+    case EmitKind::Fatbin: return "a fatbin";
+    case EmitKind::Header: return "a header";
+    default: return nullptr;
+  }
+}
+
 // The source range of the kernel that a PTX entry name belongs to (for ptxas reports).
 SourceRange kernel_range(const Program& p, const std::string& entry) {
   for (const KernelInfo& k : p.kernels)
@@ -214,6 +225,12 @@ int compile(const Options& opts) {
   check_program(sm, diag, check_opts, std::move(module), program);
   deps = program.dependencies;
   for (const KernelInfo& k : program.kernels) codegen::check_param_space(k, diag);
+  if (program.kernels.empty() && kernel_output_name(emit) && !diag.has_errors()) {
+    Diagnostic& d = diag.error(SourceRange::whole_file(main_file), std::string("no @kernel in this file: ") +
+                                                                       kernel_output_name(emit) + " needs at least one");
+    DiagnosticEngine::note(d, SourceRange{}, "a module of constants and helpers is imported by a kernel's file, or "
+                                             "checked alone with --emit=none");
+  }
   if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 
@@ -389,7 +406,6 @@ int compile(const Options& opts) {
       for (const std::string& e : abi_errors) diag.error(k.def->range, e);
     hi.kernels.push_back(abi);
   }
-  if (program.kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
   if (diag.has_errors()) return finish(1);
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   return write(generate_header(hi));

@@ -86,3 +86,11 @@ TEST_CASE("verify: an expectation may match a named warning's flag", "[diagnosti
   diag.warning(Warning::UnusedValue, SourceRange{id, {1, 1, 0}, {1, 2, 1}}, "expression result unused");
   CHECK(diag.verify(stderr));
 }
+
+TEST_CASE("a diagnostic about a whole file names it without a line", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("e.tile", "");
+  Diagnostic& d = diag.error(SourceRange::whole_file(id), "no @kernel in this file");
+  CHECK(diag.format(d) == "e.tile: error: no @kernel in this file\n");
+}
