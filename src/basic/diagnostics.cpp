@@ -25,12 +25,23 @@ const char* severity_color(Severity s) {
   return "";
 }
 
-// Control characters and bytes of binary junk are shown as '?' so a diagnostic never writes
-// raw escape sequences to the terminal.
+// Control characters and bytes that are not UTF-8 are shown as '?', one per byte (so carets
+// stay in their columns): a diagnostic never writes raw escape sequences or invalid UTF-8 to
+// the terminal.
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (unsigned char c : s) out += (c == '\t' || (c >= 0x20 && c < 0x7f) || c >= 0x80) ? char(c) : '?';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = utf8_sequence_length(s, i);
+    if (n > 1) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    out += (c == '\t' || (c >= 0x20 && c < 0x7f)) ? char(c) : '?';
+    ++i;
+  }
   return out;
 }
 
@@ -108,8 +119,8 @@ void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   }
   // A message quotes names and literals from the source; a million-character name must not
   // make a million-character line.
-  std::string message = printable(d.message);
-  if (message.size() > 400) message = message.substr(0, 400) + "...";
+  // (Cut before printable(): a character cut in two then shows as '?'.)
+  std::string message = d.message.size() > 400 ? printable(d.message.substr(0, 400)) + "..." : printable(d.message);
   if (!d.flag.empty()) message += " [" + d.flag + "]";
   out += std::string(color_ ? severity_color(d.severity) : "") + severity_name(d.severity) +
          ":" + reset + " " + bold + message + reset + "\n";

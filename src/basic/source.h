@@ -50,7 +50,14 @@ struct SourceFile {
 
   /// The text of 1-based line `line`, without its newline; empty past the end.
   std::string_view line_text(uint32_t line) const;
+  /// The line and column of byte `offset`.
+  SourcePos position(size_t offset) const;
 };
+
+/// The length of the UTF-8 sequence that starts at `s[i]` (1 for ASCII), or 0 when the bytes
+/// there are not one (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF,
+/// cut short). RFC 3629, section 4.
+size_t utf8_sequence_length(std::string_view s, size_t i);
 
 /// Owns every file of one compilation. File ids start at 1 (0 is "no file").
 class SourceManager {

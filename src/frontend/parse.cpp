@@ -224,6 +224,36 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
 
 namespace {
 
+// A source is UTF-8 text. A NUL byte means a binary file (an executable, an image): one error
+// for the whole file, without echoing any of it. A byte that is not UTF-8 in a text file (a
+// Latin-1 comment) is one error at that byte. Either way nothing else is reported for the file.
+bool check_text(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
+  const SourceFile& f = sm.file(file);
+  size_t nul = f.text.find('\0');
+  if (nul != std::string::npos) {
+    SourcePos at = f.position(nul);
+    diag.error(SourceRange::whole_file(file),
+               fmt::format("not a text file: a NUL byte at line {}, column {}; a .tile source is UTF-8 text",
+                           at.line, at.col));
+    return false;
+  }
+  for (size_t i = 0; i < f.text.size();) {
+    size_t n = utf8_sequence_length(f.text, i);
+    if (n == 0) {
+      SourcePos at = f.position(i);
+      SourcePos end = at;
+      ++end.col;
+      ++end.offset;
+      diag.error(SourceRange{file, at, end},
+                 fmt::format("the byte 0x{:02x} is not UTF-8; a .tile source is UTF-8 text",
+                             static_cast<unsigned char>(f.text[i])));
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
 std::string module_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -236,12 +266,14 @@ std::string module_name(const std::string& path) {
 void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out) {
   out.file = file;
   out.name = module_name(sm.file(file).path);
+  if (!check_text(sm, file, diag)) return;
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
 }
 
 std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
+  if (!check_text(sm, file, diag)) return "";
   Lexer lexer(sm, file, diag);
   std::string out;
   for (;;) {

@@ -42,7 +42,8 @@ struct ParseContext {
 };
 
 /// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;
-/// the returned module holds whatever statements parsed. Expressions nested deeper than
+/// the returned module holds whatever statements parsed. A file that is not UTF-8 text (a NUL
+/// byte, a byte outside UTF-8) is one error and an empty module. Expressions nested deeper than
 /// kMaxExprDepth are an error (later stages recurse over the tree).
 void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out);
 

@@ -94,3 +94,25 @@ TEST_CASE("a diagnostic about a whole file names it without a line", "[diagnosti
   Diagnostic& d = diag.error(SourceRange::whole_file(id), "no @kernel in this file");
   CHECK(diag.format(d) == "e.tile: error: no @kernel in this file\n");
 }
+
+TEST_CASE("UTF-8 sequences are recognized; diagnostics never print invalid UTF-8", "[diagnostics]") {
+  CHECK(utf8_sequence_length("a", 0) == 1);
+  CHECK(utf8_sequence_length("\xc3\xa9", 0) == 2);
+  CHECK(utf8_sequence_length("\xe2\x82\xac", 0) == 3);
+  CHECK(utf8_sequence_length("\xf0\x9f\x98\x80", 0) == 4);
+  CHECK(utf8_sequence_length("\xc3", 0) == 0);          // cut short
+  CHECK(utf8_sequence_length("\xa9", 0) == 0);          // a continuation byte alone
+  CHECK(utf8_sequence_length("\xc0\x80", 0) == 0);      // overlong NUL
+  CHECK(utf8_sequence_length("\xed\xa0\x80", 0) == 0);  // a surrogate
+  CHECK(utf8_sequence_length("\xf4\x90\x80\x80", 0) == 0);  // past U+10FFFF
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t id = sm.add("k\xff.tile", "x = caf\xc3\xa9 + \xff\x1b\n");
+  Diagnostic& d = diag.error(SourceRange{id, {1, 5, 4}, {1, 6, 5}}, "bad name 'caf\xc3\xa9\xff'");
+  CHECK(diag.format(d) == "k?.tile:1:5: error: bad name 'caf\xc3\xa9?'\n"
+                          "x = caf\xc3\xa9 + ??\n"
+                          "    ^\n");
+  // A long message is cut at 400 bytes; a character cut in two there shows as '?'.
+  Diagnostic& cut = diag.error(SourceRange{}, std::string(399, 'a') + "\xc3\xa9");
+  CHECK(diag.format(cut) == "tilec: error: " + std::string(399, 'a') + "?...\n");
+}

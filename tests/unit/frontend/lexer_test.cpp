@@ -53,6 +53,20 @@ TEST_CASE("tabs in indentation, stray bytes and open strings are errors", "[lexe
   tokens("s = \"abc\n", &errors);
   CHECK(errors.find("t.tile:1:5: error: unterminated string literal") == 0);
   errors.clear();
-  tokens(std::string("a\0b\n", 4), &errors);
-  CHECK(errors.find("error: invalid character '\\x00'") != std::string::npos);
+  tokens("a = \x7f\n", &errors);
+  CHECK(errors.find("t.tile:1:5: error: invalid character '\\x7f'") == 0);
+}
+
+TEST_CASE("input that is not UTF-8 text is one error before any token", "[lexer]") {
+  std::string errors;
+  CHECK(tokens(std::string("a\nb\0\0 = $\n", 10), &errors).empty());
+  CHECK(errors == "t.tile: error: not a text file: a NUL byte at line 2, column 2; a .tile source is UTF-8 text\n");
+  errors.clear();
+  CHECK(tokens("x = 1  # \xe9t\xe9\n", &errors).empty());
+  CHECK(errors == "t.tile:1:10: error: the byte 0xe9 is not UTF-8; a .tile source is UTF-8 text\n"
+                  "x = 1  # ?t?\n"
+                  "         ^\n");
+  errors.clear();
+  tokens("# caf\xc3\xa9 \xf0\x9f\x98\x80\nx = 1\n", &errors);  // UTF-8 in a comment is fine
+  CHECK(errors.empty());
 }
