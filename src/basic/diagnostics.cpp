@@ -2,6 +2,7 @@
 #include "basic/diagnostics.h"
 
 #include <algorithm>
+#include <map>
 #include <regex>
 
 namespace tilec {
@@ -158,6 +159,18 @@ void DiagnosticEngine::flush(FILE* out) {
     limit_reported_ = true;
     diags_.push_back(Diagnostic{Severity::Error, SourceRange{}, limit_message(), {}});
   }
+  // In line order within each file (the checker visits a kernel's decorator after its
+  // parameters, and a module's definitions before their bodies), the files in the order their
+  // first diagnostic came, and the diagnostics without a place last.
+  std::map<uint32_t, size_t> file_rank;
+  for (size_t i = printed_; i < diags_.size(); ++i)
+    if (diags_[i].range.valid()) file_rank.try_emplace(diags_[i].range.file, file_rank.size());
+  auto key = [&](const Diagnostic& d) {
+    if (!d.range.valid()) return std::tuple(file_rank.size(), uint32_t(0), uint32_t(0));
+    return std::tuple(file_rank[d.range.file], d.range.begin.line, d.range.begin.col);
+  };
+  std::stable_sort(diags_.begin() + std::ptrdiff_t(printed_), diags_.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
   for (; printed_ < diags_.size(); ++printed_) {
     std::string text = format(diags_[printed_]);
     std::fwrite(text.data(), 1, text.size(), out);

@@ -71,7 +71,8 @@ class DiagnosticEngine {
   void set_warnings(const WarningSettings& w) { warnings_ = w; }
   void set_color(bool on) { color_ = on; }
 
-  /// Prints every diagnostic not printed yet to `out`, in the order recorded, and the
+  /// Prints every diagnostic not printed yet to `out`, in line order within each file (files in
+  /// the order of their first diagnostic, diagnostics without a place last), and the
   /// "too many errors" notice once the limit was reached.
   void flush(FILE* out);
   /// Formats one diagnostic (with its notes) as text.

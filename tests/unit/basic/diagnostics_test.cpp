@@ -116,3 +116,27 @@ TEST_CASE("UTF-8 sequences are recognized; diagnostics never print invalid UTF-8
   Diagnostic& cut = diag.error(SourceRange{}, std::string(399, 'a') + "\xc3\xa9");
   CHECK(diag.format(cut) == "tilec: error: " + std::string(399, 'a') + "?...\n");
 }
+
+TEST_CASE("flush prints by line within a file, files in the order of their first diagnostic", "[diagnostics]") {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
+  uint32_t a = sm.add("a.tile", "1\n2\n3\n");
+  uint32_t b = sm.add("b.tile", "1\n2\n");
+  auto at = [](uint32_t file, uint32_t line) { return SourceRange{file, {line, 1, 0}, {line, 2, 0}}; };
+  diag.error(at(b, 2), "b2");
+  diag.error(SourceRange{}, "nowhere");
+  diag.error(at(a, 3), "a3");
+  diag.error(at(b, 1), "b1");
+  Diagnostic& a1 = diag.error(at(a, 1), "a1");
+  DiagnosticEngine::note(a1, at(b, 2), "a note stays with its error");
+  diag.error(SourceRange::whole_file(a), "a");
+  char buf[4096] = {};
+  FILE* out = fmemopen(buf, sizeof buf, "w");
+  diag.flush(out);
+  std::fclose(out);
+  std::string text = buf, order;
+  for (size_t pos = text.find("error: "); pos != std::string::npos; pos = text.find("error: ", pos + 1))
+    order += text.substr(pos + 7, text.find('\n', pos) - pos - 7) + " ";
+  CHECK(order == "b1 b2 a a1 a3 nowhere ");
+  CHECK(text.find("a.tile:1:1: error: a1\n1\n^\nb.tile:2:1: note: a note stays with its error\n") != std::string::npos);
+}
