@@ -217,7 +217,9 @@ int compile(const Options& opts) {
 
   auto module = std::make_unique<Module>();
   parse_file(sm, main_file, diag, *module);
-  if (diag.has_errors()) return finish(1);
+  // After syntax errors the checker still runs on the statements that parsed, as it does for
+  // an imported module, so that their errors are reported in the same run.
+  if (diag.has_errors() && (emit == EmitKind::Syntax || diag.too_many())) return finish(1);
   if (emit == EmitKind::Syntax) return write(print_ast(*module, sm, false));
 
   Program program;

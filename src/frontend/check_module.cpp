@@ -73,7 +73,7 @@ void Checker::run(std::unique_ptr<Module> main) {
   parse_defines();
   ModuleScope* ms = check_module(m);
   if (!ms) return;
-  report_unused_defines();
+  if (!ms->broken) report_unused_defines();  // the constant may be on a line that did not parse
   for (auto& [name, g] : ms->globals)
     if (g.kind == Global::Kind::Constant) out_.constants.push_back({name, const_text(g.value)});
   for (StmtPtr& s : m->body)
@@ -88,6 +88,7 @@ ModuleScope* Checker::check_module(Module* m) {
   ModuleScope* ms = owned.get();
   ms->ast = m;
   ms->checking = true;
+  ms->broken = m->broken;
   scopes_.push_back(std::move(owned));
   // Imports look files up by their normalized path, so the main file is keyed the same way
   // (`tilec ./a.tile` with b importing a is a cycle, not a second copy of a).

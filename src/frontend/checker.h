@@ -31,7 +31,7 @@ struct ModuleScope {
   std::vector<std::pair<std::string, ModuleScope*>> imports;
   bool checked = false;
   bool checking = false;  ///< on the import stack (cycle detection)
-  bool broken = false;    ///< had syntax errors: names missing from it are not reported again
+  bool broken = false;    ///< had syntax errors: names missing from it are not reported
 };
 
 /// A local variable of a kernel or an inlined helper call.

@@ -266,10 +266,15 @@ std::string module_name(const std::string& path) {
 void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out) {
   out.file = file;
   out.name = module_name(sm.file(file).path);
-  if (!check_text(sm, file, diag)) return;
+  int errors = diag.error_count();
+  if (!check_text(sm, file, diag)) {
+    out.broken = true;
+    return;
+  }
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
+  out.broken = diag.error_count() != errors || diag.too_many();
 }
 
 std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
