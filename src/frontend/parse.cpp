@@ -203,7 +203,10 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   else msg = "unexpected " + readable(got);
   parser::symbol_kind_type expected[64];
   int n = yyctx.expected_tokens(expected, 64);
-  if (n > 0 && n <= 5) {
+  if (n == 1 && expected[0] == parser::symbol_kind::S_INDENT) {
+    // `if c:` followed by a line no deeper, or by the end of the file (Python's wording).
+    msg = "expected an indented block after ':'";
+  } else if (n > 0 && n <= 5) {
     msg += ", expecting ";
     for (int i = 0; i < n; ++i) msg += (i ? " or " : "") + readable(expected[i]);
   } else {
@@ -220,6 +223,11 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
       }
   }
   diag.error(yyctx.location(), msg);
+}
+
+void ParseContext::unexpected_indent(const SourceRange& r) {
+  if (lexer.error_line() != 0 && lexer.error_line() == r.begin.line) return;
+  diag.error(r, "unexpected indent");
 }
 
 namespace {

@@ -37,6 +37,9 @@ struct ParseContext {
   /// "unexpected ')', expecting identifier or '('" at the lookahead token; nothing when the
   /// lexer already reported an error on that line (the syntax error would only echo it).
   void report_syntax_error(const yy::parser::context& yyctx);
+  /// "unexpected indent" at an indented block that no statement opened (unless the lexer
+  /// reported an error on that line).
+  void unexpected_indent(const SourceRange& r);
 
   bool depth_reported = false;
 };
