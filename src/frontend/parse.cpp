@@ -225,6 +225,31 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   diag.error(yyctx.location(), msg);
 }
 
+std::string ParseContext::text(const SourceRange& r, size_t max) const {
+  const std::string& all = lexer.source().text;
+  if (r.end.offset < r.begin.offset || r.end.offset > all.size() || r.end.offset - r.begin.offset > max) return "";
+  std::string t = all.substr(r.begin.offset, r.end.offset - r.begin.offset);
+  return t.find('\n') == std::string::npos ? t : "";
+}
+
+StmtPtr ParseContext::assignment(std::vector<AssignTarget> targets, ExprPtr value, const SourceRange& r) {
+  if (targets.size() > 1) {
+    // Python assigns the value to every target; here each assignment has one target.
+    Diagnostic& d = diag.error(targets[1].eq, "chained assignment is not supported");
+    std::string first = text(targets[0].target->range), last = text(targets.back().target->range);
+    std::string v = text(value->range);
+    if (targets.size() == 2 && !first.empty() && !last.empty() && !v.empty())
+      DiagnosticEngine::note(d, targets[1].eq, "assign one target per statement: '" + last + " = " + v + "', then '" +
+                                                   first + " = " + last + "'");
+    else
+      DiagnosticEngine::note(d, targets[1].eq, "assign one target per statement");
+  }
+  StmtPtr s = make_stmt(StmtKind::Assign, r);
+  s->target = std::move(targets.back().target);
+  s->value = std::move(value);
+  return s;
+}
+
 void ParseContext::unexpected_indent(const SourceRange& r) {
   if (lexer.error_line() != 0 && lexer.error_line() == r.begin.line) return;
   diag.error(r, "unexpected indent");

@@ -37,6 +37,10 @@ struct ParseContext {
   /// "unexpected ')', expecting identifier or '('" at the lookahead token; nothing when the
   /// lexer already reported an error on that line (the syntax error would only echo it).
   void report_syntax_error(const yy::parser::context& yyctx);
+  /// `t = value`; for `a = b = value` an error with a hint, and `b = value`.
+  StmtPtr assignment(std::vector<AssignTarget> targets, ExprPtr value, const SourceRange& r);
+  /// The source text of `r` (one line), or "" when it is longer than `max` bytes.
+  std::string text(const SourceRange& r, size_t max = 40) const;
   /// "unexpected indent" at an indented block that no statement opened (unless the lexer
   /// reported an error on that line).
   void unexpected_indent(const SourceRange& r);
