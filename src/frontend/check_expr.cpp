@@ -331,7 +331,15 @@ Value Checker::check_binary(Expr& e) {
 Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs) {
   for (auto [v, x] : {std::pair{&a, &lhs}, std::pair{&b, &rhs}})
     if (v->kind != ValueKind::Tile) {
-      diag_.error(x->range, std::string("operator ") + op_spelling(op) + " needs tiles or scalars, not " + describe(*v));
+      Diagnostic& d = diag_.error(x->range, std::string("operator ") + op_spelling(op) +
+                                                " needs tiles or scalars, not " + describe(*v));
+      // Triton's `tl.load(ptr + offs)`: arrays are not pointers.
+      if (v->kind == ValueKind::Array) {
+        std::string a = x->kind == ExprKind::Name ? x->name : "a";
+        DiagnosticEngine::note(d, x->range, "an array is not a pointer: load(" + a + ", index=..., shape=...) reads a tile "
+                                            "of it, gather(" + a + ", offsets) the elements at computed offsets; "
+                                            "docs/language.md §10");
+      }
       return Value::error();
     }
   if (op == Op::MatMul) {

@@ -204,7 +204,10 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
     Diagnostic& d = diag_.error(s.range, "cannot find module '" + s.name + "' (looked for '" + rel + "')");
     std::string where = "searched " + dir.string();
     for (const std::string& inc : opts_.include_dirs) where += ", " + inc;
-    DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
+    if (foreign_module(s.name))
+      DiagnosticEngine::note(d, s.range, foreign_module_note(s.name, ""));
+    else
+      DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
     return nullptr;
   }
   ModuleScope* target = nullptr;

@@ -250,6 +250,35 @@ StmtPtr ParseContext::assignment(std::vector<AssignTarget> targets, ExprPtr valu
   return s;
 }
 
+const char* foreign_module(std::string_view module) {
+  std::string_view top = module.substr(0, module.find('.'));
+  if (top == "cuda") return "cuTile";
+  if (top == "triton") return "Triton";
+  return nullptr;
+}
+
+std::string foreign_module_note(std::string_view module, std::string_view alias) {
+  std::string from = foreign_module(module);
+  std::string prefix = !alias.empty() ? std::string(alias) : from == "cuTile" ? "ct" : "tl";
+  return "'" + std::string(module) + "' is " + from + "'s Python module: in .tile the built-ins need no import "
+         "and no prefix (load(...), not " + prefix + ".load(...)); docs/language.md §10 lists the differences";
+}
+
+StmtPtr ParseContext::import_as(const std::string& name, std::string_view as, const SourceRange& as_range,
+                                std::string_view alias, const SourceRange& r) {
+  if (as != "as") {
+    diag.error(as_range, "unexpected identifier, expecting end of line or ';' or '.'");
+  } else if (foreign_module(name)) {
+    Diagnostic& d = diag.error(as_range, "'import ... as' is not supported");
+    DiagnosticEngine::note(d, r, foreign_module_note(name, alias));
+  } else {
+    Diagnostic& d = diag.error(as_range, "'import ... as' is not supported");
+    DiagnosticEngine::note(d, r, "'import " + name + "' binds '" + name.substr(name.find_last_of('.') + 1) +
+                                     "', and its names are also visible unqualified");
+  }
+  return make_stmt(StmtKind::Pass, r);
+}
+
 void ParseContext::unexpected_indent(const SourceRange& r) {
   if (lexer.error_line() != 0 && lexer.error_line() == r.begin.line) return;
   diag.error(r, "unexpected indent");
