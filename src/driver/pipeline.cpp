@@ -76,6 +76,15 @@ const char* kernel_output_name(EmitKind k) {
   }
 }
 
+// Where kernel `k` declares the parameter or dimension symbol `name`; its def without one.
+SourceRange declaration_range(const KernelInfo& k, const std::string& name) {
+  for (const KernelParam& p : k.params)
+    if (p.name == name) return p.range;
+  for (const DimSymbol& s : k.dims)
+    if (s.name == name) return s.first;
+  return k.def->range;
+}
+
 // The source range of the kernel that a PTX entry name belongs to (for ptxas reports).
 SourceRange kernel_range(const Program& p, const std::string& entry) {
   for (const KernelInfo& k : p.kernels)
@@ -403,9 +412,9 @@ int compile(const Options& opts) {
     std::string name_error;
     if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.def->range, name_error);
     KernelAbi abi = codegen::make_kernel_abi(k, lowered[i]);
-    std::vector<std::string> abi_errors;
-    if (!check_kernel_abi(abi, abi_errors))
-      for (const std::string& e : abi_errors) diag.error(k.def->range, e);
+    std::vector<std::string> abi_errors, subjects;
+    if (!check_kernel_abi(abi, abi_errors, &subjects))
+      for (size_t e = 0; e < abi_errors.size(); ++e) diag.error(declaration_range(k, subjects[e]), abi_errors[e]);
     hi.kernels.push_back(abi);
   }
   if (diag.has_errors()) return finish(1);

@@ -113,3 +113,13 @@ TEST_CASE("symbols, variants, threads and clusters are checked", "[header]") {
                              "kernel 'vector_add': threads per CTA must be 1 to 1024",
                              "kernel 'vector_add': cluster dimensions must be at least 1"});
 }
+
+TEST_CASE("check_kernel_abi names the parameter or symbol behind each problem", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("stream", DType::I32));
+  k.params.push_back(scalar_param("a_shape", DType::I32));  // the strided form's name for array a
+  std::vector<std::string> errors, subjects;
+  CHECK_FALSE(check_kernel_abi(k, errors, &subjects));
+  CHECK(errors.size() == 2);
+  CHECK(subjects == std::vector<std::string>{"stream", "a_shape"});
+}
