@@ -205,8 +205,9 @@ std::string make_depfile(const std::string& target, const std::vector<std::strin
   std::string out = escape_make(target) + ":";
   for (const std::string& d : deps) out += " \\\n  " + escape_make(d);
   out += "\n";
+  // Like gcc's -MP, no rule for the main file: `make` should say a missing source is missing.
   if (phony)
-    for (const std::string& d : deps) out += "\n" + escape_make(d) + ":\n";
+    for (size_t i = 1; i < deps.size(); ++i) out += "\n" + escape_make(deps[i]) + ":\n";
   return out;
 }
 

@@ -19,7 +19,8 @@ bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
                         std::string& error);
 
 /// Make depfile text: `target: dep1 dep2`, with spaces, '#' and '$' escaped the way GNU Make
-/// and Ninja read them; with `phony`, one empty rule per dependency (`-MP`).
+/// and Ninja read them; with `phony`, one empty rule per dependency after the first, the main
+/// file (`-MP`, as gcc's).
 std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony);
 
 /// Installs the signal handlers that remove temporary outputs; safe to call more than once.

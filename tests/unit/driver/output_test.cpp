@@ -11,7 +11,9 @@ using namespace tilec;
 TEST_CASE("depfiles escape spaces, # and $", "[output]") {
   CHECK(make_depfile("out.h", {"a b.tile", "c#d.tile", "e$f.tile"}, false) ==
         "out.h: \\\n  a\\ b.tile \\\n  c\\#d.tile \\\n  e$$f.tile\n");
-  CHECK(make_depfile("o", {"x.tile"}, true) == "o: \\\n  x.tile\n\nx.tile:\n");
+  CHECK(make_depfile("o", {"x.tile"}, true) == "o: \\\n  x.tile\n");  // no rule for the main file
+  CHECK(make_depfile("o", {"x.tile", "a b.tile", "c.tile"}, true) ==
+        "o: \\\n  x.tile \\\n  a\\ b.tile \\\n  c.tile\n\na\\ b.tile:\n\nc.tile:\n");
 }
 
 TEST_CASE("atomic writes leave either the whole file or nothing", "[output]") {
