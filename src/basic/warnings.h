@@ -21,6 +21,8 @@ namespace tilec {
     "bid() or num_blocks() of an axis the grid does not have (always 0, or 1)")                    \
   X(HistogramPadding, "histogram-padding", true,                                                   \
     "histogram() of a zero-padded load without a mask: the padding counts in bin 0")               \
+  X(OutputExtension, "output-extension", true,                                                     \
+    "the -o file's extension names another output kind than --emit, or none that tilec knows")     \
   X(Ptxas, "ptxas", true, "a warning of ptxas, at the kernel it names")                             \
   X(ReductionPadding, "reduction-padding", true,                                                   \
     "max, min, argmax, argmin, prod or cumprod of a zero-padded load: the padding can win")       \

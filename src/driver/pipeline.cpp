@@ -170,6 +170,9 @@ int compile(const Options& opts) {
   diag.set_max_errors(opts.max_errors);
   diag.set_warnings(opts.warnings);
 
+  if (std::string problem = output_extension_problem(output, emit, opts.emit_given); !problem.empty())
+    diag.warning(Warning::OutputExtension, SourceRange{}, problem);
+
   // An output (or depfile) that is the input file would replace the source: a usage error.
   for (const std::string& out : {output, opts.mf}) {
     std::error_code ec;

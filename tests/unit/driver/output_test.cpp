@@ -53,3 +53,19 @@ TEST_CASE("several files are written together or not at all", "[output]") {
   CHECK(fs::file_size(dir / "out.h") == 6);
   fs::remove_all(dir);
 }
+
+TEST_CASE("-Woutput-extension: the -o extension against the output kind", "[output]") {
+  CHECK(output_extension_problem("k.h", EmitKind::Ptx, true) ==
+        "writing --emit=ptx output to 'k.h', whose extension .h is that of a header");
+  CHECK(output_extension_problem("dir.v2/k", EmitKind::Header, false) ==
+        "'dir.v2/k' has no extension (.h, .ptx, .cubin, .fatbin, .tir): writing a header; name it .h, or say what "
+        "to write with --emit");
+  CHECK(output_extension_problem(".hidden", EmitKind::Header, false).find("has no extension") != std::string::npos);
+  CHECK(output_extension_problem("k.ptx", EmitKind::Ptx, false).empty());
+  CHECK(output_extension_problem("k.tir", EmitKind::TirLowered, true).empty());
+  CHECK(output_extension_problem("k.s", EmitKind::Ptx, true).empty());
+  CHECK(output_extension_problem("k.hpp", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("-", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("/dev/null", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("k.txt", EmitKind::None, true).empty());
+}
