@@ -106,7 +106,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
                "functions.",
                "tilec"};
   app.set_version_flag("--version", version_text());
-  std::string emit, color = "auto";
+  std::string emit, color = "auto", fmad = "true";
   app.add_option("file", o.input, "Input .tile file ('-' reads stdin)");
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout). Its extension (.ptx .cubin .fatbin .h) picks the "
@@ -125,7 +125,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
       ->allow_extra_args(false);
   app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
-  app.add_option("--fmad", o.fmad, "Allow contracting a*b+c into one FMA (default true)");
+  app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
@@ -184,6 +184,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     if (std::find(o.archs.begin(), o.archs.begin() + long(i), arch) != o.archs.begin() + long(i))
       return usage("-arch " + arch + " is given twice");
   }
+  if (fmad != "true" && fmad != "false") return usage("--fmad takes true or false, not '" + fmad + "'");
+  o.fmad = fmad == "true";
   for (const std::string& flag : warning_flags) {
     std::string error;
     if (!o.warnings.apply(flag, error)) return usage(error);

@@ -74,3 +74,14 @@ TEST_CASE("warning flags are taken out before CLI11, in order, up to --", "[opti
   Options q;
   CHECK(parse({"k.tile", "-Werror=", "-o", "k.h"}, q) == 2);
 }
+
+TEST_CASE("--fmad takes true or false", "[options]") {
+  Options o;
+  CHECK(parse({"k.tile"}, o) == -1);
+  CHECK(o.fmad);
+  Options p;
+  CHECK(parse({"k.tile", "--fmad=false"}, p) == -1);
+  CHECK_FALSE(p.fmad);
+  Options q;
+  CHECK(parse({"k.tile", "--fmad=maybe"}, q) == 2);
+}
