@@ -402,7 +402,9 @@ int compile(const Options& opts) {
 
   // The header.
   HeaderInput hi;
-  hi.source_name = opts.input == "-" ? "<stdin>" : opts.input;
+  // The file name without its folder: the header's bytes do not depend on where the checkout
+  // or the build folder is (CMake passes absolute paths).
+  hi.source_name = opts.input == "-" ? "<stdin>" : std::filesystem::path(opts.input).filename().string();
   hi.archs = archs;
   hi.prefix = opts.prefix;
   hi.tilec_version = TILEC_VERSION;

@@ -18,7 +18,7 @@ struct HeaderConstant {
 
 /// Everything one header is made from.
 struct HeaderInput {
-  std::string source_name;         ///< the source file as given on the command line (banner, metadata)
+  std::string source_name;         ///< the source file's name, without its folder (banner, metadata)
   std::vector<std::string> archs;  ///< -arch values in command-line order: SASS in the image
   std::string prefix;              ///< --prefix, put in front of every public symbol ("" or "mylib_")
   std::string tilec_version;       ///< "0.1.0"
