@@ -2,6 +2,7 @@
 #include "basic/diagnostics.h"
 
 #include <algorithm>
+#include <map>
 #include <regex>
 
 namespace tilec {
@@ -25,12 +26,23 @@ const char* severity_color(Severity s) {
   return "";
 }
 
-// Control characters and bytes of binary junk are shown as '?' so a diagnostic never writes
-// raw escape sequences to the terminal.
+// Control characters and bytes that are not UTF-8 are shown as '?', one per byte (so carets
+// stay in their columns): a diagnostic never writes raw escape sequences or invalid UTF-8 to
+// the terminal.
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (unsigned char c : s) out += (c == '\t' || (c >= 0x20 && c < 0x7f) || c >= 0x80) ? char(c) : '?';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = utf8_sequence_length(s, i);
+    if (n > 1) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    out += (c == '\t' || (c >= 0x20 && c < 0x7f)) ? char(c) : '?';
+    ++i;
+  }
   return out;
 }
 
@@ -79,9 +91,15 @@ Diagnostic& DiagnosticEngine::error(const SourceRange& r, std::string msg) {
   return add(Severity::Error, r, std::move(msg));
 }
 
-Diagnostic& DiagnosticEngine::warning(const SourceRange& r, std::string msg) {
-  if (werror_) return add(Severity::Error, r, std::move(msg) + " [-Werror]");
-  return add(Severity::Warning, r, std::move(msg));
+Diagnostic& DiagnosticEngine::warning(Warning w, const SourceRange& r, std::string msg) {
+  if (!warnings_.enabled(w)) {
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
+  bool error = warnings_.is_error(w);
+  Diagnostic& d = add(error ? Severity::Error : Severity::Warning, r, std::move(msg));
+  if (&d != &dropped_) d.flag = std::string(error ? "-Werror," : "") + "-W" + warning_info(w).name;
+  return d;
 }
 
 void DiagnosticEngine::note(Diagnostic& d, const SourceRange& r, std::string msg) {
@@ -91,7 +109,9 @@ void DiagnosticEngine::note(Diagnostic& d, const SourceRange& r, std::string msg
 void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   const char* bold = color_ ? "\033[1m" : "";
   const char* reset = color_ ? "\033[0m" : "";
-  if (d.range.valid()) {
+  if (d.range.is_whole_file()) {
+    out += bold + printable(sm_.file(d.range.file).path) + ": " + reset;
+  } else if (d.range.valid()) {
     const SourceFile& f = sm_.file(d.range.file);
     out += bold + printable(f.path) + ":" + std::to_string(d.range.begin.line) + ":" +
            std::to_string(d.range.begin.col) + ": " + reset;
@@ -100,11 +120,12 @@ void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
   }
   // A message quotes names and literals from the source; a million-character name must not
   // make a million-character line.
-  std::string message = printable(d.message);
-  if (message.size() > 400) message = message.substr(0, 400) + "...";
+  // (Cut before printable(): a character cut in two then shows as '?'.)
+  std::string message = d.message.size() > 400 ? printable(d.message.substr(0, 400)) + "..." : printable(d.message);
+  if (!d.flag.empty()) message += " [" + d.flag + "]";
   out += std::string(color_ ? severity_color(d.severity) : "") + severity_name(d.severity) +
          ":" + reset + " " + bold + message + reset + "\n";
-  if (!d.range.valid()) return;
+  if (!d.range.valid() || d.range.is_whole_file()) return;
   const SourceFile& f = sm_.file(d.range.file);
   std::string_view line = f.line_text(d.range.begin.line);
   // Very long lines are cut around the caret so the output stays readable.
@@ -138,6 +159,18 @@ void DiagnosticEngine::flush(FILE* out) {
     limit_reported_ = true;
     diags_.push_back(Diagnostic{Severity::Error, SourceRange{}, limit_message(), {}});
   }
+  // In line order within each file (the checker visits a kernel's decorator after its
+  // parameters, and a module's definitions before their bodies), the files in the order their
+  // first diagnostic came, and the diagnostics without a place last.
+  std::map<uint32_t, size_t> file_rank;
+  for (size_t i = printed_; i < diags_.size(); ++i)
+    if (diags_[i].range.valid()) file_rank.try_emplace(diags_[i].range.file, file_rank.size());
+  auto key = [&](const Diagnostic& d) {
+    if (!d.range.valid()) return std::tuple(file_rank.size(), uint32_t(0), uint32_t(0));
+    return std::tuple(file_rank[d.range.file], d.range.begin.line, d.range.begin.col);
+  };
+  std::stable_sort(diags_.begin() + std::ptrdiff_t(printed_), diags_.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
   for (; printed_ < diags_.size(); ++printed_) {
     std::string text = format(diags_[printed_]);
     std::fwrite(text.data(), 1, text.size(), out);
@@ -155,6 +188,9 @@ struct Expected {
   std::string text;
   bool seen = false;
 };
+
+// The message as printed: a named warning's flag follows it, and an expectation may match it.
+std::string with_flag(const Diagnostic& d) { return d.flag.empty() ? d.message : d.message + " [" + d.flag + "]"; }
 
 // Parses `# expected-error@+1:5 {{message}}` comments. The line spec is `@+N`, `@-N` or `@N`
 // (absolute); the optional `:COL` pins the column; several `{{...}}` may follow.
@@ -217,7 +253,7 @@ bool DiagnosticEngine::verify(FILE* out) const {
             (!anywhere && (e.file != d->range.file || e.line != d->range.begin.line)) ||
             (e.col && e.col != d->range.begin.col))
           continue;
-        if (d->message.find(e.text) == std::string::npos) continue;
+        if (with_flag(*d).find(e.text) == std::string::npos) continue;
         e.seen = matched = true;
       }
     }
@@ -237,7 +273,7 @@ bool DiagnosticEngine::verify(FILE* out) const {
       if (d->severity == s)
         extra += "  File " + (d->range.valid() ? sm_.file(d->range.file).path : "<none>") +
                  " Line " + std::to_string(d->range.begin.line) + ":" +
-                 std::to_string(d->range.begin.col) + ": " + d->message + "\n";
+                 std::to_string(d->range.begin.col) + ": " + with_flag(*d) + "\n";
     if (!missing.empty())
       std::fprintf(out, "error: '%s' diagnostics expected but not seen:\n%s", severity_name(s),
                    missing.c_str());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "basic/source.h"
+#include "basic/warnings.h"
 
 namespace tilec {
 
@@ -21,6 +22,9 @@ struct Diagnostic {
   std::string message;
   std::vector<Diagnostic> notes;
   size_t context_notes = 0;  ///< the last notes come from push_context (printed last)
+  /// A named warning's flag, printed after the message: "-Wunused-value", or
+  /// "-Werror,-Wunused-value" when -Werror made it an error. Empty for other diagnostics.
+  std::string flag = {};
 };
 
 /// Thrown (and caught in the driver) only for broken compiler invariants, never for user
@@ -38,16 +42,18 @@ struct InternalError : std::runtime_error {
   } while (0)
 
 /// Collects diagnostics for one compilation. Errors past `max_errors` are dropped and one
-/// "too many errors" line is printed instead; `werror` turns warnings into errors. A
-/// diagnostic identical to an earlier one (same place, same text: a helper inlined twice) is
-/// dropped.
+/// "too many errors" line is printed instead; the warning settings (-Wno-name, -Werror=name)
+/// drop warnings or turn them into errors. A diagnostic identical to an earlier one (same
+/// place, same text: a helper inlined twice) is dropped.
 class DiagnosticEngine {
  public:
   explicit DiagnosticEngine(const SourceManager& sm) : sm_(sm) {}
 
   /// Records an error; returns it so that notes can be attached with `note()`.
   Diagnostic& error(const SourceRange& r, std::string msg);
-  Diagnostic& warning(const SourceRange& r, std::string msg);
+  /// Records warning `w` ("message [-Wname]"); a warning turned off returns a diagnostic that
+  /// is never printed (notes attached to it go nowhere).
+  Diagnostic& warning(Warning w, const SourceRange& r, std::string msg);
   /// Attaches a note to the most recent diagnostic `d`.
   static void note(Diagnostic& d, const SourceRange& r, std::string msg);
 
@@ -62,10 +68,11 @@ class DiagnosticEngine {
   bool too_many() const { return max_errors_ > 0 && error_count_ >= max_errors_; }
 
   void set_max_errors(int n) { max_errors_ = n; }
-  void set_werror(bool on) { werror_ = on; }
+  void set_warnings(const WarningSettings& w) { warnings_ = w; }
   void set_color(bool on) { color_ = on; }
 
-  /// Prints every diagnostic not printed yet to `out`, in the order recorded, and the
+  /// Prints every diagnostic not printed yet to `out`, in line order within each file (files in
+  /// the order of their first diagnostic, diagnostics without a place last), and the
   /// "too many errors" notice once the limit was reached.
   void flush(FILE* out);
   /// Formats one diagnostic (with its notes) as text.
@@ -75,7 +82,8 @@ class DiagnosticEngine {
   /// loaded file. Prints mismatches to `out`; returns true when both sets agree. Forms:
   /// `expected-error {{text}}` (this line), `@+N`, `@-N`, `@N` (another line), `:COL` after the
   /// line pins the column, `@*` matches a diagnostic anywhere (in a `-D` value, or with no
-  /// location); the text is a substring of the message. Also expected-warning, expected-note.
+  /// location); the text is a substring of the message, or of the message followed by a named
+  /// warning's " [-Wname]". Also expected-warning, expected-note.
   bool verify(FILE* out) const;
 
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
@@ -93,7 +101,7 @@ class DiagnosticEngine {
   size_t printed_ = 0;
   int error_count_ = 0;
   int max_errors_ = 20;
-  bool werror_ = false;
+  WarningSettings warnings_;
   bool color_ = false;
   bool limit_reported_ = false;
 };

@@ -1,6 +1,7 @@
 // Loading source files and mapping offsets to lines.
 #include "basic/source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -18,6 +19,27 @@ std::string_view SourceFile::line_text(uint32_t line) const {
   size_t end = line < line_starts.size() ? line_starts[line] : text.size();
   while (end > begin && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
   return std::string_view(text).substr(begin, end - begin);
+}
+
+SourcePos SourceFile::position(size_t offset) const {
+  auto after = std::upper_bound(line_starts.begin(), line_starts.end(), uint32_t(offset));
+  uint32_t line = uint32_t(after - line_starts.begin());
+  return SourcePos{line, uint32_t(offset - line_starts[line - 1] + 1), uint32_t(offset)};
+}
+
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  unsigned b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return byte(k) >= lo && byte(k) <= hi; };
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(1) ? 2 : 0;
+  if (b0 == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;               // no overlong forms
+  if (b0 == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;         // no surrogates
+  if (b0 >= 0xE1 && b0 <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (b0 == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 >= 0xF1 && b0 <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;  // up to U+10FFFF
+  return 0;
 }
 
 uint32_t SourceManager::add(std::string path, std::string text) {

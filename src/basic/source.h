@@ -24,6 +24,15 @@ struct SourceRange {
   SourcePos begin;
   SourcePos end;
 
+  /// The whole of file `file`, not a place in it (line 0): printed as "path: error: ...".
+  static SourceRange whole_file(uint32_t file) {
+    SourceRange r;
+    r.file = file;
+    r.begin.line = r.end.line = 0;
+    return r;
+  }
+  bool is_whole_file() const { return file != 0 && begin.line == 0; }
+
   /// The range covering both `a` and `b` (same file assumed; `a` first).
   static SourceRange join(const SourceRange& a, const SourceRange& b) {
     SourceRange r = a;
@@ -41,7 +50,14 @@ struct SourceFile {
 
   /// The text of 1-based line `line`, without its newline; empty past the end.
   std::string_view line_text(uint32_t line) const;
+  /// The line and column of byte `offset`.
+  SourcePos position(size_t offset) const;
 };
+
+/// The length of the UTF-8 sequence that starts at `s[i]` (1 for ASCII), or 0 when the bytes
+/// there are not one (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF,
+/// cut short). RFC 3629, section 4.
+size_t utf8_sequence_length(std::string_view s, size_t i);
 
 /// Owns every file of one compilation. File ids start at 1 (0 is "no file").
 class SourceManager {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "basic/warnings.h"
 #include "codegen/layout.h"
 #include "codegen/target.h"
 #include "ir/ir.h"
@@ -58,9 +59,9 @@ struct Pipeline {
 };
 
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the
-/// driver reports it under the warning's name).
+/// driver reports it under its -W name).
 struct LoweringWarning {
-  std::string name;  ///< the -W name ("num-stages")
+  Warning id;
   SourceRange loc;
   std::string text;
 };

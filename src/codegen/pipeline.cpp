@@ -186,7 +186,7 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
     while (s > 2 && s * p.stage_bytes > room) --s;
     if (s * p.stage_bytes > room) {
       if (num_stages)
-        k.warnings.push_back({"num-stages", p.loop->loc,
+        k.warnings.push_back({Warning::NumStages, p.loop->loc,
                               fmt::format("num_stages={}: two stages of {} bytes do not fit in the {} bytes of shared "
                                           "memory per CTA left beside {} bytes for layout conversions; this loop's "
                                           "loads are not pipelined",
@@ -198,7 +198,7 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
       return;
     }
     if (num_stages && s < num_stages)
-      k.warnings.push_back({"num-stages", p.loop->loc,
+      k.warnings.push_back({Warning::NumStages, p.loop->loc,
                             fmt::format("num_stages={}: only {} stages of {} bytes fit in the {} bytes of shared "
                                         "memory per CTA left beside {} bytes for layout conversions; this loop runs {}",
                                         num_stages, s, p.stage_bytes, room, k.pipeline_offset, s)});

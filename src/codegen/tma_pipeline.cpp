@@ -75,7 +75,7 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
       return;
     }
     if (num_stages && s < num_stages)
-      k.warnings.push_back({"num-stages", p.loop->loc,
+      k.warnings.push_back({Warning::NumStages, p.loop->loc,
                             fmt::format("num_stages={}: only {} TMA stages of {} bytes fit in the {} bytes of shared "
                                         "memory per CTA on {} left beside {} bytes for layout conversions; this "
                                         "loop runs {} on the tma_wgmma path",

@@ -29,7 +29,7 @@ constexpr EmitName kEmitNames[] = {
 };
 
 // Single-dash long options that nvcc and gcc users type; CLI11 2.1 only knows `--name`.
-constexpr const char* kSingleDashLong[] = {"arch", "MD", "MF", "MT", "MP", "Werror", "lineinfo"};
+constexpr const char* kSingleDashLong[] = {"arch", "MD", "MF", "MT", "MP", "lineinfo"};
 
 // The -arch values tilec emits for that the installed ptxas also knows (tilec's own list when
 // ptxas cannot be found), for the message about a bad -arch.
@@ -90,12 +90,45 @@ std::vector<std::string> translate_single_dash(const std::vector<std::string>& a
   return out;
 }
 
+void take_warning_flags(std::vector<std::string>& args, std::vector<std::string>& flags) {
+  std::vector<std::string> rest;
+  bool after_dashes = false;
+  for (const std::string& a : args) {
+    after_dashes = after_dashes || a == "--";
+    if (!after_dashes && (a.rfind("-W", 0) == 0 || a.rfind("--W", 0) == 0))
+      flags.push_back(a);
+    else
+      rest.push_back(a);
+  }
+  args = std::move(rest);
+}
+
+namespace {
+
+// The -W flags and the warning names, after the options in --help.
+std::string warnings_help() {
+  std::string out =
+      "Warnings (each message ends with its name, as in [-Wunused-value]):\n"
+      "  -Wname, -Wno-name        report that warning, or not\n"
+      "  -Werror, -Werror=name    make every warning, or that one, an error\n"
+      "  -Wno-error=name          keep that one a warning under -Werror\n"
+      "Warning names:\n";
+  for (const WarningInfo& w : all_warnings()) {
+    std::string name = w.name;
+    out += "  " + name + std::string(name.size() < 21 ? 21 - name.size() : 1, ' ') + w.summary +
+           (w.on_by_default ? "" : " (off by default)") + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 int parse_command_line(int argc, const char* const* argv, Options& o) {
   CLI::App app{"tilec: compiles .tile kernels to PTX, cubin, fatbin and a C header with launch "
                "functions.",
                "tilec"};
   app.set_version_flag("--version", version_text());
-  std::string emit, color = "auto";
+  std::string emit, color = "auto", fmad = "true";
   app.add_option("file", o.input, "Input .tile file ('-' reads stdin)");
   app.add_option("-o,--output", o.output,
                  "Output file ('-' for stdout). Its extension (.ptx .cubin .fatbin .h) picks the "
@@ -114,7 +147,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
       ->allow_extra_args(false);
   app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
-  app.add_option("--fmad", o.fmad, "Allow contracting a*b+c into one FMA (default true)");
+  app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
@@ -133,7 +166,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--max-errors", o.max_errors, "Stop after N errors (0: no limit; default 20)")
       ->check(CLI::Range(0, 1000000));
-  app.add_flag("--Werror", o.werror, "Treat warnings as errors");
+  app.footer(warnings_help());
   app.add_flag("--verify-diagnostics", o.verify_diagnostics,
                "Check the diagnostics against '# expected-error {{...}}' comments");
   app.add_option("--passes", o.passes, "Comma-separated optimizer passes to run instead of the default");
@@ -143,6 +176,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);  // CLI11 wants them reversed
   std::vector<std::string> forward(args.rbegin(), args.rend());
+  std::vector<std::string> warning_flags;
+  take_warning_flags(forward, warning_flags);
   forward = translate_single_dash(forward);
   args.assign(forward.rbegin(), forward.rend());
   try {
@@ -181,6 +216,12 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     o.targets.push_back(*t);
   }
   if (o.targets.empty()) o.targets.push_back(*codegen::parse_target(kDefaultArch));
+  if (fmad != "true" && fmad != "false") return usage("--fmad takes true or false, not '" + fmad + "'");
+  o.fmad = fmad == "true";
+  for (const std::string& flag : warning_flags) {
+    std::string error;
+    if (!o.warnings.apply(flag, error)) return usage(error);
+  }
   for (const std::string& d : o.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return usage("-D needs NAME=VALUE, not '" + d + "'");

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "basic/warnings.h"
 #include "codegen/target.h"
 
 namespace tilec {
@@ -54,7 +55,7 @@ struct Options {
   bool verbose = false;
   ColorMode color = ColorMode::Auto;
   int max_errors = 20;
-  bool werror = false;
+  WarningSettings warnings;          ///< after the -W flags, in command-line order
   bool verify_diagnostics = false;
   // passes
   std::string passes;                ///< comma-separated pass list; empty: the default pipeline
@@ -69,6 +70,10 @@ constexpr const char* kDefaultArch = "sm_90";
 /// `-MT t`, `-MP`) into the double-dash forms CLI11 2.1 can register. Other arguments pass
 /// through unchanged; everything after `--` is left alone.
 std::vector<std::string> translate_single_dash(const std::vector<std::string>& args);
+
+/// Moves the warning flags (`-W...`, also spelled `--W...`; none after `--`) out of `args` into
+/// `flags`, in order: CLI11 2.1 cannot register a family of names such as -Wno-<name>.
+void take_warning_flags(std::vector<std::string>& args, std::vector<std::string>& flags);
 
 /// Parses argv. Returns -1 to continue, or an exit code: 0 after --help/--version (printed to
 /// stdout), 2 for a usage error (printed to stderr).

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "codegen/cleanup.h"
 
@@ -201,12 +202,44 @@ std::string escape_make(const std::string& s) {
 
 }  // namespace
 
+std::string output_extension_problem(const std::string& output, EmitKind emit, bool emit_given) {
+  std::error_code ec;
+  if (output == "-" || emit == EmitKind::None ||
+      (std::filesystem::exists(output, ec) && !std::filesystem::is_regular_file(output, ec)))
+    return "";
+  std::string base = output.substr(output.find_last_of('/') + 1);
+  size_t dot = base.find_last_of('.');
+  std::string ext = dot == std::string::npos || dot == 0 ? "" : base.substr(dot);
+  struct Known {
+    const char* ext;
+    EmitKind kind;
+    const char* what;
+  };
+  static const Known kKnown[] = {{".ptx", EmitKind::Ptx, "PTX"},          {".cubin", EmitKind::Cubin, "a cubin"},
+                                 {".fatbin", EmitKind::Fatbin, "a fatbin"}, {".tir", EmitKind::TirOpt, "tile IR"},
+                                 {".h", EmitKind::Header, "a header"},      {".hpp", EmitKind::Header, "a header"},
+                                 {".hh", EmitKind::Header, "a header"},     {".cuh", EmitKind::Header, "a header"}};
+  const Known* known = nullptr;
+  for (const Known& k : kKnown)
+    if (ext == k.ext) known = &k;
+  bool tir = emit == EmitKind::Tir || emit == EmitKind::TirOpt || emit == EmitKind::TirLowered;
+  if (emit_given && known && known->kind != emit && !(tir && known->kind == EmitKind::TirOpt))
+    return std::string("writing --emit=") + emit_kind_name(emit) + " output to '" + output + "', whose extension " +
+           ext + " is that of " + known->what;
+  if (!emit_given && !known)
+    return "'" + output + "' has " +
+           (ext.empty() ? std::string("no extension") : "the extension " + ext + ", which names no output kind") +
+           " (.h, .ptx, .cubin, .fatbin, .tir): writing a header; name it .h, or say what to write with --emit";
+  return "";
+}
+
 std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony) {
   std::string out = escape_make(target) + ":";
   for (const std::string& d : deps) out += " \\\n  " + escape_make(d);
   out += "\n";
+  // Like gcc's -MP, no rule for the main file: `make` should say a missing source is missing.
   if (phony)
-    for (const std::string& d : deps) out += "\n" + escape_make(d) + ":\n";
+    for (size_t i = 1; i < deps.size(); ++i) out += "\n" + escape_make(deps[i]) + ":\n";
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "driver/options.h"
+
 namespace tilec {
 
 /// Writes `data` to `path` through a temporary file in the same folder, renamed into place
@@ -19,8 +21,14 @@ bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
                         std::string& error);
 
 /// Make depfile text: `target: dep1 dep2`, with spaces, '#' and '$' escaped the way GNU Make
-/// and Ninja read them; with `phony`, one empty rule per dependency (`-MP`).
+/// and Ninja read them; with `phony`, one empty rule per dependency after the first, the main
+/// file (`-MP`, as gcc's).
 std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony);
+
+/// Why writing `emit` to `output` deserves -Woutput-extension, or "": the extension names
+/// another output kind (--emit=ptx -o k.h), or, when `emit_given` is false, none (-o k.txt then
+/// gets a header). Standard output and devices (-o /dev/null) are not named files.
+std::string output_extension_problem(const std::string& output, EmitKind emit, bool emit_given);
 
 /// Installs the signal handlers that remove temporary outputs; safe to call more than once.
 void install_cleanup_handlers();

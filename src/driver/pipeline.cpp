@@ -67,6 +67,26 @@ std::string default_output(const std::string& input, EmitKind k) {
   return base + ext;
 }
 
+// The outputs made of kernels, named as a diagnostic says "a ... needs at least one kernel".
+const char* kernel_output_name(EmitKind k) {
+  switch (k) {
+    case EmitKind::Ptx: return "a PTX file";
+    case EmitKind::Cubin: return "a cubin";
+    case EmitKind::Fatbin: return "a fatbin";
+    case EmitKind::Header: return "a header";
+    default: return nullptr;
+  }
+}
+
+// Where kernel `k` declares the parameter or dimension symbol `name`; its def without one.
+SourceRange declaration_range(const ir::Signature& k, const std::string& name) {
+  for (const ir::Param& p : k.params)
+    if (p.name == name) return p.range;
+  for (const ir::DimSymbol& s : k.dims)
+    if (s.name == name) return s.first;
+  return k.range;
+}
+
 // The signature of the kernel that a PTX entry name belongs to (for ptxas reports), or null.
 const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
   for (const auto& f : kernels)
@@ -79,7 +99,8 @@ const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function
 // Reports a ptxas or fatbinary failure (or one ptxas warning line). The first line that names
 // an entry function ("Entry function 'k_v16' uses too much shared data (...)", "... in function
 // 'k'") makes the diagnostic, at that kernel's def and with the kernel's name in front; the
-// other lines, except ptxas's "info" lines (-v), follow as notes.
+// other lines, except ptxas's "info" lines (-v), follow as notes. A warning about spilled
+// registers is -Wspills, any other -Wptxas.
 void report_tool_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels, bool error,
                          const std::string& message) {
   static const std::regex entry_re(R"(function '([^']+)')");
@@ -105,7 +126,8 @@ void report_tool_message(DiagnosticEngine& diag, const std::vector<std::unique_p
       text = "kernel '" + k->name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
     }
   }
-  Diagnostic& d = error ? diag.error(at, text) : diag.warning(at, text);
+  Warning w = text.find("spilled") != std::string::npos ? Warning::Spills : Warning::Ptxas;
+  Diagnostic& d = error ? diag.error(at, text) : diag.warning(w, at, text);
   for (size_t i = 0; i < lines.size(); ++i)
     if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
 }
@@ -164,7 +186,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   DiagnosticEngine diag(sm);
   diag.set_color(want_color(opts.color));
   diag.set_max_errors(opts.max_errors);
-  diag.set_werror(opts.werror);
+  diag.set_warnings(opts.warnings);
+
+  if (std::string problem = output_extension_problem(output, emit, opts.emit_given); !problem.empty())
+    diag.warning(Warning::OutputExtension, SourceRange{}, problem);
 
   // An output (or depfile) that is the input file would replace the source: a usage error.
   for (const std::string& out : {output, opts.mf}) {
@@ -222,13 +247,21 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
 
   auto module = std::make_unique<Module>();
   parse_file(sm, main_file, diag, *module);
-  if (diag.has_errors()) return finish(1);
+  // After syntax errors the checker still runs on the statements that parsed, as it does for
+  // an imported module, so that their errors are reported in the same run.
+  if (diag.has_errors() && (emit == EmitKind::Syntax || diag.too_many())) return finish(1);
   if (emit == EmitKind::Syntax) return write(print_ast(*module, sm, false));
 
   Program program;
   CheckOptions check_opts{opts.defines, opts.include_dirs};
   check_program(sm, diag, check_opts, std::move(module), program);
   deps = program.dependencies;
+  if (program.kernels.empty() && kernel_output_name(emit) && !diag.has_errors()) {
+    Diagnostic& d = diag.error(SourceRange::whole_file(main_file), std::string("no @kernel in this file: ") +
+                                                                       kernel_output_name(emit) + " needs at least one");
+    DiagnosticEngine::note(d, SourceRange{}, "a module of constants and helpers is imported by a kernel's file, or "
+                                             "checked alone with --emit=none");
+  }
   if (diag.has_errors()) return finish(0);
   if (emit == EmitKind::Ast) return write(print_ast(*program.modules[0], sm, true));
 
@@ -299,7 +332,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   for (size_t t = 0; t < targets.size(); ++t)
     for (const codegen::LoweredKernel& low : lowered[t]) {
       codegen::check_registers(low, diag);
-      for (const codegen::LoweringWarning& w : low.warnings) diag.warning(w.loc, w.text + " [-W" + w.name + "]");
+      for (const codegen::LoweringWarning& w : low.warnings) diag.warning(w.id, w.loc, w.text);
     }
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::TirLowered) {
@@ -408,7 +441,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
         if (k && r.entry == codegen::general_entry(k->name) && other.entry == codegen::vectorized_entry(k->name))
           text += " (the general variant, which runs when an array is not 16-byte aligned or not "
                   "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
-      diag.warning(k ? k->range : SourceRange{}, text);
+      diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
     }
   }
   if (diag.has_errors()) return finish(1);
@@ -417,7 +450,9 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
 
   // The header.
   HeaderInput hi;
-  hi.source_name = opts.input == "-" ? "<stdin>" : opts.input;
+  // The file name without its folder: the header's bytes do not depend on where the checkout
+  // or the build folder is (CMake passes absolute paths).
+  hi.source_name = opts.input == "-" ? "<stdin>" : std::filesystem::path(opts.input).filename().string();
   hi.archs = archs;
   hi.prefix = opts.prefix;
   hi.tilec_version = TILEC_VERSION;
@@ -436,12 +471,11 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     for (size_t t = 0; t < targets.size(); ++t)
       if (specific[t][i] >= 0) paths.push_back(&lowered[t][size_t(specific[t][i])]);
     KernelAbi abi = codegen::make_kernel_abi(low, paths);
-    std::vector<std::string> abi_errors;
-    if (!check_kernel_abi(abi, abi_errors))
-      for (const std::string& e : abi_errors) diag.error(k.range, e);
+    std::vector<std::string> abi_errors, subjects;
+    if (!check_kernel_abi(abi, abi_errors, &subjects))
+      for (size_t e = 0; e < abi_errors.size(); ++e) diag.error(declaration_range(k, subjects[e]), abi_errors[e]);
     hi.kernels.push_back(abi);
   }
-  if (kernels.empty()) diag.error(SourceRange{}, "the program has no @kernel: a header needs at least one");
   if (diag.has_errors()) return finish(1);
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   if (torch) {  // one build of --emit=torch (driver/torch.cpp): its header and the kernels' reads

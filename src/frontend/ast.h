@@ -120,6 +120,7 @@ struct Module {
   uint32_t file = 0;
   std::string name;  ///< file name without folder and `.tile`
   StmtList body;
+  bool broken = false;  ///< had lexer or syntax errors: `body` lacks the statements they dropped
 };
 
 ExprPtr make_expr(ExprKind k, SourceRange r);

@@ -252,8 +252,9 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
         return Value::error();
       }
       if (kernel_ && *axis >= int64_t(kernel_->grid.size()) && !kernel_->grid.empty())
-        diag_.warning(a.get(0)->range, fmt::format("the grid has {} dimension(s); axis {} is always {}",
-                                                   kernel_->grid.size(), *axis, b == Builtin::Bid ? 0 : 1));
+        diag_.warning(Warning::GridAxis, a.get(0)->range,
+                      fmt::format("the grid has {} dimension(s); axis {} is always {}", kernel_->grid.size(), *axis,
+                                  b == Builtin::Bid ? 0 : 1));
       return Value::make_scalar(DType::I32);
     }
     case Builtin::NumSms: return Value::make_scalar(DType::I32);
@@ -958,11 +959,12 @@ Value Checker::builtin_reduce(Builtin b, BoundArgs& a) {
   }
   if (dt == DType::Bool && (b == Builtin::Max || b == Builtin::Min)) dt = DType::Bool;
   if (t.default_padding && b != Builtin::Sum && b != Builtin::Cumsum && rank > 0) {
-    diag_.warning(a.call->range, fmt::format("{} over a zero-padded tile: pass padding={} to load() so that elements "
-                                             "outside the array do not win",
-                                             builtin_sig(b).name,
-                                             b == Builtin::Max || b == Builtin::Argmax ? "-inf" :
-                                             b == Builtin::Min || b == Builtin::Argmin ? "inf" : "1"));
+    diag_.warning(Warning::ReductionPadding, a.call->range,
+                  fmt::format("{} over a zero-padded tile: pass padding={} to load() so that elements "
+                              "outside the array do not win",
+                              builtin_sig(b).name,
+                              b == Builtin::Max || b == Builtin::Argmax ? "-inf" :
+                              b == Builtin::Min || b == Builtin::Argmin ? "inf" : "1"));
   }
   if (scan) {
     if (rank == 0) {
@@ -1005,7 +1007,7 @@ Value Checker::builtin_histogram(BoundArgs& a) {
   std::optional<int64_t> nbins = const_int(a.get(1), "histogram's number of bins");
   if (!nbins || !check_tile_shape({*nbins}, *a.get(1))) return Value::error();
   if (t.default_padding && !a.get(2))
-    diag_.warning(a.call->range, "histogram over a zero-padded tile: the elements outside the array count in bin 0; "
+    diag_.warning(Warning::HistogramPadding, a.call->range, "histogram over a zero-padded tile: the elements outside the array count in bin 0; "
                                  "pass padding=-1 to load() or a mask=");
   if (Expr* m = a.get(2)) {
     if (m->value.kind != ValueKind::Tile || m->value.tile.dtype != DType::Bool) {

@@ -165,6 +165,11 @@ const Global* Checker::lookup_global(const std::string& name, ModuleScope& ms, c
 
 Value Checker::check_name(Expr& e) {
   if (LocalVar* lv = lookup_local(e.name)) {
+    if (lv->state == LocalVar::State::MaybeUnassigned && module_ && module_->broken) {
+      lv->state = LocalVar::State::Assigned;  // a line that did not parse may have assigned it
+      lv->value = Value::error();
+      return Value::error();
+    }
     if (lv->state != LocalVar::State::Assigned) {
       Diagnostic& d = diag_.error(e.range, lv->state != LocalVar::State::Conflict ? "'" + e.name + "' may be used before it is assigned"
                                            : lv->value.kind == ValueKind::Array
@@ -211,10 +216,11 @@ Value Checker::check_name(Expr& e) {
   }
   if (e.name == "inf") return Value::make_const(DType::F32, Scalar{0, INFINITY}, true);
   if (e.name == "nan") return Value::make_const(DType::F32, Scalar{0, NAN}, true);
-  // A module with syntax errors may have lost the definition: its errors were reported.
-  bool broken_import = module_ && std::any_of(module_->imports.begin(), module_->imports.end(),
-                                              [](const auto& i) { return i.second && i.second->broken; });
-  if (!broken_import) diag_.error(e.range, "use of undefined name '" + e.name + "'");
+  // A module with syntax errors (this one or an import) may have lost the definition: its
+  // errors were reported.
+  bool broken = module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
+                                                           [](const auto& i) { return i.second && i.second->broken; }));
+  if (!broken) diag_.error(e.range, "use of undefined name '" + e.name + "'");
   return Value::error();
 }
 
@@ -325,7 +331,15 @@ Value Checker::check_binary(Expr& e) {
 Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs) {
   for (auto [v, x] : {std::pair{&a, &lhs}, std::pair{&b, &rhs}})
     if (v->kind != ValueKind::Tile) {
-      diag_.error(x->range, std::string("operator ") + op_spelling(op) + " needs tiles or scalars, not " + describe(*v));
+      Diagnostic& d = diag_.error(x->range, std::string("operator ") + op_spelling(op) +
+                                                " needs tiles or scalars, not " + describe(*v));
+      // Triton's `tl.load(ptr + offs)`: arrays are not pointers.
+      if (v->kind == ValueKind::Array) {
+        std::string a = x->kind == ExprKind::Name ? x->name : "a";
+        DiagnosticEngine::note(d, x->range, "an array is not a pointer: load(" + a + ", index=..., shape=...) reads a tile "
+                                            "of it, gather(" + a + ", offsets) the elements at computed offsets; "
+                                            "docs/language.md §10");
+      }
       return Value::error();
     }
   if (op == Op::MatMul) {

@@ -2,6 +2,8 @@
 // @kernel options and grids. Kernel bodies are checked by check_stmt.cpp.
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -73,7 +75,7 @@ void Checker::run(std::unique_ptr<Module> main) {
   parse_defines();
   ModuleScope* ms = check_module(m);
   if (!ms) return;
-  report_unused_defines();
+  if (!ms->broken) report_unused_defines();  // the constant may be on a line that did not parse
   for (auto& [name, g] : ms->globals)
     if (g.kind == Global::Kind::Constant) out_.constants.push_back({name, const_text(g.value)});
   for (StmtPtr& s : m->body)
@@ -88,6 +90,7 @@ ModuleScope* Checker::check_module(Module* m) {
   ModuleScope* ms = owned.get();
   ms->ast = m;
   ms->checking = true;
+  ms->broken = m->broken;
   scopes_.push_back(std::move(owned));
   // Imports look files up by their normalized path, so the main file is keyed the same way
   // (`tilec ./a.tile` with b importing a is a cycle, not a second copy of a).
@@ -203,7 +206,10 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
     Diagnostic& d = diag_.error(s.range, "cannot find module '" + s.name + "' (looked for '" + rel + "')");
     std::string where = "searched " + dir.string();
     for (const std::string& inc : opts_.include_dirs) where += ", " + inc;
-    DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
+    if (foreign_module(s.name))
+      DiagnosticEngine::note(d, s.range, foreign_module_note(s.name, ""));
+    else
+      DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
     return nullptr;
   }
   ModuleScope* target = nullptr;
@@ -415,6 +421,7 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
       arr->name = p.name;
       arr->dtype = *dt;
       arr->index = int(pi);
+      bool bad_dim = false;
       for (size_t i = 1; i < ann.args.size(); ++i) {
         Expr& d = *ann.args[i];
         ArrayDim dim;
@@ -438,15 +445,19 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
               fn_->vars[d.name] = lv;
             }
           }
+        } else if (std::string sym = extent_symbol(d); !sym.empty()) {
+          report_derived_extent(def, p, d, sym);
+          bad_dim = true;
+          continue;
         } else {
           FunctionScope* saved2 = fn_;
           fn_ = nullptr;
           check_expr(d);
           std::optional<int64_t> c = const_int(&d, "an array dimension");
           fn_ = saved2;
-          if (!c) continue;
-          if (*c < 0) {
-            diag_.error(d.range, fmt::format("array dimension {} is negative", *c));
+          if (!c || *c < 0) {
+            if (c) diag_.error(d.range, fmt::format("array dimension {} is negative", *c));
+            bad_dim = true;
             continue;
           }
           dim.constant = *c;
@@ -454,6 +465,15 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
         d.value = dim.symbol.empty() ? Value::make_const(DType::I64, Scalar{dim.constant, 0})
                                      : Value::make_scalar(DType::I64);
         arr->dims.push_back(dim);
+      }
+      if (bad_dim) {
+        // Reported: the array's uses are not checked against a rank it does not have.
+        LocalVar lv;
+        lv.id = kp.var;
+        lv.value = Value::error();
+        lv.def = p.range;
+        fn_->vars[p.name] = lv;
+        continue;
       }
       kp.is_array = true;
       kp.array = arr.get();
@@ -478,6 +498,60 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
   }
   for (const DimSymbol& s : k.dims)
     if (seen.count(s.name) == 0) seen[s.name] = s.first;
+}
+
+std::string Checker::extent_symbol(const Expr& e) {
+  if (e.kind == ExprKind::Name) {
+    bool known = lookup_global(e.name, *module_, e.range) || parse_dtype(e.name) || find_builtin(e.name) ||
+                 e.name == "inf" || e.name == "nan";
+    return known ? "" : e.name;
+  }
+  // `mod.C`: only the base can be a name of its own.
+  size_t n = e.kind == ExprKind::Attribute ? std::min<size_t>(e.args.size(), 1) : e.args.size();
+  for (size_t i = 0; i < n; ++i)
+    if (e.args[i])
+      if (std::string s = extent_symbol(*e.args[i]); !s.empty()) return s;
+  for (const Keyword& k : e.kwargs)
+    if (k.value)
+      if (std::string s = extent_symbol(*k.value); !s.empty()) return s;
+  return "";
+}
+
+void Checker::report_derived_extent(const Stmt& def, const Param& p, const Expr& extent, const std::string& symbol) {
+  Diagnostic& d = diag_.error(extent.range, "an extent computed from '" + symbol +
+                                                "' is not supported: each extent is one dimension symbol or a constant");
+  // The workaround, spelled with this parameter: a symbol of its own for the extent, related to
+  // the others by an assert (checked at run time, docs/language.md §7.10).
+  std::set<std::string> taken;
+  std::function<void(const Expr&)> collect = [&](const Expr& e) {
+    if (e.kind == ExprKind::Name) taken.insert(e.name);
+    for (const ExprPtr& a : e.args)
+      if (a) collect(*a);
+  };
+  for (const Param& q : def.params) {
+    taken.insert(q.name);
+    if (q.annotation) collect(*q.annotation);
+  }
+  std::string fresh;
+  for (const char* c : {"N", "E", "L", "S", "W", "R", "N2", "E2"})
+    if (!taken.count(c)) {
+      fresh = c;
+      break;
+    }
+  const std::string& text = sm_.file(extent.range.file).text;
+  const SourceRange& ann = p.annotation->range;
+  bool one_line = ann.begin.line == ann.end.line && ann.end.offset - ann.begin.offset < 80;
+  if (fresh.empty() || !one_line) {
+    DiagnosticEngine::note(d, extent.range, "give this extent a symbol of its own and assert how it relates to '" +
+                                                symbol + "' in the kernel's body");
+    return;
+  }
+  std::string expr = text.substr(extent.range.begin.offset, extent.range.end.offset - extent.range.begin.offset);
+  std::string declared = p.name + ": " + text.substr(ann.begin.offset, extent.range.begin.offset - ann.begin.offset) +
+                         fresh + text.substr(extent.range.end.offset, ann.end.offset - extent.range.end.offset);
+  DiagnosticEngine::note(d, extent.range, "give this extent a symbol of its own and assert how it relates: '" +
+                                              declared + "' and, in the body, 'assert " + fresh + " == " + expr +
+                                              "' (checked at run time)");
 }
 
 void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {

@@ -91,7 +91,7 @@ bool Checker::check_block(StmtList& body) {
   for (StmtPtr& s : body) {
     if (diag_.too_many()) return terminated;
     if (terminated) {
-      diag_.warning(s->range, "statement is unreachable");
+      diag_.warning(Warning::UnreachableCode, s->range, "statement is unreachable");
       break;
     }
     terminated = check_stmt(*s);
@@ -104,7 +104,7 @@ bool Checker::check_stmt(Stmt& s) {
     case StmtKind::Expr: {
       Value v = check_expr(*s.value);
       bool effect = s.value->kind == ExprKind::Call || s.value->kind == ExprKind::String;
-      if (!effect && !v.is_error()) diag_.warning(s.value->range, "expression result unused");
+      if (!effect && !v.is_error()) diag_.warning(Warning::UnusedValue, s.value->range, "expression result unused");
       return false;
     }
     case StmtKind::Assign:
@@ -187,7 +187,7 @@ void Checker::bind_name(Expr& name, const Value& v) {
     return;
   }
   if (find_builtin(name.name) || parse_dtype(name.name))
-    diag_.warning(name.range, "'" + name.name + "' shadows a built-in name");
+    diag_.warning(Warning::ShadowBuiltin, name.range, "'" + name.name + "' shadows a built-in name");
   if (!v.is_error() && (v.kind == ValueKind::Builtin || v.kind == ValueKind::Module || v.kind == ValueKind::Range)) {
     diag_.error(name.range, "cannot assign " + describe(v) + " to a variable");
     return;
@@ -406,7 +406,7 @@ void Checker::check_assert(Stmt& s) {
       diag_.error(s.message->range, "an assert message must be a string literal");
   }
   if (c.is_const() && !scalar_truth(*c.constant, c.tile.dtype))
-    diag_.warning(s.value->range, "this assert always fails; use static_assert for compile-time checks");
+    diag_.warning(Warning::AssertAlwaysFails, s.value->range, "this assert always fails; use static_assert for compile-time checks");
 }
 
 Value Checker::inline_helper(const Stmt& def, Expr& call) {

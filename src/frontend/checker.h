@@ -31,7 +31,7 @@ struct ModuleScope {
   std::vector<std::pair<std::string, ModuleScope*>> imports;
   bool checked = false;
   bool checking = false;  ///< on the import stack (cycle detection)
-  bool broken = false;    ///< had syntax errors: names missing from it are not reported again
+  bool broken = false;    ///< had syntax errors: names missing from it are not reported
 };
 
 /// A local variable of a kernel or an inlined helper call.
@@ -83,6 +83,11 @@ class Checker {
   void report_unused_defines();
   void check_kernel(ModuleScope& ms, Stmt& def);
   void check_kernel_params(Stmt& def, KernelInfo& k);
+  /// The first name in extent `e` that is neither a constant nor another module-level or
+  /// built-in name: a would-be dimension symbol (`D` in `f32[M, 2 * D]`); "" when none.
+  std::string extent_symbol(const Expr& e);
+  /// The error for an extent computed from dimension symbols, with the workaround.
+  void report_derived_extent(const Stmt& def, const Param& p, const Expr& extent, const std::string& symbol);
   void check_kernel_decorator(Expr& dec, KernelInfo& k);
   void check_grid(Expr& grid, KernelInfo& k);
   std::string doc_comment(const Stmt& def) const;

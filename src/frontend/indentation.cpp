@@ -118,7 +118,11 @@ Token Lexer::next() {
       pending_.pop_front();
       return t;
     }
-    if (done_) return make(TokKind::END, limit_, limit_);
+    if (done_) {
+      Token t = make(TokKind::END, limit_, limit_);
+      t.range.begin = t.range.end = prev_end_;
+      return t;
+    }
     if (at_line_start_) {
       at_line_start_ = false;
       line_start();
@@ -148,6 +152,9 @@ Token Lexer::next() {
         return t;
       case TokKind::END: {
         done_ = true;
+        // The end of the input is where the last token ends, not on the line past the end
+        // ("unexpected end of file" points after the last token, as clang does).
+        t.range.begin = t.range.end = prev_end_;
         if (bracket_depth_ > 0) error(first_open_.range, "'" + std::string(first_open_.text) + "' was never closed");
         if (line_has_tokens_) {
           Token nl = t;

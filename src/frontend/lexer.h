@@ -38,6 +38,8 @@ class Lexer {
   int open_bracket_indent() const { return first_open_indent_; }
   /// Forgets the open brackets (after the parser reported one as never closed).
   void drop_brackets() { bracket_depth_ = 0; }
+  /// The file being lexed.
+  const SourceFile& source() const { return src_; }
 
  private:
   Token scan();  // generated from grammar/tile.re: one raw token, NEWLINE for '\n'

@@ -203,7 +203,10 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   else msg = "unexpected " + readable(got);
   parser::symbol_kind_type expected[64];
   int n = yyctx.expected_tokens(expected, 64);
-  if (n > 0 && n <= 5) {
+  if (n == 1 && expected[0] == parser::symbol_kind::S_INDENT) {
+    // `if c:` followed by a line no deeper, or by the end of the file (Python's wording).
+    msg = "expected an indented block after ':'";
+  } else if (n > 0 && n <= 5) {
     msg += ", expecting ";
     for (int i = 0; i < n; ++i) msg += (i ? " or " : "") + readable(expected[i]);
   } else {
@@ -222,7 +225,96 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   diag.error(yyctx.location(), msg);
 }
 
+std::string ParseContext::text(const SourceRange& r, size_t max) const {
+  const std::string& all = lexer.source().text;
+  if (r.end.offset < r.begin.offset || r.end.offset > all.size() || r.end.offset - r.begin.offset > max) return "";
+  std::string t = all.substr(r.begin.offset, r.end.offset - r.begin.offset);
+  return t.find('\n') == std::string::npos ? t : "";
+}
+
+StmtPtr ParseContext::assignment(std::vector<AssignTarget> targets, ExprPtr value, const SourceRange& r) {
+  if (targets.size() > 1) {
+    // Python assigns the value to every target; here each assignment has one target.
+    Diagnostic& d = diag.error(targets[1].eq, "chained assignment is not supported");
+    std::string first = text(targets[0].target->range), last = text(targets.back().target->range);
+    std::string v = text(value->range);
+    if (targets.size() == 2 && !first.empty() && !last.empty() && !v.empty())
+      DiagnosticEngine::note(d, targets[1].eq, "assign one target per statement: '" + last + " = " + v + "', then '" +
+                                                   first + " = " + last + "'");
+    else
+      DiagnosticEngine::note(d, targets[1].eq, "assign one target per statement");
+  }
+  StmtPtr s = make_stmt(StmtKind::Assign, r);
+  s->target = std::move(targets.back().target);
+  s->value = std::move(value);
+  return s;
+}
+
+const char* foreign_module(std::string_view module) {
+  std::string_view top = module.substr(0, module.find('.'));
+  if (top == "cuda") return "cuTile";
+  if (top == "triton") return "Triton";
+  return nullptr;
+}
+
+std::string foreign_module_note(std::string_view module, std::string_view alias) {
+  std::string from = foreign_module(module);
+  std::string prefix = !alias.empty() ? std::string(alias) : from == "cuTile" ? "ct" : "tl";
+  return "'" + std::string(module) + "' is " + from + "'s Python module: in .tile the built-ins need no import "
+         "and no prefix (load(...), not " + prefix + ".load(...)); docs/language.md §10 lists the differences";
+}
+
+StmtPtr ParseContext::import_as(const std::string& name, std::string_view as, const SourceRange& as_range,
+                                std::string_view alias, const SourceRange& r) {
+  if (as != "as") {
+    diag.error(as_range, "unexpected identifier, expecting end of line or ';' or '.'");
+  } else if (foreign_module(name)) {
+    Diagnostic& d = diag.error(as_range, "'import ... as' is not supported");
+    DiagnosticEngine::note(d, r, foreign_module_note(name, alias));
+  } else {
+    Diagnostic& d = diag.error(as_range, "'import ... as' is not supported");
+    DiagnosticEngine::note(d, r, "'import " + name + "' binds '" + name.substr(name.find_last_of('.') + 1) +
+                                     "', and its names are also visible unqualified");
+  }
+  return make_stmt(StmtKind::Pass, r);
+}
+
+void ParseContext::unexpected_indent(const SourceRange& r) {
+  if (lexer.error_line() != 0 && lexer.error_line() == r.begin.line) return;
+  diag.error(r, "unexpected indent");
+}
+
 namespace {
+
+// A source is UTF-8 text. A NUL byte means a binary file (an executable, an image): one error
+// for the whole file, without echoing any of it. A byte that is not UTF-8 in a text file (a
+// Latin-1 comment) is one error at that byte. Either way nothing else is reported for the file.
+bool check_text(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
+  const SourceFile& f = sm.file(file);
+  size_t nul = f.text.find('\0');
+  if (nul != std::string::npos) {
+    SourcePos at = f.position(nul);
+    diag.error(SourceRange::whole_file(file),
+               fmt::format("not a text file: a NUL byte at line {}, column {}; a .tile source is UTF-8 text",
+                           at.line, at.col));
+    return false;
+  }
+  for (size_t i = 0; i < f.text.size();) {
+    size_t n = utf8_sequence_length(f.text, i);
+    if (n == 0) {
+      SourcePos at = f.position(i);
+      SourcePos end = at;
+      ++end.col;
+      ++end.offset;
+      diag.error(SourceRange{file, at, end},
+                 fmt::format("the byte 0x{:02x} is not UTF-8; a .tile source is UTF-8 text",
+                             static_cast<unsigned char>(f.text[i])));
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
 
 std::string module_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -236,12 +328,19 @@ std::string module_name(const std::string& path) {
 void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out) {
   out.file = file;
   out.name = module_name(sm.file(file).path);
+  int errors = diag.error_count();
+  if (!check_text(sm, file, diag)) {
+    out.broken = true;
+    return;
+  }
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
+  out.broken = diag.error_count() != errors || diag.too_many();
 }
 
 std::string dump_tokens(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag) {
+  if (!check_text(sm, file, diag)) return "";
   Lexer lexer(sm, file, diag);
   std::string out;
   for (;;) {

@@ -37,16 +37,36 @@ struct ParseContext {
   /// "unexpected ')', expecting identifier or '('" at the lookahead token; nothing when the
   /// lexer already reported an error on that line (the syntax error would only echo it).
   void report_syntax_error(const yy::parser::context& yyctx);
+  /// `t = value`; for `a = b = value` an error with a hint, and `b = value`.
+  StmtPtr assignment(std::vector<AssignTarget> targets, ExprPtr value, const SourceRange& r);
+  /// `import name as alias`: an error (with a note pointing at docs/language.md §10 for
+  /// cuTile's and Triton's modules); the statement is dropped (a `pass`).
+  StmtPtr import_as(const std::string& name, std::string_view as, const SourceRange& as_range, std::string_view alias,
+                    const SourceRange& r);
+  /// The source text of `r` (one line), or "" when it is longer than `max` bytes.
+  std::string text(const SourceRange& r, size_t max = 40) const;
+  /// "unexpected indent" at an indented block that no statement opened (unless the lexer
+  /// reported an error on that line).
+  void unexpected_indent(const SourceRange& r);
 
   bool depth_reported = false;
 };
 
 /// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;
-/// the returned module holds whatever statements parsed. Expressions nested deeper than
+/// the returned module holds whatever statements parsed. A file that is not UTF-8 text (a NUL
+/// byte, a byte outside UTF-8) is one error and an empty module. Expressions nested deeper than
 /// kMaxExprDepth are an error (later stages recurse over the tree).
 void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, Module& out);
 
 constexpr int kMaxExprDepth = 400;
+
+/// "cuTile" or "Triton" when `module` (`cuda.tile`, `triton.language`) is one of their Python
+/// modules, which a port may try to import; nullptr otherwise.
+const char* foreign_module(std::string_view module);
+
+/// The note for such an import (`alias`: the name it was imported as, if any): the built-ins
+/// need no import, and where the differences are.
+std::string foreign_module_note(std::string_view module, std::string_view alias);
 
 /// Lexes the whole file and prints one token per line (`--emit=tokens`):
 /// `line:col KIND 'text'`.

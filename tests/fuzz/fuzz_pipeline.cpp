@@ -79,7 +79,7 @@ void run_pipeline(std::string_view input) {
 
   auto module = std::make_unique<Module>();
   parse_file(sm, main_file, diag, *module);
-  if (diag.has_errors()) return;
+  if (diag.too_many()) return;  // as the driver: the checker runs after syntax errors
 
   Program program;
   check_program(sm, diag, CheckOptions{}, std::move(module), program);

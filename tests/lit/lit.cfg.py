@@ -12,6 +12,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "lit-out")
 config.substitutions.append(("%tilec", os.path.join(config.tilec_bin_dir, "tilec")))
 config.substitutions.append(("%samples", os.path.join(config.tilec_src_root, "samples")))
+config.substitutions.append(("%srcroot", config.tilec_src_root))
 import sys
 
 cuda = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"

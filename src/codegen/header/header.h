@@ -18,7 +18,7 @@ struct HeaderConstant {
 
 /// Everything one header is made from.
 struct HeaderInput {
-  std::string source_name;         ///< the source file as given on the command line (banner, metadata)
+  std::string source_name;         ///< the source file's name, without its folder (banner, metadata)
   std::vector<std::string> archs;  ///< -arch values in command-line order: SASS in the image
   std::string prefix;              ///< --prefix, put in front of every public symbol ("" or "mylib_")
   std::string tilec_version;       ///< "0.1.0"
@@ -45,8 +45,11 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
 /// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides`;
 /// scalar dtypes can cross the C ABI (not tf32/f8); every dimension symbol is used; the grid has
 /// 1 to 3 expressions naming only dimension symbols, integer scalars, `num_sms` (when declared)
-/// and the helpers; variants, threads and cluster dims are sane. Appends one message per problem.
-bool check_kernel_abi(const KernelAbi& kernel, std::vector<std::string>& errors);
+/// and the helpers; variants, threads and cluster dims are sane. Appends one message per problem,
+/// and, with `subjects`, the parameter or dimension symbol each one is about ("" when none), so
+/// that a diagnostic can point at it.
+bool check_kernel_abi(const KernelAbi& kernel, std::vector<std::string>& errors,
+                      std::vector<std::string>* subjects = nullptr);
 
 /// The header text. Deterministic: the same input gives the same bytes (no time, no paths beyond
 /// `source_name`). Precondition: check_kernel_name and check_kernel_abi pass for every kernel, and

@@ -86,49 +86,54 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
   return true;
 }
 
-bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors) {
+bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std::vector<std::string>* subjects) {
   size_t before = errors.size();
-  auto error = [&](const std::string& msg) { errors.push_back("kernel '" + k.name + "': " + msg); };
+  auto error = [&](const std::string& msg, const std::string& subject = "") {
+    errors.push_back("kernel '" + k.name + "': " + msg);
+    if (subjects) subjects->push_back(subject);
+  };
 
-  // Every C name the launch functions declare, to find collisions.
+  // Every C name the launch functions declare, to find collisions. `subject` is the source
+  // name behind it (an array `a` for `a_shape`).
   std::set<std::string> names;
-  auto claim = [&](const std::string& name, const std::string& what) {
+  auto claim = [&](const std::string& name, const std::string& what, const std::string& subject) {
     std::string problem = param_name_problem(name);
     if (!problem.empty()) {
-      error(what + " '" + name + "' " + problem);
+      error(what + " '" + name + "' " + problem, subject);
     } else if (!names.insert(name).second) {
-      error(what + " '" + name + "' collides with another name in the launch functions");
+      error(what + " '" + name + "' collides with another name in the launch functions", subject);
     }
   };
   std::set<std::string> used_symbols;
   std::set<std::string, std::less<>> grid_names = {"num_sms"};
   for (const AbiParam& p : k.params) {
-    claim(p.name, p.kind == AbiParam::Kind::Array ? "array" : "scalar");
+    claim(p.name, p.kind == AbiParam::Kind::Array ? "array" : "scalar", p.name);
     if (p.kind == AbiParam::Kind::Scalar) {
       if (is_restricted(p.dtype))
         error("scalar '" + p.name + "' of dtype " + std::string(dtype_name(p.dtype)) +
-              " cannot be passed through the C header (only bool, integers, f16, bf16, f32, f64)");
+                  " cannot be passed through the C header (only bool, integers, f16, bf16, f32, f64)",
+              p.name);
       if (is_integer_scalar(p)) grid_names.insert(p.name);
       continue;
     }
     if (!p.dims.empty()) {
-      claim(p.name + "_shape", "strided-form parameter");
-      claim(p.name + "_strides", "strided-form parameter");
+      claim(p.name + "_shape", "strided-form parameter", p.name);
+      claim(p.name + "_strides", "strided-form parameter", p.name);
     }
     for (const ArrayDim& d : p.dims) {
       if (!d.symbol.empty()) {
         used_symbols.insert(d.symbol);
       } else if (d.constant < 0) {
-        error("array '" + p.name + "' has a negative constant dimension");
+        error("array '" + p.name + "' has a negative constant dimension", p.name);
       }
     }
   }
   std::set<std::string> declared;
   for (const std::string& s : k.dim_symbols) {
-    claim(s, "dimension symbol");
+    claim(s, "dimension symbol", s);
     declared.insert(s);
     grid_names.insert(s);
-    if (!used_symbols.count(s)) error("dimension symbol '" + s + "' is not used by any array");
+    if (!used_symbols.count(s)) error("dimension symbol '" + s + "' is not used by any array", s);
   }
   for (const std::string& s : used_symbols)
     if (!declared.count(s)) error("dimension symbol '" + s + "' is missing from dim_symbols");

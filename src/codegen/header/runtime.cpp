@@ -69,7 +69,7 @@ typedef struct tilec_path_info {
 typedef struct tilec_kernel_metadata {
   int abi_version;                    /* the header's ABI version */
   const char* name;                   /* the kernel's name in the source */
-  const char* source;                 /* the source file as given to tilec */
+  const char* source;                 /* the source file's name, without its folder */
   const char* tilec_version;
   const char* cuda_version;           /* the ptxas release that made the SASS */
   int num_params;

@@ -133,3 +133,13 @@ TEST_CASE("code paths: arch-specific ones first, the portable one last, distinct
                              "kernel 'vector_add': only the last code path is the portable one (no arch); path 'portable' breaks that",
                              "kernel 'vector_add': only the last code path is the portable one (no arch); path 'hopper' breaks that"});
 }
+
+TEST_CASE("check_kernel_abi names the parameter or symbol behind each problem", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("stream", DType::I32));
+  k.params.push_back(scalar_param("a_shape", DType::I32));  // the strided form's name for array a
+  std::vector<std::string> errors, subjects;
+  CHECK_FALSE(check_kernel_abi(k, errors, &subjects));
+  CHECK(errors.size() == 2);
+  CHECK(subjects == std::vector<std::string>{"stream", "a_shape"});
+}

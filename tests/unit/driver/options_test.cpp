@@ -24,7 +24,7 @@ TEST_CASE("single-dash long options are translated", "[options]") {
   CHECK(o.mf == "k.d");
   CHECK(o.mt == "t");
   CHECK(o.mp);
-  CHECK(o.werror);
+  CHECK(o.warnings.is_error(Warning::UnusedValue));
   CHECK(o.defines == std::vector<std::string>{"T=f16", "BM=64"});
   CHECK(o.include_dirs == std::vector<std::string>{"inc"});
   CHECK(o.opt_level == 3);
@@ -55,4 +55,33 @@ TEST_CASE("emit kinds parse", "[options]") {
   CHECK(parse({"k.tile", "--emit=tir-opt"}, o) == -1);
   CHECK(o.emit == EmitKind::TirOpt);
   CHECK(o.emit_given);
+}
+
+TEST_CASE("warning flags are taken out before CLI11, in order, up to --", "[options]") {
+  std::vector<std::string> args{"k.tile", "-Wno-unused-value", "-o", "k.h", "--Werror=spills", "-Werror", "--", "-Wx"};
+  std::vector<std::string> flags;
+  take_warning_flags(args, flags);
+  CHECK(flags == std::vector<std::string>{"-Wno-unused-value", "--Werror=spills", "-Werror"});
+  CHECK(args == std::vector<std::string>{"k.tile", "-o", "k.h", "--", "-Wx"});
+
+  Options o;
+  CHECK(parse({"k.tile", "-Wno-unused-value", "-Werror=spills", "-Wshadow-builtin"}, o) == -1);
+  CHECK_FALSE(o.warnings.enabled(Warning::UnusedValue));
+  CHECK(o.warnings.is_error(Warning::Spills));
+  CHECK_FALSE(o.warnings.is_error(Warning::ShadowBuiltin));
+  Options p;
+  CHECK(parse({"k.tile", "-Wno-such-warning"}, p) == 2);
+  Options q;
+  CHECK(parse({"k.tile", "-Werror=", "-o", "k.h"}, q) == 2);
+}
+
+TEST_CASE("--fmad takes true or false", "[options]") {
+  Options o;
+  CHECK(parse({"k.tile"}, o) == -1);
+  CHECK(o.fmad);
+  Options p;
+  CHECK(parse({"k.tile", "--fmad=false"}, p) == -1);
+  CHECK_FALSE(p.fmad);
+  Options q;
+  CHECK(parse({"k.tile", "--fmad=maybe"}, q) == 2);
 }

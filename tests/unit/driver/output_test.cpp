@@ -11,7 +11,9 @@ using namespace tilec;
 TEST_CASE("depfiles escape spaces, # and $", "[output]") {
   CHECK(make_depfile("out.h", {"a b.tile", "c#d.tile", "e$f.tile"}, false) ==
         "out.h: \\\n  a\\ b.tile \\\n  c\\#d.tile \\\n  e$$f.tile\n");
-  CHECK(make_depfile("o", {"x.tile"}, true) == "o: \\\n  x.tile\n\nx.tile:\n");
+  CHECK(make_depfile("o", {"x.tile"}, true) == "o: \\\n  x.tile\n");  // no rule for the main file
+  CHECK(make_depfile("o", {"x.tile", "a b.tile", "c.tile"}, true) ==
+        "o: \\\n  x.tile \\\n  a\\ b.tile \\\n  c.tile\n\na\\ b.tile:\n\nc.tile:\n");
 }
 
 TEST_CASE("atomic writes leave either the whole file or nothing", "[output]") {
@@ -50,4 +52,20 @@ TEST_CASE("several files are written together or not at all", "[output]") {
                            err));
   CHECK(fs::file_size(dir / "out.h") == 6);
   fs::remove_all(dir);
+}
+
+TEST_CASE("-Woutput-extension: the -o extension against the output kind", "[output]") {
+  CHECK(output_extension_problem("k.h", EmitKind::Ptx, true) ==
+        "writing --emit=ptx output to 'k.h', whose extension .h is that of a header");
+  CHECK(output_extension_problem("dir.v2/k", EmitKind::Header, false) ==
+        "'dir.v2/k' has no extension (.h, .ptx, .cubin, .fatbin, .tir): writing a header; name it .h, or say what "
+        "to write with --emit");
+  CHECK(output_extension_problem(".hidden", EmitKind::Header, false).find("has no extension") != std::string::npos);
+  CHECK(output_extension_problem("k.ptx", EmitKind::Ptx, false).empty());
+  CHECK(output_extension_problem("k.tir", EmitKind::TirLowered, true).empty());
+  CHECK(output_extension_problem("k.s", EmitKind::Ptx, true).empty());
+  CHECK(output_extension_problem("k.hpp", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("-", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("/dev/null", EmitKind::Header, false).empty());
+  CHECK(output_extension_problem("k.txt", EmitKind::None, true).empty());
 }

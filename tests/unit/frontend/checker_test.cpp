@@ -57,7 +57,7 @@ TEST_CASE("max(tile, 0) suggests maximum", "[checker]") {
 TEST_CASE("max over a zero-padded load warns", "[checker]") {
   auto c = check(kernel("    x = load(a, index=(0,), shape=(T,))\n    m = max(x)\n"));
   CHECK(first_error(*c) == "t.tile:5:9: warning: max over a zero-padded tile: pass padding=-inf to load() so that "
-                           "elements outside the array do not win");
+                           "elements outside the array do not win [-Wreduction-padding]");
 }
 
 TEST_CASE("names used after an if must be assigned on every path", "[checker]") {

@@ -19,7 +19,7 @@ export TMPDIR="$PWD/tmp 'x'"
 # A header from an input and to an output that both start with a dash (given as ./-...).
 "$tilec" "./-in put 'q'.tile" -o "./-odd name.h" -MD || fail "header compile failed"
 grep -q '^#endif' "./-odd name.h" || fail "the header is incomplete"
-grep -qF "from ./-in put 'q'.tile." "./-odd name.h" || fail "the banner does not name the input as given"
+grep -qF "from -in put 'q'.tile." "./-odd name.h" || fail "the banner does not name the input by its file name"
 printf '%s\n' "./-odd\\ name.h: \\" "  ./-in\\ put\\ 'q'.tile" | cmp - "./-odd name.h.d" || fail "wrong depfile"
 
 # The input after --; the toolkit in a folder whose name needs quoting.
