@@ -29,6 +29,7 @@ static const char* g_last_entry = "";
 #include "gelu_bias.h"
 #include "histogram.h"
 #include "histogram_1k.h"
+#include "hopper.h"
 #include "matmul_bf16.h"
 #include "matmul_bias_relu_f16.h"
 #include "matmul_bt.h"
@@ -500,6 +501,34 @@ void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt1
   report((what + " padding untouched").c_str(), size_t(M * (ldc - N)), pad_written, 0, 0);
 }
 
+// tests/gpu/hopper.tile: the tma_wgmma path's other shapes. `a_t`: A stored [K, M] (M-major);
+// `b_t`: B stored [N, K]. C (f32) = A @ B compared with a float64 product of the rounded inputs.
+void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
+                  std::mt19937_64& rng) {
+  std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
+  fill(a, rng, -1.f, 1.f);
+  fill(b, rng, -1.f, 1.f);
+  std::vector<double> ar = rounded(a, t), br = rounded(b, t);
+  std::vector<uint8_t> ha = pack(a, t), hb = pack(b, t), hc(size_t(M * N) * 4);
+  Buffer da(ha.size()), db(hb.size()), dc(hc.size());
+  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  poison(dc);
+  CHECK_CU(k(nullptr, da.p, db.p, dc.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  std::vector<double> ref(size_t(M * N), 0.0);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t kk = 0; kk < K; ++kk) {
+      double x = ar[size_t(a_t ? kk * M + i : i * K + kk)];
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += x * br[size_t(b_t ? j * K + kk : kk * N + j)];
+    }
+  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                     " [" + g_last_entry + "]";
+  expect_path(what, g_device_cc == 90 && M % 8 == 0 && N % 8 == 0 && K % 8 == 0 && K > 0);
+  report_rel(what, rel_error(unpack(hc, Ty::F32), ref), tolerance(t));
+}
+
 void check_matmul_i8(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   std::vector<int8_t> a(size_t(M * K)), b(size_t(K * N));
   std::uniform_int_distribution<int> d(-128, 127);
@@ -775,6 +804,12 @@ int main(int argc, char** argv) {
   check_matmul("matmul", mm32_matmul, Ty::F32, 130, 200, 1001, rng, true);
   check_matmul("matmul_bias_relu", nullptr, Ty::F16, 300, 257, 200, rng, false, true);
   check_matmul("matmul_bias_relu (aligned)", nullptr, Ty::F16, 300, 256, 200, rng, false, true);
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1000, 264, 1032}, {136, 128, 64}, {300, 500, 2000}}) {
+    check_hopper("mm_at (A M-major)", mm_at, Ty::BF16, M, N, K, true, false, rng);
+    check_hopper("mm_bk128", mm_bk128, Ty::F16, M, N, K, false, false, rng);
+    check_hopper("mm_64 (one warpgroup)", mm_64, Ty::F16, M, N, K, false, false, rng);
+    check_hopper("mm_256 (four warpgroups, B^T)", mm_256, Ty::BF16, M, N, K, false, true, rng);
+  }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
   check_attention(3, 100, rng);

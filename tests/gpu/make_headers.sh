@@ -46,6 +46,7 @@ hopper=(-arch sm_90a -arch sm_80)
 "$tilec" samples/batched_matmul.tile "${hopper[@]}" -o "$out/batched_matmul.h"
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=i8 --prefix mmi8_ -o "$out/matmul_i8.h"
 "$tilec" samples/matmul_bt.tile "${hopper[@]}" --prefix mmbt_ -o "$out/matmul_bt.h"
+"$tilec" tests/gpu/hopper.tile "${hopper[@]}" -o "$out/hopper.h"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
 "$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"

@@ -17,10 +17,11 @@ gen gelu_bias
 gen softmax --dispatch T=f16,bf16,f32
 gen layernorm --dispatch T=f16,bf16,f32
 gen rmsnorm --dispatch T=f16,bf16,f32
-gen matmul --dispatch T=f16,bf16,f32,i8
-gen matmul_bias_relu --dispatch T=f16,bf16
-gen matmul_bt --dispatch T=f16,bf16
-gen batched_matmul --dispatch T=f16,bf16
+# The tensor-core samples with both code paths (tma_wgmma on a 9.0 device, portable elsewhere).
+gen matmul --dispatch T=f16,bf16,f32,i8 -arch sm_90a -arch sm_80
+gen matmul_bias_relu --dispatch T=f16,bf16 -arch sm_90a -arch sm_80
+gen matmul_bt --dispatch T=f16,bf16 -arch sm_90a -arch sm_80
+gen batched_matmul --dispatch T=f16,bf16 -arch sm_90a -arch sm_80
 gen attention --dispatch T=f16,bf16
 gen cumsum_rows
 gen sum_rows
