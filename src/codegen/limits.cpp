@@ -42,6 +42,15 @@ void check_param_space(const ir::Signature& k, DiagnosticEngine& diag) {
 
 void check_registers(const LoweredKernel& low, DiagnosticEngine& diag) {
   const ir::Signature& k = low.fn->sig;
+  // An SM has 64 Ki 32-bit registers: a CTA whose threads each get max_registers of them must
+  // fit, or no launch can succeed.
+  if (k.options.max_registers && int64_t(k.options.max_registers) * low.threads() > 65536) {
+    diag.error(k.range, fmt::format("max_registers={} with {} threads per CTA{} needs {} registers; an SM has 65536",
+                                    k.options.max_registers, low.threads(),
+                                    low.path == CodePath::Portable ? "" : fmt::format(" (the {} path)", code_path_name(low.path)),
+                                    int64_t(k.options.max_registers) * low.threads()));
+    return;
+  }
   bool reported = false;
   ir::walk(low.fn->body, [&](ir::Op& op) {
     if (reported) return;

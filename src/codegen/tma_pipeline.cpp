@@ -22,7 +22,10 @@ bool is_16bit_float(DType d) { return d == DType::F16 || d == DType::BF16; }
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   warpgroups = 0;
   if (k.pipelines.empty()) {
-    why = "no loop feeds an mma from tile loads";
+    why = "no loop has a pipeline for its mma operands (language.md §7.9: a for loop with a positive constant "
+          "step, no break, continue or return, num_stages other than 1, and an mma at the top of its body whose "
+          "operands are loads with zero padding, indexed by the loop variable or values from before the loop, used "
+          "by nothing else)";
     return false;
   }
   bool ok = true;
@@ -34,7 +37,8 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
     for (const AsyncLoad& al : p.loads) {
       const ir::Op& mma = *al.mma;
       if (!k.async_load(mma.operands[0]) || !k.async_load(mma.operands[1])) {
-        fail("an mma reads one operand from a load and the other from registers");
+        fail("an mma of the loop reads an operand that is not a pipelined load (computed in registers, or a load "
+             "with nonzero padding, an index computed in the loop or another use)");
         continue;
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");
@@ -53,6 +57,13 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
                          "and a multiple of 8 lines, at most 256",
                          al.lines, al.line_elems));
       int wg = int(c[0] / 64);
+      // Registers: N/2 accumulators per thread plus about 40 for addresses, descriptors and the
+      // epilogue, within 64 Ki per SM shared by 128 threads per warpgroup (255 at most).
+      int64_t budget = std::min<int64_t>(255, 65536 / (128 * std::max(wg, 1)));
+      if (c[1] / 2 + 40 > budget)
+        fail(fmt::format("a {}x{} f32 accumulator needs {} registers per thread in {} warpgroups ({} threads); "
+                         "at most {} fit: use fewer rows or columns per tile",
+                         c[0], c[1], c[1] / 2 + 40, wg, 128 * wg, budget));
       if (warpgroups && wg != warpgroups) fail("the wgmma accumulators need different numbers of warpgroups");
       warpgroups = std::max(warpgroups, wg);
     }

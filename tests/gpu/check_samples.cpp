@@ -504,7 +504,7 @@ void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt1
 // tests/gpu/hopper.tile: the tma_wgmma path's other shapes. `a_t`: A stored [K, M] (M-major);
 // `b_t`: B stored [N, K]. C (f32) = A @ B compared with a float64 product of the rounded inputs.
 void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
-                  std::mt19937_64& rng) {
+                  std::mt19937_64& rng, double scale = 1.0) {
   std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
   fill(a, rng, -1.f, 1.f);
   fill(b, rng, -1.f, 1.f);
@@ -521,7 +521,7 @@ void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
   for (int64_t i = 0; i < M; ++i)
     for (int64_t kk = 0; kk < K; ++kk) {
       double x = ar[size_t(a_t ? kk * M + i : i * K + kk)];
-      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += x * br[size_t(b_t ? j * K + kk : kk * N + j)];
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += scale * x * br[size_t(b_t ? j * K + kk : kk * N + j)];
     }
   std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
                      " [" + g_last_entry + "]";
@@ -809,6 +809,9 @@ int main(int argc, char** argv) {
     check_hopper("mm_bk128", mm_bk128, Ty::F16, M, N, K, false, false, rng);
     check_hopper("mm_64 (one warpgroup)", mm_64, Ty::F16, M, N, K, false, false, rng);
     check_hopper("mm_256 (four warpgroups, B^T)", mm_256, Ty::BF16, M, N, K, false, true, rng);
+    check_hopper("mm_twice (two pipelined loops)", mm_twice, Ty::F16, M, N, K, false, false, rng, 2.0);
+    check_hopper("mm_touched (acc read before the mma)", mm_touched, Ty::F16, M, N, K, false, false, rng);
+    check_hopper("mm_persistent (7 CTAs over the tiles)", mm_persistent, Ty::F16, M, N, K, false, false, rng);
   }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant

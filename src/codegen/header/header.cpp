@@ -215,10 +215,19 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
   for (const AbiPath& p : a.paths) {
     std::string shared = p.dynamic_shared_bytes == 0 ? "no dynamic shared memory"
                          : fmt::format("{} bytes of dynamic shared memory", p.dynamic_shared_bytes);
-    std::string where = p.arch.empty() ? (a.paths.size() > 1 ? "Elsewhere" : "Launch")
+    std::string where = p.arch.empty() ? (a.paths.size() > 1 ? "Otherwise" : "Launch")
                                        : "On " + p.arch + " devices (compute capability " +
                                              fmt::format("{}.{}", path_compute_capability(p) / 10,
                                                          path_compute_capability(p) % 10) + ")";
+    if (!p.tensor_maps.empty()) {
+      std::vector<std::string> names;
+      for (const AbiTensorMap& tm : p.tensor_maps) {
+        const std::string& n = a.params[size_t(tm.param)].name;
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      }
+      where += ", when every array's base is 16-byte aligned, its innermost stride is 1 and its other strides are "
+               "multiples of 16 bytes, and " + join(names, " and ") + " (read by TMA) have no zero extent";
+    }
     std::string path = a.paths.size() > 1 ? "the " + p.name + " path, " : "";
     std::string launch = fmt::format("{}: {}{} threads per CTA ({} warps); {}", where, path, p.threads_per_cta,
                                      p.num_warps, shared);

@@ -12,7 +12,8 @@
 //               iteration's wgmma group is finished
 //   end:        one thread per warpgroup arrives on empty[previous slot]; thread 0 waits for
 //               that slot to be empty and issues the iteration S-1 ahead into it
-//   epilogue:   wait_group 0 (the accumulators are final)
+//   epilogue:   wait_group 0 (the accumulators are final); bar.sync; thread 0 invalidates the
+//               mbarriers (a later loop, or this one inside an outer loop, starts afresh)
 //
 // A fresh mbarrier is in phase 0, so waiting for parity 1 passes at once: the producer waits
 // for empty with the opposite of its phase, and the first round needs no special case. Every
@@ -219,6 +220,21 @@ void Emitter::tma_advance(TmaState& st) {
   b_.ins("bar.warp.sync", {"-1"});
 }
 
-void Emitter::tma_epilogue(TmaState&) { b_.ins("wgmma.wait_group.sync.aligned", {"0"}); }
+void Emitter::tma_epilogue(TmaState& st) {
+  b_.ins("wgmma.wait_group.sync.aligned", {"0"});
+  // Every warp is done with the stages and the mbarriers before thread 0 invalidates them: a
+  // later pipelined loop (or this one again, inside an outer loop) initializes and fills them
+  // anew.
+  b_.ins("bar.sync", {"0"});
+  std::string skip = b_.label_name("tma_inval_done"), not_leader = b_.reg(RegClass::Pred);
+  b_.ins("not.pred", {not_leader, st.leader});
+  b_.ins_if(not_leader, "bra", {skip});
+  for (int s = 0; s < st.p->stages; ++s) {
+    b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s)});
+    b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s)});
+  }
+  b_.label(skip);
+  b_.ins("bar.warp.sync", {"-1"});
+}
 
 }  // namespace tilec::codegen

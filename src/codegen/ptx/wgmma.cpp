@@ -85,9 +85,13 @@ void Emitter::wgmma(const ir::Op& op) {
   // The group may stay in flight through the rest of the iteration only when nothing reads the
   // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
+  // Likewise the accumulator must come straight from the loop-carried value, which nothing
+  // else reads: an op on it at the top of the next iteration (acc * 0.5, an if that resets it)
+  // would read registers the group in flight still writes.
   const ir::Op& last = *op.parent->ops.back();
   bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
-                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end();
+                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
+                 !C->def && C->owner == op.parent && use_count_[C] == 1;
   b_.ins("wgmma.wait_group.sync.aligned", {carried ? "1" : "0"});
 }
 
