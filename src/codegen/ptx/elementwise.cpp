@@ -672,7 +672,7 @@ void Emitter::convert_layout(const ir::Op& op) {
     if (guard) b_.ins_if(ts.primary, st, {a, v});
     else b_.ins(st, {a, v});
   }
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
   const ThreadCoords& td = coords(ld);
   std::string dlin = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {dlin, "0"});
@@ -692,7 +692,7 @@ void Emitter::convert_layout(const ir::Op& op) {
       b_.ins(ldi, {target, a});
     }
   }
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
 }
 
 }  // namespace tilec::codegen

@@ -300,7 +300,24 @@ class Emitter {
     /// dimensions ("" for the one that moves with the induction variable).
     std::vector<std::vector<std::string>> origin;
   };
+  /// The stages' and mbarriers' shared addresses (st.base, full, empty) of pipeline `p`.
+  void tma_setup(const Pipeline& p, TmaState& st);
+  /// The calling thread initializes the mbarriers (full: 1 arrival, empty: one per compute
+  /// warpgroup), fences them for the other threads and the copy engine, and prefetches the
+  /// tensor maps; a CTA barrier must follow before any thread uses them.
+  void tma_init_barriers(const TmaState& st);
+  /// The tile origins of the TMA loads' fixed dimensions (st.origin), from their indices.
+  void tma_origins(const ir::Op& loop, TmaState& st);
+  /// Before the loop. Inline: the barriers, then the first stages issued. Specialized (a
+  /// consumer): only the read counters; the producer set up everything else.
   void tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st);
+  /// A Specialized kernel's body (lower.h TmaSchedule): mbarriers, then the role branch. The
+  /// producer warpgroup gives registers back, its thread 0 runs the producer ops and
+  /// tma_produce, the others exit; the consumer warpgroups take registers and run the body.
+  void specialized_body();
+  /// The producer thread: every iteration of `loop`, each stage issued when the consumers
+  /// have emptied it.
+  void tma_produce(const ir::Op& loop, TmaState& st);
   /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
   void tma_iteration(TmaState& st);
   /// End of an iteration: release the stage the previous one read (its wgmma group finished at
@@ -358,6 +375,9 @@ class Emitter {
   /// scalar, which every thread holds); "" when no other thread holds them.
   std::string primary_copy(const ir::Value* v);
   void error(const SourceRange& r, const std::string& msg);
+  /// bar.sync of the threads that hold tile values: the CTA (barrier 0), or on a Specialized
+  /// kernel, whose producer warpgroup has left, the consumers (barrier 1 with their count).
+  void cta_barrier();
   void need_ptx(int version) { ptx_version_ = std::max(ptx_version_, version); }
 
   const LoweredKernel& k_;
@@ -388,7 +408,11 @@ class Emitter {
   };
   std::deque<ParentCoords> parents_;
   std::string zero_;  ///< a u32 register holding 0
-  std::string tid_;        ///< u32 %tid.x
+  std::string tid_;        ///< u32: the thread's index among the compute threads (%tid.x, less
+                           ///< the producer warpgroup's 128 on a Specialized kernel)
+  std::string raw_tid_;    ///< u32 %tid.x
+  /// Specialized: the ring's addresses, set up before the role branch.
+  TmaState specialized_tma_;
   std::string param_text_;  ///< the entry's parameter list
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.

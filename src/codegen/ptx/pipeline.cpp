@@ -208,7 +208,7 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     }
     b_.ins("mov.u32", {st.write, "0"});
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 1)});
-    b_.ins("bar.sync", {"0"});
+    cta_barrier();
     return;
   }
   // Stages 0 .. S-2.
@@ -402,7 +402,7 @@ void Emitter::pipeline_iteration(PipelineState& st) {
   const Pipeline& p = *st.p;
   if (!st.sync_mma) {
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
-    b_.ins("bar.sync", {"0"});
+    cta_barrier();
     pipeline_issue_next(st);
   }
   for (const AsyncCopy& c : st.copies) {
@@ -425,7 +425,7 @@ void Emitter::pipeline_issue_next(PipelineState& st) {
 void Emitter::pipeline_late_sync(PipelineState& st) {
   // Groups committed so far end with stage i + S - 1; the next iteration reads stage i + 1.
   b_.ins("cp.async.wait_group", {std::to_string(st.p->stages - 2)});
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
   pipeline_issue_next(st);
 }
 
@@ -439,7 +439,7 @@ void Emitter::pipeline_advance(PipelineState& st) {
 
 void Emitter::pipeline_epilogue(PipelineState&) {
   b_.ins("cp.async.wait_all", {});
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
 }
 
 }  // namespace tilec::codegen

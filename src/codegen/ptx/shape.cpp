@@ -93,9 +93,9 @@ void Emitter::cat(const ir::Op& op) {
   int64_t second = a->type.tile.shape[size_t(op.axis)] * rm[size_t(op.axis)];
   smem_store(regs(a), k_.layout(a), d, rm, 0);
   smem_store(regs(b), k_.layout(b), d, rm, second);
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
   regs_[dst] = smem_load(k_.layout(dst), d, rm, 0);
-  b_.ins("bar.sync", {"0"});  // the buffer is free again for the next conversion
+  cta_barrier();  // the buffer is free again for the next conversion
 }
 
 void Emitter::extract(const ir::Op& op) {
@@ -107,9 +107,9 @@ void Emitter::extract(const ir::Op& op) {
   int64_t offset = 0;
   for (size_t k = 0; k < rm.size(); ++k) offset += op.order[k] * dst->type.tile.shape[k] * rm[k];
   smem_store(regs(src), k_.layout(src), d, rm, 0);
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
   regs_[dst] = smem_load(k_.layout(dst), d, rm, offset);
-  b_.ins("bar.sync", {"0"});
+  cta_barrier();
 }
 
 }  // namespace tilec::codegen
