@@ -143,12 +143,15 @@ void plan_specialization(LoweredKernel& k) {
   if (opt.max_registers || opt.min_ctas_per_sm)
     return inline_because("max_registers or min_ctas_per_sm is set (setmaxnreg needs the register count ptxas "
                           "gives one CTA per SM)");
-  // Registers: the producer keeps 40 (its one thread counts and issues copies); the consumers
-  // share the rest of the SM's 64 Ki, in multiples of 8, at most 240 (fast.cu and CUTLASS use
-  // 40 / 232-240 for two consumer warpgroups).
+  // Registers: ptxas gives each thread 64 Ki / threads at entry (multiples of 8, .minnctapersm
+  // 1); the producer keeps 40 (its one thread counts and issues copies), the consumers share the
+  // rest, at most 240 (fast.cu and CUTLASS use 40 / 232-240 for two consumer warpgroups).
+  // setmaxnreg.inc takes registers only from the CTA's own pool (what its threads got at
+  // entry, less what the producer gave back): asking for more waits forever (a 640-thread CTA
+  // hung on the H200 with 96 at entry, 112 asked).
   int wg = k.num_warps / 4;
   int entry = std::min(255, 65536 / (128 * (wg + 1)) / 8 * 8);
-  int consumer = std::min(240, (65536 - 40 * 128) / (128 * wg) / 8 * 8);
+  int consumer = std::min(240, (entry * 128 * (wg + 1) - 40 * 128) / (128 * wg) / 8 * 8);
   int64_t need = 0;
   for (const AsyncLoad& al : k.pipelines[0].loads)
     need = std::max<int64_t>(need, al.mma->operands[2]->type.tile.shape[1] / 2 + 40);

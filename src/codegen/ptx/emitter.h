@@ -339,6 +339,12 @@ class Emitter {
   /// 16-deep k step with shared-memory descriptors, this warpgroup's 64 rows of the
   /// accumulator, then commit_group and wait_group 1.
   void wgmma(const ir::Op& op);
+  /// `wgmma.wait_group n`, then, when n is 0 and the accumulators are read next, a fence that
+  /// keeps ptxas from scheduling those reads above the wait: ptxas 13.0 hoisted the reads of a
+  /// 128-register accumulator in the same basic block above WARPGROUP.DEPBAR (it tracked only
+  /// the first register), and the last k steps went missing on the H200; tools/
+  /// check_wgmma_sass.py checks the SASS for it.
+  void wgmma_wait(int n);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);

@@ -303,7 +303,7 @@ void Emitter::tma_advance(TmaState& st) {
 }
 
 void Emitter::tma_epilogue(TmaState& st) {
-  b_.ins("wgmma.wait_group.sync.aligned", {"0"});
+  wgmma_wait(0);
   if (k_.spec.specialized()) {
     // The last stage read is free again (a producer that runs on, to a next tile, waits for
     // it). The barriers stay: the kernel has no other pipelined loop.
