@@ -1,7 +1,7 @@
-// Tile IR of the built-in functions: the dispatch by family (the families of
-// frontend/check_builtins.cpp), then the small families: grid and index built-ins, tile
-// constructors, shape operations, conversions, elementwise functions, mma, print and
-// static_assert. Memory (build_memory.cpp) and reductions (build_reduce.cpp) have their own files.
+// Tile IR of the built-in functions: the dispatch by family (frontend/builtins.h, as the checker
+// dispatches), then the small families: grid and index built-ins, tile constructors, shape
+// operations, conversions, elementwise functions, mma, print and static_assert. Memory
+// (build_memory.cpp) and reductions (build_reduce.cpp) have their own files.
 #include <optional>
 
 #include "basic/consteval.h"
@@ -10,71 +10,20 @@
 namespace tilec::ir {
 
 BVal IrBuilder::builtin(Builtin id, const Expr& e, const Args& a) {
-  switch (id) {
-    case Builtin::Bid:
-    case Builtin::NumBlocks:
-    case Builtin::NumTiles:
-    case Builtin::Cdiv:
-    case Builtin::NumSms:
-    case Builtin::Swizzle2d: return builtin_grid(id, e, a);
-    case Builtin::Load:
-    case Builtin::Store: return builtin_memory(id, e, a);
-    case Builtin::Gather:
-    case Builtin::Scatter:
-    case Builtin::AtomicAdd:
-    case Builtin::AtomicMax:
-    case Builtin::AtomicMin:
-    case Builtin::AtomicAnd:
-    case Builtin::AtomicOr:
-    case Builtin::AtomicXor:
-    case Builtin::AtomicXchg:
-    case Builtin::AtomicCas: return builtin_element_memory(id, e, a);
-    case Builtin::Arange:
-    case Builtin::Full:
-    case Builtin::Zeros:
-    case Builtin::Ones: return builtin_make(id, e, a);
-    case Builtin::Reshape:
-    case Builtin::Permute:
-    case Builtin::Transpose:
-    case Builtin::ExpandDims:
-    case Builtin::BroadcastTo:
-    case Builtin::Cat:
-    case Builtin::Extract: return builtin_shape(id, e, a);
-    case Builtin::Astype:
-    case Builtin::Bitcast: return builtin_convert(id, e, a);
-    case Builtin::Where:
-    case Builtin::Minimum:
-    case Builtin::Maximum:
-    case Builtin::Abs:
-    case Builtin::Fma:
-    case Builtin::Exp:
-    case Builtin::Exp2:
-    case Builtin::Log:
-    case Builtin::Log2:
-    case Builtin::Sqrt:
-    case Builtin::Rsqrt:
-    case Builtin::Sin:
-    case Builtin::Cos:
-    case Builtin::Tanh:
-    case Builtin::Sigmoid:
-    case Builtin::Floor:
-    case Builtin::Ceil:
-    case Builtin::Isnan:
-    case Builtin::Pow: return builtin_elementwise(id, e, a);
-    case Builtin::Sum:
-    case Builtin::Prod:
-    case Builtin::Max:
-    case Builtin::Min:
-    case Builtin::Argmax:
-    case Builtin::Argmin:
-    case Builtin::Cumsum:
-    case Builtin::Cumprod: return builtin_reduce(id, e, a);
-    case Builtin::Histogram: return builtin_histogram(e, a);
-    case Builtin::Mma: return builtin_mma(e, a);
-    case Builtin::Print:
-    case Builtin::StaticAssert: return builtin_debug(id, e, a);
-    case Builtin::Range:   // only as a `for` loop's iterable (build_for)
-    case Builtin::Kernel:  // only as a decorator
+  switch (builtin_family(id)) {
+    case BuiltinFamily::Grid: return builtin_grid(id, e, a);
+    case BuiltinFamily::Memory: return builtin_memory(id, e, a);
+    case BuiltinFamily::ElementMemory: return builtin_element_memory(id, e, a);
+    case BuiltinFamily::Make: return builtin_make(id, e, a);
+    case BuiltinFamily::Shape: return builtin_shape(id, e, a);
+    case BuiltinFamily::Convert: return builtin_convert(id, e, a);
+    case BuiltinFamily::Elementwise: return builtin_elementwise(id, e, a);
+    case BuiltinFamily::Reduce: return builtin_reduce(id, e, a);
+    case BuiltinFamily::Histogram: return builtin_histogram(e, a);
+    case BuiltinFamily::Mma: return builtin_mma(e, a);
+    case BuiltinFamily::Debug: return builtin_debug(id, e, a);
+    case BuiltinFamily::Range:   // only as a `for` loop's iterable (build_for)
+    case BuiltinFamily::Kernel:  // only as a decorator
       break;
   }
   unsupported(e.range, std::string("'") + std::string(builtin_sig(id).name) + "'");

@@ -390,23 +390,7 @@ void IrBuilder::build_while(const Stmt& s) {
   args.clear();
   for (const Type& t : types) args.push_back(b_.block_arg(body, t));
   bind_loop_values(loop, args, true);
-  b_.set_end(body);
-  loops_.push_back(loop);
-  bool saved = terminated_;
-  terminated_ = false;
-  block(s.body);
-  loops_.pop_back();
-  if (failed_) return;
-  if (!terminated_) {
-    std::vector<Value*> yields = loop_values(loop, s.range);
-    if (failed_) return;
-    b_.create(OpKind::Yield, s.range, yields, {});
-  }
-  terminated_ = saved;
-  b_.set_end(outer);
-  // Names first assigned in the body, and the index, are not available after the loop.
-  env_ = std::move(before);
-  bind_loop_values(loop, op->results, false);
+  loop_body(s, loop, op, outer, body, std::move(before));
 }
 
 void IrBuilder::build_for(const Stmt& s) {
@@ -438,7 +422,11 @@ void IrBuilder::build_for(const Stmt& s) {
   for (const Type& t : result_types) iter.push_back(b_.block_arg(body, t));
   bind_loop_values(loop, iter, true);
   if (s.target->var >= 0) env_[size_t(s.target->var)].v = iv;
-  Block* outer = b_.block();
+  loop_body(s, loop, op, b_.block(), body, std::move(before));
+}
+
+void IrBuilder::loop_body(const Stmt& s, const LoopFrame& loop, Op* op, Block* outer, Block* body,
+                          std::vector<BVal> before) {
   b_.set_end(body);
   loops_.push_back(loop);
   bool saved = terminated_;

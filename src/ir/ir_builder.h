@@ -61,6 +61,10 @@ class IrBuilder {
   void emit_if(Value* cond, SourceRange r, const std::vector<int>* carried, const std::function<void()> (&branch)[2]);
   void build_for(const Stmt& s);
   void build_while(const Stmt& s);
+  /// The statements of loop `s` into `body`, the block of loop op `op` (env_ names its
+  /// arguments), ending in a yield of the carried values; then, back at the end of `outer`,
+  /// env_ as it was `before` the loop with the carried variables bound to the loop's results.
+  void loop_body(const Stmt& s, const LoopFrame& loop, Op* op, Block* outer, Block* body, std::vector<BVal> before);
   /// break, continue or return: ends the current block.
   void leave(OpKind k, SourceRange r);
   /// The values a loop carries, as they are now; empty after an error.
