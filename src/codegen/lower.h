@@ -72,7 +72,7 @@ struct AsyncLoad {
   int64_t box_bytes() const { return lines * 128; }
 };
 
-/// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/pipeline.cpp) iterations
+/// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/cp_async.cpp) iterations
 /// ahead of the mma that reads them, in a ring of `stages` shared-memory buffers (the
 /// multi-stage cp.async pipeline of CUTLASS's sm80 mainloop; perf.md, rung L1).
 struct Pipeline {
@@ -182,7 +182,7 @@ void plan_specialization(LoweredKernel& k);
 /// conversion buffer and picks their number (tma_pipeline.cpp).
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
-/// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and
+/// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 

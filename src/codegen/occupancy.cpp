@@ -1,7 +1,9 @@
-// Occupancy arithmetic (occupancy.h).
+// Occupancy arithmetic and the register-cap policy (occupancy.h).
 #include "codegen/occupancy.h"
 
 #include <algorithm>
+
+#include <spdlog/spdlog.h>
 
 #include "codegen/abi.h"
 
@@ -53,6 +55,54 @@ std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lower
     }
   }
   return caps;
+}
+
+bool assemble_for_occupancy(const CudaToolkit& tk, const AssembleOptions& opts, const std::vector<Target>& targets,
+                            const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
+                            const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error) {
+  error.clear();
+  size_t n = targets.size();
+  // Per target: entry → .maxnreg.
+  using RegisterCaps = std::vector<std::map<std::string, int>>;
+  auto assemble = [&](const RegisterCaps& caps) {
+    out.assign(n, AssembledModule{});
+    for (size_t t = 0; t < n; ++t) {
+      out[t].arch = targets[t].arch;
+      if (caps[t].empty()) out[t].ptx = ptx[t];
+      else if (!emit(t, caps[t], out[t].ptx)) return false;
+    }
+    for (size_t t = 0; t < n; ++t)
+      if (!assemble_cubin(tk, out[t].ptx, out[t].arch, opts, out[t].cubin, error)) return false;
+    return true;
+  };
+  RegisterCaps caps(n);
+  if (!assemble(caps)) return false;
+
+  // A memory-bound entry a few registers above a step of register-limited occupancy is
+  // assembled again under a .maxnreg cap at the step, and keeps the cap unless it then spills.
+  bool any = false;
+  for (size_t t = 0; t < n; ++t) {
+    caps[t] = register_caps(lowered[t], out[t].cubin, targets[t].max_shared_per_sm());
+    any = any || !caps[t].empty();
+  }
+  while (any) {
+    for (size_t t = 0; t < n; ++t)
+      for (const auto& [entry, regs] : caps[t]) spdlog::trace("{} on {}: trying .maxnreg {}", entry, targets[t].arch, regs);
+    if (!assemble(caps)) return false;
+    // The caps whose entry does not spill once assembled under them.
+    RegisterCaps kept = caps;
+    any = false;
+    for (size_t t = 0; t < n; ++t) {
+      for (const EntryResources& r : out[t].cubin.resources)
+        if (r.spills() && kept[t].erase(r.entry)) spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, targets[t].arch);
+      any = any || !kept[t].empty();
+    }
+    if (kept == caps) break;
+    // Some caps spilled: assemble again with the rest (with none left, once more without any).
+    caps = kept;
+    if (!any && !assemble(caps)) return false;
+  }
+  return true;
 }
 
 }  // namespace tilec::codegen

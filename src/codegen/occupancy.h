@@ -1,6 +1,8 @@
-// Register-limited occupancy, and the register cap that buys one more CTA per SM.
+// Register-limited occupancy, the register cap that buys one more CTA per SM, and the policy
+// that assembles each target's module under the caps that pay off.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,5 +32,27 @@ int occupancy_register_cap(int registers, int threads, double max_cut = 0.1);
 /// shared memory still fits the extra CTA (`smem_per_sm` bytes per SM, 1 KiB reserved per CTA).
 std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lowered, const Cubin& cubin,
                                          int64_t smem_per_sm);
+
+/// Emits target `t`'s PTX module (t indexes the targets) with a `.maxnreg` for each entry of
+/// `caps` (entry name → registers). False after an error, which the emitter has reported.
+using EmitWithCaps = std::function<bool(size_t t, const std::map<std::string, int>& caps, std::string& ptx)>;
+
+/// One target's module as assembled: the PTX (with the caps kept) and its cubin.
+struct AssembledModule {
+  std::string arch;
+  std::string ptx;
+  Cubin cubin;
+};
+
+/// Assembles every target's module (`ptx[t]`, emitted without caps, for `targets[t]`, whose
+/// kernels are `lowered[t]`) with ptxas, and for the entries register_caps picks on that
+/// target, tries again under the cap: a cap that makes its entry spill is dropped and the
+/// module is assembled with the caps left (caps only shrink, so this ends; with none left, the
+/// uncapped module is the result). `out[t]` holds each target's final PTX and cubin. False with
+/// `error` holding ptxas's message when an assembly fails, or with `error` empty when `emit`
+/// fails.
+bool assemble_for_occupancy(const CudaToolkit& tk, const AssembleOptions& opts, const std::vector<Target>& targets,
+                            const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
+                            const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error);
 
 }  // namespace tilec::codegen

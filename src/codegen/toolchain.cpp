@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "basic/diagnostics.h"
 #include "codegen/target.h"
 #include "codegen/subprocess.h"
 
@@ -266,27 +267,45 @@ bool assemble_cubin(const CudaToolkit& tk, std::string_view ptx, const std::stri
   return read_whole_file(dir.file(kCubinName), out.bytes, error);
 }
 
+namespace {
+
+// An empty or duplicated arch list, in the words of make_fatbin's errors; empty when fine.
+std::string arch_list_problem(const std::vector<ArchPtx>& inputs) {
+  if (inputs.empty()) return "no architecture to build a fatbin for";
+  std::set<std::string> seen;
+  for (const ArchPtx& in : inputs)
+    if (!seen.insert(in.arch).second) return "architecture '" + in.arch + "' is given twice";
+  return "";
+}
+
+}  // namespace
+
 bool make_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, const AssembleOptions& opts,
                  Fatbin& out, std::string& error) {
   out = Fatbin{};
-  if (inputs.empty()) {
-    error = "no architecture to build a fatbin for";
-    return false;
-  }
-  std::vector<std::string> archs;
-  std::set<std::string> seen;
-  for (const ArchPtx& in : inputs) {
-    if (!seen.insert(in.arch).second) {
-      error = "architecture '" + in.arch + "' is given twice";
-      return false;
-    }
-    archs.push_back(in.arch);
-  }
+  error = arch_list_problem(inputs);
+  if (!error.empty()) return false;
+  std::vector<Cubin> cubins;
   for (const ArchPtx& in : inputs) {
     Cubin cubin;
     if (!assemble_cubin(tk, in.ptx, in.arch, opts, cubin, error)) return false;
-    out.cubins.push_back(std::move(cubin));
+    cubins.push_back(std::move(cubin));
   }
+  return bundle_fatbin(tk, inputs, std::move(cubins), opts, out, error);
+}
+
+bool bundle_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, std::vector<Cubin> cubins,
+                   const AssembleOptions& opts, Fatbin& out, std::string& error) {
+  out = Fatbin{};
+  error = arch_list_problem(inputs);
+  if (!error.empty()) return false;
+  std::vector<std::string> archs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TILEC_ASSERT(i < cubins.size() && cubins[i].arch == inputs[i].arch,
+                 "no cubin for " + inputs[i].arch + " to bundle into the fatbin");
+    archs.push_back(inputs[i].arch);
+  }
+  out.cubins = std::move(cubins);
   out.ptx_arch = codegen::forward_compatible_ptx_arch(archs);
 
   TempDir dir(opts.temp_root);

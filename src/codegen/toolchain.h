@@ -105,13 +105,19 @@ struct Fatbin {
   std::string ptx_arch;       ///< the arch whose PTX is embedded; empty when none is
 };
 
-/// Assembles every input with assemble_cubin, then bundles the SASS of every arch plus the PTX
-/// of forward_compatible_ptx_arch() with `fatbinary --create=out.fatbin -64
-/// --image3=kind=elf,sm=NN,file=... --image3=kind=ptx,sm=NN,file=...` (the flags nvcc passes;
-/// PTX is compressed, fatbinary's default). Fixed file names inside the temporary folder keep
-/// the bytes independent of where it ran. False with `error` on the first failure; an empty or
-/// duplicated arch list is an error too.
+/// Assembles every input with assemble_cubin, then bundles them (bundle_fatbin). False with
+/// `error` on the first failure; an empty or duplicated arch list is an error too.
 bool make_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, const AssembleOptions& opts,
                  Fatbin& out, std::string& error);
+
+/// Bundles the SASS of `cubins` (one per arch, as assembled from `inputs`, in the same order)
+/// plus the PTX of forward_compatible_ptx_arch() with `fatbinary --create=out.fatbin -64
+/// --image3=kind=elf,sm=NN,file=... --image3=kind=ptx,sm=NN,file=...` (the flags nvcc passes;
+/// PTX is compressed, fatbinary's default); `out.cubins` takes `cubins`. Fixed file names inside
+/// the temporary folder keep the bytes independent of where it ran. False with `error` when
+/// fatbinary fails or cannot be run, or the arch list is empty or duplicated; `cubins` that do
+/// not match `inputs` are an internal error.
+bool bundle_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, std::vector<Cubin> cubins,
+                   const AssembleOptions& opts, Fatbin& out, std::string& error);
 
 }  // namespace tilec

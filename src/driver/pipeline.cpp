@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <regex>
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -23,6 +22,7 @@
 #include "codegen/lower.h"
 #include "codegen/occupancy.h"
 #include "codegen/ptx/module.h"
+#include "codegen/ptxas_report.h"
 #include "codegen/target.h"
 #include "codegen/toolchain.h"
 #include "ir/build.h"
@@ -85,51 +85,6 @@ SourceRange declaration_range(const ir::Signature& k, const std::string& name) {
   for (const ir::DimSymbol& s : k.dims)
     if (s.name == name) return s.first;
   return k.range;
-}
-
-// The signature of the kernel that a PTX entry name belongs to (for ptxas reports), or null.
-const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
-  for (const auto& f : kernels)
-    if (entry == codegen::general_entry(f->sig.name) || entry == codegen::vectorized_entry(f->sig.name) ||
-        entry == codegen::wgmma_entry(f->sig.name))
-      return &f->sig;
-  return nullptr;
-}
-
-// Reports a ptxas or fatbinary failure (or one ptxas warning line). The first line that names
-// an entry function ("Entry function 'k_v16' uses too much shared data (...)", "... in function
-// 'k'") makes the diagnostic, at that kernel's def and with the kernel's name in front; the
-// other lines, except ptxas's "info" lines (-v), follow as notes. A warning about spilled
-// registers is -Wspills, any other -Wptxas.
-void report_tool_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels, bool error,
-                         const std::string& message) {
-  static const std::regex entry_re(R"(function '([^']+)')");
-  static const std::regex prefix_re(R"(^ptxas[^:]*:\s*)");
-  std::vector<std::string> lines;
-  for (size_t pos = 0; pos <= message.size();) {
-    size_t nl = std::min(message.find('\n', pos), message.size());
-    std::string line = message.substr(pos, nl - pos);
-    bool info = line.rfind("ptxas info", 0) == 0 || line.rfind("    ", 0) == 0;  // and its indented lines
-    if (!line.empty() && !info) lines.push_back(line);
-    pos = nl + 1;
-  }
-  if (lines.empty()) lines.push_back(message);
-  size_t main = 0;
-  SourceRange at;
-  std::string text = lines[0];
-  for (size_t i = 0; i < lines.size() && !at.valid(); ++i) {
-    std::smatch m;
-    if (!std::regex_search(lines[i], m, entry_re)) continue;
-    if (const ir::Signature* k = entry_kernel(kernels, m[1])) {
-      at = k->range;
-      main = i;
-      text = "kernel '" + k->name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
-    }
-  }
-  Warning w = text.find("spilled") != std::string::npos ? Warning::Spills : Warning::Ptxas;
-  Diagnostic& d = error ? diag.error(at, text) : diag.warning(w, at, text);
-  for (size_t i = 0; i < lines.size(); ++i)
-    if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
 }
 
 std::string print_all(const std::vector<std::unique_ptr<ir::Function>>& kernels) {
@@ -348,28 +303,24 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     for (const codegen::LoweredKernel& low : lowered[t]) codegen::check_shared_memory(low, targets[t], diag);
   if (diag.has_errors()) return finish(1);
 
-  // PTX for every -arch; `caps` (per arch: entry → .maxnreg) come from a first assembly.
-  std::vector<ArchPtx> ptx;
-  using RegisterCaps = std::map<std::string, std::map<std::string, int>>;
-  auto emit_ptx = [&](const RegisterCaps& caps) {
-    ptx.clear();
-    for (size_t a = 0; a < archs.size(); ++a) {
-      codegen::EmitOptions eo;
-      eo.target = targets[a];
-      eo.fast_math = opts.fast_math;
-      eo.fmad = opts.fmad;
-      eo.lineinfo = opts.lineinfo;
-      eo.device_asserts = opts.device_asserts;
-      if (auto it = caps.find(archs[a]); it != caps.end()) eo.register_caps = it->second;
-      std::string text = codegen::emit_module(lowered[a], eo, sm, diag);
-      if (diag.has_errors()) return false;
-      ptx.push_back({archs[a], text});
-      spdlog::trace("emitted {} bytes of PTX for {}", text.size(), archs[a]);
-    }
+  // PTX for every -arch, without register caps (occupancy.h adds them where they pay off).
+  auto emit_ptx = [&](size_t a, const std::map<std::string, int>& caps, std::string& text) {
+    codegen::EmitOptions eo;
+    eo.target = targets[a];
+    eo.fast_math = opts.fast_math;
+    eo.fmad = opts.fmad;
+    eo.lineinfo = opts.lineinfo;
+    eo.device_asserts = opts.device_asserts;
+    eo.register_caps = caps;
+    text = codegen::emit_module(lowered[a], eo, sm, diag);
+    if (diag.has_errors()) return false;
+    spdlog::trace("emitted {} bytes of PTX for {}", text.size(), archs[a]);
     return true;
   };
-  if (!emit_ptx({})) return finish(1);
-  if (emit == EmitKind::Ptx) return write(ptx[0].ptx);
+  std::vector<std::string> ptx(archs.size());
+  for (size_t a = 0; a < archs.size(); ++a)
+    if (!emit_ptx(a, {}, ptx[a])) return finish(1);
+  if (emit == EmitKind::Ptx) return write(ptx[0]);
 
   // Assemble with the CUDA toolkit: one cubin, or a fatbin of every arch.
   CudaToolkit tk;
@@ -386,66 +337,29 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   ao.failed_ptx_prefix = output == "-" ? std::string("tilec") : output;
   if (opts.lineinfo) ao.ptxas_flags.push_back("-lineinfo");
   if (!opts.fmad) ao.ptxas_flags.push_back("--fmad=false");
+  std::vector<codegen::AssembledModule> modules;
+  if (!codegen::assemble_for_occupancy(tk, ao, targets, lowered, ptx, emit_ptx, modules, tool_error)) {
+    if (!tool_error.empty()) codegen::report_ptxas_message(diag, kernels, true, tool_error);
+    return finish(1);
+  }
   Fatbin fatbin;
-  auto assemble = [&]() {
-    bool ok = true;
-    if (emit == EmitKind::Cubin) {
-      fatbin.cubins.assign(1, Cubin{});
-      ok = assemble_cubin(tk, ptx[0].ptx, archs[0], ao, fatbin.cubins[0], tool_error);
-    } else {
-      ok = make_fatbin(tk, ptx, ao, fatbin, tool_error);
+  if (emit != EmitKind::Cubin) {
+    std::vector<ArchPtx> inputs;
+    std::vector<Cubin> cubins;
+    for (codegen::AssembledModule& m : modules) {
+      inputs.push_back({m.arch, m.ptx});
+      cubins.push_back(m.cubin);
     }
-    if (!ok) report_tool_message(diag, kernels, true, tool_error);
-    return ok;
-  };
-  if (!assemble()) return finish(1);
-
-  // Occupancy: a memory-bound entry a few registers above a step of register-limited
-  // occupancy is assembled again under a .maxnreg cap at the step (occupancy.h), and keeps the
-  // cap unless it then spills.
-  RegisterCaps caps;
-  for (size_t a = 0; a < fatbin.cubins.size(); ++a) {
-    std::map<std::string, int> c = codegen::register_caps(lowered[a], fatbin.cubins[a], targets[a].max_shared_per_sm());
-    if (!c.empty()) caps[archs[a]] = c;
-  }
-  // The caps whose entry does not spill once assembled under them.
-  auto without_spills = [&](RegisterCaps c) {
-    for (size_t a = 0; a < fatbin.cubins.size(); ++a)
-      for (const EntryResources& r : fatbin.cubins[a].resources)
-        if (r.spills() && c.count(archs[a]) && c[archs[a]].erase(r.entry))
-          spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, archs[a]);
-    for (auto it = c.begin(); it != c.end();) it = it->second.empty() ? c.erase(it) : std::next(it);
-    return c;
-  };
-  while (!caps.empty()) {
-    for (const auto& [arch, c] : caps)
-      for (const auto& [entry, regs] : c) spdlog::trace("{} on {}: trying .maxnreg {}", entry, arch, regs);
-    if (!emit_ptx(caps) || !assemble()) return finish(1);
-    RegisterCaps kept = without_spills(caps);
-    if (kept == caps) break;
-    // Some caps spilled: assemble again with the rest (caps only shrink, so this ends; with
-    // none left, once more without any).
-    caps = kept;
-    if (caps.empty() && (!emit_ptx(caps) || !assemble())) return finish(1);
-  }
-
-  for (const Cubin& c : fatbin.cubins) {
-    for (const std::string& w : c.warnings) report_tool_message(diag, kernels, false, w);
-    for (const EntryResources& r : c.resources) {
-      spdlog::trace("{}", describe_resources(r));
-      if (!r.spills()) continue;
-      std::string text = describe_resources(r);
-      // Say which variant spills: the general one runs only for unaligned arrays.
-      const ir::Signature* k = entry_kernel(kernels, r.entry);
-      for (const EntryResources& other : c.resources)
-        if (k && r.entry == codegen::general_entry(k->name) && other.entry == codegen::vectorized_entry(k->name))
-          text += " (the general variant, which runs when an array is not 16-byte aligned or not "
-                  "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
-      diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
+    if (!bundle_fatbin(tk, inputs, std::move(cubins), ao, fatbin, tool_error)) {
+      codegen::report_ptxas_message(diag, kernels, true, tool_error);
+      return finish(1);
     }
   }
+  std::vector<const Cubin*> cubins;
+  for (const codegen::AssembledModule& m : modules) cubins.push_back(&m.cubin);
+  codegen::report_ptxas_results(diag, kernels, cubins);
   if (diag.has_errors()) return finish(1);
-  if (emit == EmitKind::Cubin) return write(fatbin.cubins[0].bytes);
+  if (emit == EmitKind::Cubin) return write(modules[0].cubin.bytes);
   if (emit == EmitKind::Fatbin) return write(fatbin.bytes);
 
   // The header.

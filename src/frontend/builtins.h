@@ -100,6 +100,27 @@ struct BuiltinSig {
   std::vector<BuiltinParam> params;
 };
 
+/// The families of built-ins: the checker (check_builtins.cpp) and the IR builder
+/// (ir/build_builtins.cpp) each handle one family in one function.
+enum class BuiltinFamily {
+  Grid,           ///< bid, num_blocks, num_tiles, cdiv, num_sms, swizzle2d
+  Memory,         ///< load, store (tile-index memory)
+  ElementMemory,  ///< gather, scatter, atomic_* (element-index memory)
+  Make,           ///< arange, full, zeros, ones
+  Shape,          ///< reshape, permute, transpose, expand_dims, broadcast_to, cat, extract
+  Convert,        ///< astype, bitcast
+  Elementwise,    ///< where, minimum, maximum, fma, pow and the one-operand math functions
+  Reduce,         ///< sum, prod, max, min, argmax, argmin, cumsum, cumprod
+  Histogram,      ///< histogram
+  Mma,            ///< mma
+  Debug,          ///< print, static_assert
+  Range,          ///< range (a `for` loop's iterable)
+  Kernel,         ///< kernel (the decorator)
+};
+
+/// The family `b` belongs to.
+BuiltinFamily builtin_family(Builtin b);
+
 /// The signature of `name`, or nullptr when it is not a built-in.
 const BuiltinSig* find_builtin(std::string_view name);
 const BuiltinSig& builtin_sig(Builtin b);

@@ -188,54 +188,22 @@ Value Checker::call_builtin(const BuiltinSig& sig, Expr& call) {
     diag_.error(call.range, std::string(sig.name) + "() can only be used inside a kernel");
     return Value::error();
   }
-  switch (sig.id) {
-    case Builtin::Bid:
-    case Builtin::NumBlocks:
-    case Builtin::NumTiles:
-    case Builtin::Cdiv:
-    case Builtin::NumSms:
-    case Builtin::Swizzle2d: return builtin_grid(sig.id, a);
-    case Builtin::Load:
-    case Builtin::Store: return builtin_memory(sig.id, a);
-    case Builtin::Gather:
-    case Builtin::Scatter:
-    case Builtin::AtomicAdd:
-    case Builtin::AtomicMax:
-    case Builtin::AtomicMin:
-    case Builtin::AtomicAnd:
-    case Builtin::AtomicOr:
-    case Builtin::AtomicXor:
-    case Builtin::AtomicXchg:
-    case Builtin::AtomicCas: return builtin_element_memory(sig.id, a);
-    case Builtin::Arange:
-    case Builtin::Full:
-    case Builtin::Zeros:
-    case Builtin::Ones: return builtin_make(sig.id, a);
-    case Builtin::Reshape:
-    case Builtin::Permute:
-    case Builtin::Transpose:
-    case Builtin::ExpandDims:
-    case Builtin::BroadcastTo:
-    case Builtin::Cat:
-    case Builtin::Extract: return builtin_shape(sig.id, a);
-    case Builtin::Astype:
-    case Builtin::Bitcast: return builtin_convert(sig.id, a);
-    case Builtin::Sum:
-    case Builtin::Prod:
-    case Builtin::Max:
-    case Builtin::Min:
-    case Builtin::Argmax:
-    case Builtin::Argmin:
-    case Builtin::Cumsum:
-    case Builtin::Cumprod: return builtin_reduce(sig.id, a);
-    case Builtin::Histogram: return builtin_histogram(a);
-    case Builtin::Mma: return builtin_mma(a);
-    case Builtin::Print:
-    case Builtin::StaticAssert: return builtin_debug(sig.id, a);
-    case Builtin::Range: return builtin_range(a);
-    case Builtin::Kernel: return Value::error();
-    default: return builtin_elementwise(sig.id, a);
+  switch (builtin_family(sig.id)) {
+    case BuiltinFamily::Grid: return builtin_grid(sig.id, a);
+    case BuiltinFamily::Memory: return builtin_memory(sig.id, a);
+    case BuiltinFamily::ElementMemory: return builtin_element_memory(sig.id, a);
+    case BuiltinFamily::Make: return builtin_make(sig.id, a);
+    case BuiltinFamily::Shape: return builtin_shape(sig.id, a);
+    case BuiltinFamily::Convert: return builtin_convert(sig.id, a);
+    case BuiltinFamily::Elementwise: return builtin_elementwise(sig.id, a);
+    case BuiltinFamily::Reduce: return builtin_reduce(sig.id, a);
+    case BuiltinFamily::Histogram: return builtin_histogram(a);
+    case BuiltinFamily::Mma: return builtin_mma(a);
+    case BuiltinFamily::Debug: return builtin_debug(sig.id, a);
+    case BuiltinFamily::Range: return builtin_range(a);
+    case BuiltinFamily::Kernel: return Value::error();
   }
+  return Value::error();  // not reached: the switch names every family
 }
 
 // ---------------------------------------------------------------------------------------------

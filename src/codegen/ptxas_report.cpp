@@ -1,0 +1,75 @@
+// ptxas's messages and resource reports as diagnostics at the user's kernels (ptxas_report.h).
+#include "codegen/ptxas_report.h"
+
+#include <algorithm>
+#include <regex>
+
+#include <spdlog/spdlog.h>
+
+#include "codegen/abi.h"
+
+namespace tilec::codegen {
+namespace {
+
+// The signature of the kernel that a PTX entry name belongs to, or null.
+const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
+  for (const auto& f : kernels)
+    if (entry == general_entry(f->sig.name) || entry == vectorized_entry(f->sig.name) ||
+        entry == wgmma_entry(f->sig.name))
+      return &f->sig;
+  return nullptr;
+}
+
+}  // namespace
+
+void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
+                          bool error, const std::string& message) {
+  static const std::regex entry_re(R"(function '([^']+)')");
+  static const std::regex prefix_re(R"(^ptxas[^:]*:\s*)");
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos <= message.size();) {
+    size_t nl = std::min(message.find('\n', pos), message.size());
+    std::string line = message.substr(pos, nl - pos);
+    bool info = line.rfind("ptxas info", 0) == 0 || line.rfind("    ", 0) == 0;  // and its indented lines
+    if (!line.empty() && !info) lines.push_back(line);
+    pos = nl + 1;
+  }
+  if (lines.empty()) lines.push_back(message);
+  size_t main = 0;
+  SourceRange at;
+  std::string text = lines[0];
+  for (size_t i = 0; i < lines.size() && !at.valid(); ++i) {
+    std::smatch m;
+    if (!std::regex_search(lines[i], m, entry_re)) continue;
+    if (const ir::Signature* k = entry_kernel(kernels, m[1])) {
+      at = k->range;
+      main = i;
+      text = "kernel '" + k->name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
+    }
+  }
+  Warning w = text.find("spilled") != std::string::npos ? Warning::Spills : Warning::Ptxas;
+  Diagnostic& d = error ? diag.error(at, text) : diag.warning(w, at, text);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
+}
+
+void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
+                          const std::vector<const Cubin*>& cubins) {
+  for (const Cubin* c : cubins) {
+    for (const std::string& w : c->warnings) report_ptxas_message(diag, kernels, false, w);
+    for (const EntryResources& r : c->resources) {
+      spdlog::trace("{}", describe_resources(r));
+      if (!r.spills()) continue;
+      std::string text = describe_resources(r);
+      // Say which variant spills: the general one runs only for unaligned arrays.
+      const ir::Signature* k = entry_kernel(kernels, r.entry);
+      for (const EntryResources& other : c->resources)
+        if (k && r.entry == general_entry(k->name) && other.entry == vectorized_entry(k->name))
+          text += " (the general variant, which runs when an array is not 16-byte aligned or not "
+                  "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
+      diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
+    }
+  }
+}
+
+}  // namespace tilec::codegen
