@@ -246,10 +246,10 @@ void AtomicEmitter::atomic(const ir::Op& op) {
     }
     std::string st = esz == 8 ? "st.shared.b64" : rc == RegClass::B16 ? "st.shared.b16" : "st.shared.b32";
     b_.ins_if(primary, st, {"[" + base + "]", v});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     std::string got = b_.reg(rc == RegClass::Pred ? RegClass::B32 : rc);
     b_.ins(esz == 8 ? "ld.shared.b64" : rc == RegClass::B16 ? "ld.shared.b16" : "ld.shared.b32", {got, "[" + base + "]"});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     if (rc == RegClass::Pred) {
       std::string p = b_.reg(RegClass::Pred);
       b_.ins("setp.ne.u32", {p, got, "0"});
@@ -264,9 +264,9 @@ void AtomicEmitter::atomic(const ir::Op& op) {
   }
   std::vector<int64_t> rm = row_major_strides(res->type.tile.shape);
   shape_.smem_store(out, *layout, d, rm, 0);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
   cx_.regs_[res] = shape_.smem_load(*layout, d, rm, 0);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 }
 
 }  // namespace tilec::codegen

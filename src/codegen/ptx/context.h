@@ -126,7 +126,12 @@ class EmitContext {
     std::vector<std::string> extents;  ///< s64
   };
   std::map<const ir::ArrayParam*, ArrayRegs> arrays_;
-  std::string tid_;        ///< u32 %tid.x
+  std::string tid_;        ///< u32: the thread's index among the compute threads (%tid.x, less
+                           ///< the producer warpgroup's 128 on a Specialized kernel)
+  std::string raw_tid_;    ///< u32 %tid.x
+  /// bar.sync of the threads that hold tile values: the CTA (barrier 0), or on a Specialized
+  /// kernel, whose producer warpgroup has left, the consumers (barrier 1 with their count).
+  void cta_barrier();
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.
   std::map<const AsyncLoad*, std::string> async_base_;

@@ -202,7 +202,7 @@ void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st)
     }
     b_.ins("mov.u32", {st.write, "0"});
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 1)});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     return;
   }
   // Stages 0 .. S-2.
@@ -396,7 +396,7 @@ void CpAsyncPipeline::iteration(State& st) {
   const Pipeline& p = *st.p;
   if (!st.sync_mma) {
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     issue_next(st);
   }
   for (const AsyncCopy& c : st.copies) {
@@ -419,7 +419,7 @@ void CpAsyncPipeline::issue_next(State& st) {
 void CpAsyncPipeline::late_sync(State& st) {
   // Groups committed so far end with stage i + S - 1; the next iteration reads stage i + 1.
   b_.ins("cp.async.wait_group", {std::to_string(st.p->stages - 2)});
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
   issue_next(st);
 }
 
@@ -433,7 +433,7 @@ void CpAsyncPipeline::advance(State& st) {
 
 void CpAsyncPipeline::epilogue(State&) {
   b_.ins("cp.async.wait_all", {});
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 }
 
 void CpAsyncPipeline::begin_body(State& st) {

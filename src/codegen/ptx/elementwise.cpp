@@ -367,7 +367,7 @@ void ElementwiseEmitter::convert_layout(const ir::Op& op) {
     if (guard) b_.ins_if(ts.primary, st, {a, v});
     else b_.ins(st, {a, v});
   }
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
   const ThreadCoords& td = cx_.coords(ld);
   std::string dlin = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {dlin, "0"});
@@ -387,7 +387,7 @@ void ElementwiseEmitter::convert_layout(const ir::Op& op) {
       b_.ins(ldi, {target, a});
     }
   }
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 }
 
 }  // namespace tilec::codegen

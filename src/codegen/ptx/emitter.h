@@ -79,7 +79,24 @@ class Emitter : public EmitContext {
     /// dimensions ("" for the one that moves with the induction variable).
     std::vector<std::vector<std::string>> origin;
   };
+  /// The stages' and mbarriers' shared addresses (st.base, full, empty) of pipeline `p`.
+  void tma_setup(const Pipeline& p, TmaState& st);
+  /// The calling thread initializes the mbarriers (full: 1 arrival, empty: one per compute
+  /// warpgroup), fences them for the other threads and the copy engine, and prefetches the
+  /// tensor maps; a CTA barrier must follow before any thread uses them.
+  void tma_init_barriers(const TmaState& st);
+  /// The tile origins of the TMA loads' fixed dimensions (st.origin), from their indices.
+  void tma_origins(const ir::Op& loop, TmaState& st);
+  /// Before the loop. Inline: the barriers, then the first stages issued. Specialized (a
+  /// consumer): only the read counters; the producer set up everything else.
   void tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st);
+  /// A Specialized kernel's body (lower.h TmaSchedule): mbarriers, then the role branch. The
+  /// producer warpgroup gives registers back, its thread 0 runs the producer ops and
+  /// tma_produce, the others exit; the consumer warpgroups take registers and run the body.
+  void specialized_body();
+  /// The producer thread: every iteration of `loop`, each stage issued when the consumers
+  /// have emptied it.
+  void tma_produce(const ir::Op& loop, TmaState& st);
   /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
   void tma_iteration(TmaState& st);
   /// End of an iteration: release the stage the previous one read (its wgmma group finished at
@@ -101,6 +118,12 @@ class Emitter : public EmitContext {
   /// 16-deep k step with shared-memory descriptors, this warpgroup's 64 rows of the
   /// accumulator, then commit_group and wait_group 1.
   void wgmma(const ir::Op& op);
+  /// `wgmma.wait_group n`, then, when n is 0 and the accumulators are read next, a fence that
+  /// keeps ptxas from scheduling those reads above the wait: ptxas 13.0 hoisted the reads of a
+  /// 128-register accumulator in the same basic block above WARPGROUP.DEPBAR (it tracked only
+  /// the first register), and the last k steps went missing on the H200; tools/
+  /// check_wgmma_sass.py checks the SASS for it.
+  void wgmma_wait(int n);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);
@@ -120,6 +143,8 @@ class Emitter : public EmitContext {
   CpAsyncPipeline cp_async_{*this};
   MmaSyncEmitter mma_sync_{*this, cp_async_};
 
+  /// Specialized: the ring's addresses, set up before the role branch.
+  TmaState specialized_tma_;
   std::string param_text_;  ///< the entry's parameter list
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {

@@ -27,7 +27,7 @@ void HistogramEmitter::histogram(const ir::Op& op) {
   std::string zero = b_.reg(RegClass::B32);
   b_.ins("mov.b32", {zero, "0"});
   shape_.smem_store(std::vector<std::string>(size_t(out.regs_per_thread()), zero), out, DType::I32, {1}, 0);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 
   std::string primary = cx_.primary_copy(idx);
   std::string base = b_.reg(RegClass::B32);
@@ -46,10 +46,10 @@ void HistogramEmitter::histogram(const ir::Op& op) {
     b_.ins("mad.lo.u32", {addr, bin, "4", base});
     b_.ins_if(ok, "red.shared.add.u32", {"[" + addr + "]", "1"});
   }
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 
   cx_.regs_[dst] = shape_.smem_load(out, DType::I32, {1}, 0);
-  b_.ins("bar.sync", {"0"});  // the buffer is free again for the next conversion
+  cx_.cta_barrier();  // the buffer is free again for the next conversion
 }
 
 }  // namespace tilec::codegen

@@ -131,8 +131,13 @@ void Emitter::params() {
 }
 
 void Emitter::prologue() {
-  tid_ = b_.reg(RegClass::B32);
+  raw_tid_ = tid_ = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {tid_, "%tid.x"});
+  if (k_.spec.specialized()) {
+    // The consumers hold the tile values in the layouts lowered for num_warps warps.
+    tid_ = b_.reg(RegClass::B32);
+    b_.ins("sub.u32", {tid_, raw_tid_, "128"});
+  }
   // Thread coordinates of every layout, once, where they dominate every use; in program order
   // (k_.layouts is keyed by pointer), so the register numbers are the same on every run.
   for (const ir::Value* v : values_in_program_order(k_))
@@ -148,17 +153,22 @@ std::string Emitter::entry(const std::string& name) {
   params();
   prologue();
   exit_label_ = b_.label_name("exit");
-  block(k_.fn->body);
+  if (k_.spec.specialized()) specialized_body();
+  else block(k_.fn->body);
   if (failed_) return "";
   b_.label(exit_label_);
   b_.ins("ret", {});
   const ir::Signature& k = k_.fn->sig;
   std::string text = ".visible .entry " + name + "(" + param_text_ + "\n)\n";
-  text += fmt::format(".maxntid {}, 1, 1\n", k_.threads());
+  text += fmt::format(".maxntid {}, 1, 1\n", k_.launch_threads());
+  // setmaxnreg needs the entry's register count fixed: .maxntid with .minnctapersm 1 (ptxas
+  // otherwise ignores it with info C7508; perf.md 3.5).
   if (k.options.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.options.min_ctas_per_sm);
+  else if (k_.spec.producer_registers) text += ".minnctapersm 1\n";
   if (k.options.max_registers) text += fmt::format(".maxnreg {}\n", k.options.max_registers);
   auto cap = o_.register_caps.find(name);
-  if (!k.options.max_registers && !k.options.min_ctas_per_sm && cap != o_.register_caps.end())
+  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !k_.spec.producer_registers &&
+      cap != o_.register_caps.end())
     text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
   // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,

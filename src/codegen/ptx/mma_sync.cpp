@@ -207,10 +207,10 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
     stage_operand(v, base, s[i].pitch);
     staged += shape[0] * s[i].pitch;
   }
-  if (staged) b_.ins("bar.sync", {"0"});
+  if (staged) cx_.cta_barrier();
   mma_compute(op, s[0], s[1]);
   // The conversion buffer is reused by the next mma or conversion.
-  if (staged) b_.ins("bar.sync", {"0"});
+  if (staged) cx_.cta_barrier();
 }
 
 void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOperand& sb) {

@@ -276,7 +276,7 @@ void ReduceEmitter::reduce(const ir::Op& op) {
       b_.ins(st, {fmt::format("[{}+{}]", vaddr, lo * esz), v});
       if (arg) b_.ins("st.shared.b32", {fmt::format("[{}+{}]", iaddr, lo * 4), idx[size_t(o)]});
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     for (int64_t o = 0; o < nout; ++o) {
       std::vector<int64_t> off = ld.rank() ? ld.reg_offset(o) : std::vector<int64_t>{};
       int64_t lo = 0;
@@ -303,7 +303,7 @@ void ReduceEmitter::reduce(const ir::Op& op) {
       }
       std::tie(acc[size_t(o)], idx[size_t(o)]) = combine_tree(c, d, partials);
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
   }
   cx_.regs_[dst] = arg ? idx : acc;
 }

@@ -178,7 +178,7 @@ void ScanEmitter::scan(const ir::Op& op) {
       return (rep * nrows + r) * wpc * esz;
     };
     for (auto& [key, g] : groups) b_.ins_if(last, st, {fmt::format("[{}+{}]", mine, slot(key.first, key.second)), g.lanes_incl});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     // Warp w' precedes this warp in its group when wp - wg <= w' < wp.
     std::vector<std::string> before;
     for (int w = 0; w < wpc; ++w) {
@@ -201,7 +201,7 @@ void ScanEmitter::scan(const ir::Op& op) {
       g.warps_excl = acc;
       g.rep_total = all;
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
   } else if (reps > 1) {
     // One warp along the axis: the repetition's total is the last lane's inclusive value.
     std::string src_lane;

@@ -87,9 +87,9 @@ void ShapeEmitter::cat(const ir::Op& op) {
   int64_t second = a->type.tile.shape[size_t(op.axis)] * rm[size_t(op.axis)];
   smem_store(cx_.regs(a), cx_.k_.layout(a), d, rm, 0);
   smem_store(cx_.regs(b), cx_.k_.layout(b), d, rm, second);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
   cx_.regs_[dst] = smem_load(cx_.k_.layout(dst), d, rm, 0);
-  b_.ins("bar.sync", {"0"});  // the buffer is free again for the next conversion
+  cx_.cta_barrier();  // the buffer is free again for the next conversion
 }
 
 void ShapeEmitter::extract(const ir::Op& op) {
@@ -101,9 +101,9 @@ void ShapeEmitter::extract(const ir::Op& op) {
   int64_t offset = 0;
   for (size_t k = 0; k < rm.size(); ++k) offset += op.order[k] * dst->type.tile.shape[k] * rm[k];
   smem_store(cx_.regs(src), cx_.k_.layout(src), d, rm, 0);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
   cx_.regs_[dst] = smem_load(cx_.k_.layout(dst), d, rm, offset);
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 }
 
 }  // namespace tilec::codegen
