@@ -14,7 +14,7 @@
 namespace tilec {
 namespace {
 
-constexpr int kSlots = 16;
+constexpr int kSlots = kCleanupSlots;
 constexpr size_t kPathMax = 4096;
 
 // A slot is Free, then Writing while its path is copied in, then Ready; the handler only
@@ -26,7 +26,7 @@ struct Slot {
   char path[kPathMax];
 };
 Slot g_slots[kSlots];
-std::atomic<pid_t> g_child{0};
+std::atomic<pid_t> g_children[kMaxToolRuns];  // 0: free
 
 struct LinuxDirent64 {
   ino64_t d_ino;
@@ -57,7 +57,8 @@ void remove_dir(const char* path) {
 
 extern "C" void cleanup_and_reraise(int sig) {
   int saved = errno;
-  if (pid_t child = g_child.load()) kill(child, sig);
+  for (std::atomic<pid_t>& c : g_children)
+    if (pid_t child = c.load()) kill(child, sig);
   for (Slot& s : g_slots) {
     if (s.state.load() != Ready) continue;
     if (s.dir) remove_dir(s.path);
@@ -87,7 +88,17 @@ void unregister_cleanup(int slot) {
   if (slot >= 0 && slot < kSlots) g_slots[slot].state.store(Free);
 }
 
-void set_cleanup_child(pid_t pid) { g_child.store(pid); }
+int register_cleanup_child(pid_t pid) {
+  for (int i = 0; i < kMaxToolRuns; ++i) {
+    pid_t expected = 0;
+    if (g_children[i].compare_exchange_strong(expected, pid)) return i;
+  }
+  return -1;
+}
+
+void unregister_cleanup_child(int slot) {
+  if (slot >= 0 && slot < kMaxToolRuns) g_children[slot].store(0);
+}
 
 void install_signal_cleanup() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, cleanup_and_reraise);

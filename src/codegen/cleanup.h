@@ -8,15 +8,26 @@
 
 namespace tilec {
 
+/// How many paths register_cleanup holds at once: the output files plus a private folder for
+/// each of up to kMaxToolRuns tools running together, with room to spare.
+constexpr int kCleanupSlots = 128;
+/// How many tool processes register_cleanup_child holds at once (parallel ptxas runs).
+constexpr int kMaxToolRuns = 64;
+
 /// Registers a temporary file (`dir` false) or folder (`dir` true: its files, then the folder)
 /// that a SIGINT, SIGTERM or SIGHUP removes before tilec dies of that signal. Returns a slot
-/// for unregister_cleanup, or -1 when all 16 slots are taken or the path is longer than 4095
-/// bytes (the path is then not cleaned up on a signal; normal exits are unaffected).
+/// for unregister_cleanup, or -1 when all kCleanupSlots slots are taken or the path is longer
+/// than 4095 bytes (the path is then not cleaned up on a signal; normal exits are unaffected).
+/// Thread-safe.
 int register_cleanup(const std::string& path, bool dir);
 /// Forgets a slot (-1 is ignored); call it once the path is renamed or removed.
 void unregister_cleanup(int slot);
-/// The tool process now running (0: none); the signal is passed on to it before cleaning up.
-void set_cleanup_child(pid_t pid);
+/// Registers a running tool process: a signal is passed on to it before cleaning up. Returns a
+/// slot for unregister_cleanup_child, or -1 when all kMaxToolRuns are taken (that tool is then
+/// not signalled). Thread-safe.
+int register_cleanup_child(pid_t pid);
+/// Forgets a tool process once it has been waited for (-1 is ignored).
+void unregister_cleanup_child(int slot);
 
 /// Installs the handlers for SIGINT, SIGTERM and SIGHUP (safe to call more than once). The
 /// handler is async-signal-safe: fixed storage, unlink/unlinkat/rmdir/getdents64 only; it then

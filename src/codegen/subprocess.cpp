@@ -45,11 +45,11 @@ TempDir::TempDir(const std::string& root) {
   sigset_t block, old;
   sigemptyset(&block);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
-  sigprocmask(SIG_BLOCK, &block, &old);
+  pthread_sigmask(SIG_BLOCK, &block, &old);  // this thread only: ptxas runs in several
   bool made = mkdtemp(buf.data()) != nullptr;
   int saved = errno;
   if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
-  sigprocmask(SIG_SETMASK, &old, nullptr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (!made) {
     error_ = errno_text(("cannot create a temporary folder in '" + base + "'").c_str(), saved);
     return;
@@ -113,7 +113,7 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   pid_t pid = 0;
   int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc == 0) set_cleanup_child(pid);  // a signal to tilec is passed on to the tool
+  int child_slot = rc == 0 ? register_cleanup_child(pid) : -1;  // a signal to tilec is passed on
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
@@ -137,12 +137,12 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      set_cleanup_child(0);
+      unregister_cleanup_child(child_slot);
       error = errno_text(("waiting for '" + argv[0] + "'").c_str(), errno);
       return false;
     }
   }
-  set_cleanup_child(0);
+  unregister_cleanup_child(child_slot);
   if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
