@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 
 namespace tilec {
 namespace {
@@ -27,6 +28,8 @@ struct Slot {
 };
 Slot g_slots[kSlots];
 std::atomic<pid_t> g_children[kMaxToolRuns];  // 0: free
+std::atomic<int> g_holds{0};        // CleanupHolds alive
+std::atomic<bool> g_dying{false};   // a signal is being handled
 
 struct LinuxDirent64 {
   ino64_t d_ino;
@@ -57,6 +60,13 @@ void remove_dir(const char* path) {
 
 extern "C" void cleanup_and_reraise(int sig) {
   int saved = errno;
+  // Let other threads finish registering what they are making (CleanupHold): `dying` first,
+  // then the count, as the hold does the reverse, so one of the two sees the other.
+  g_dying.store(true);
+  for (int i = 0; i < 1000 && g_holds.load() > 0; ++i) {
+    timespec ms{0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
   for (std::atomic<pid_t>& c : g_children)
     if (pid_t child = c.load()) kill(child, sig);
   for (Slot& s : g_slots) {
@@ -98,6 +108,23 @@ int register_cleanup_child(pid_t pid) {
 
 void unregister_cleanup_child(int slot) {
   if (slot >= 0 && slot < kMaxToolRuns) g_children[slot].store(0);
+}
+
+CleanupHold::CleanupHold() {
+  sigset_t block;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  pthread_sigmask(SIG_BLOCK, &block, &old_);  // this thread only
+  g_holds.fetch_add(1);
+  if (g_dying.load()) {
+    g_holds.fetch_sub(1);
+    for (;;) pause();  // another thread is cleaning up and will end the process
+  }
+}
+
+CleanupHold::~CleanupHold() {
+  g_holds.fetch_sub(1);
+  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
 void install_signal_cleanup() {

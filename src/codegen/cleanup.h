@@ -2,6 +2,7 @@
 // fatbinary work in, and the tool still running in one of them.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -28,6 +29,22 @@ void unregister_cleanup(int slot);
 int register_cleanup_child(pid_t pid);
 /// Forgets a tool process once it has been waited for (-1 is ignored).
 void unregister_cleanup_child(int slot);
+
+/// Holds SIGINT, SIGTERM and SIGHUP off while a path is made and registered, or a tool started
+/// and registered, so that no signal falls between the two: while the hold lasts this thread
+/// does not take them, and a signal that another thread takes waits (up to a second) for every
+/// hold to end before it cleans up. A hold begun once a signal is being handled never ends: the
+/// process is about to die of it.
+class CleanupHold {
+ public:
+  CleanupHold();
+  ~CleanupHold();
+  CleanupHold(const CleanupHold&) = delete;
+  CleanupHold& operator=(const CleanupHold&) = delete;
+
+ private:
+  sigset_t old_;
+};
 
 /// Installs the handlers for SIGINT, SIGTERM and SIGHUP (safe to call more than once). The
 /// handler is async-signal-safe: fixed storage, unlink/unlinkat/rmdir/getdents64 only; it then

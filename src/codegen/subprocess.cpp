@@ -42,14 +42,14 @@ TempDir::TempDir(const std::string& root) {
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   // No signal between creating the folder and registering it: it could not be cleaned up.
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
-  pthread_sigmask(SIG_BLOCK, &block, &old);  // this thread only: ptxas runs in several
-  bool made = mkdtemp(buf.data()) != nullptr;
-  int saved = errno;
-  if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  bool made = false;
+  int saved = 0;
+  {
+    CleanupHold hold;
+    made = mkdtemp(buf.data()) != nullptr;
+    saved = errno;
+    if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
+  }
   if (!made) {
     error_ = errno_text(("cannot create a temporary folder in '" + base + "'").c_str(), saved);
     return;
@@ -111,9 +111,13 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = 0, child_slot = -1;
+  {
+    CleanupHold hold;  // no signal between starting the tool and registering it
+    rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    if (rc == 0) child_slot = register_cleanup_child(pid);  // a signal to tilec is passed on
+  }
   posix_spawn_file_actions_destroy(&actions);
-  int child_slot = rc == 0 ? register_cleanup_child(pid) : -1;  // a signal to tilec is passed on
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "codegen/cleanup.h"
 #include "codegen/subprocess.h"
@@ -172,4 +173,31 @@ TEST_CASE("tool process slots run out cleanly", "[cleanup]") {
   int again = register_cleanup_child(999999);
   CHECK(again >= 0);
   unregister_cleanup_child(again);
+}
+
+TEST_CASE("a signal waits for a path that another thread has made but not yet registered", "[cleanup]") {
+  fs::path scratch = scratch_dir("tilec_cleanup_hold_test");
+  std::string file = scratch / "made.tmp";
+  int from_child = -1;
+  pid_t pid = fork_with_cleanup(
+      [&](int to_parent) {
+        std::thread maker([&] {
+          CleanupHold hold;
+          std::ofstream(file) << "made";
+          (void)!write(to_parent, "x", 1);  // the parent signals now, before the registration
+          usleep(200000);
+          register_cleanup(file, false);
+        });
+        for (;;) pause();  // this thread takes the signal; `maker` holds it off
+      },
+      from_child);
+  char c;
+  REQUIRE(read(from_child, &c, 1) == 1);
+  kill(pid, SIGTERM);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  CHECK_FALSE(fs::exists(file));
+  close(from_child);
+  fs::remove_all(scratch);
 }
