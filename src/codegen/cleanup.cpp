@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -67,8 +68,17 @@ extern "C" void cleanup_and_reraise(int sig) {
     timespec ms{0, 1000000};
     nanosleep(&ms, nullptr);
   }
-  for (std::atomic<pid_t>& c : g_children)
-    if (pid_t child = c.load()) kill(child, sig);
+  pid_t children[kMaxToolRuns];
+  for (int i = 0; i < kMaxToolRuns; ++i)
+    if ((children[i] = g_children[i].load())) kill(children[i], sig);
+  // Then let them end (up to a second), so that none writes into a folder being removed.
+  for (pid_t child : children)
+    for (int i = 0; child && i < 100; ++i) {
+      int status;
+      if (waitpid(child, &status, WNOHANG) != 0) break;  // ended (or reaped by its thread)
+      timespec ms{0, 10000000};
+      nanosleep(&ms, nullptr);
+    }
   for (Slot& s : g_slots) {
     if (s.state.load() != Ready) continue;
     if (s.dir) remove_dir(s.path);

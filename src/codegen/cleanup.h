@@ -41,15 +41,19 @@ class CleanupHold {
   ~CleanupHold();
   CleanupHold(const CleanupHold&) = delete;
   CleanupHold& operator=(const CleanupHold&) = delete;
+  /// The thread's signal mask before the hold: what a tool started during the hold must get
+  /// (posix_spawn passes the caller's mask on, which would leave the tool deaf to SIGTERM).
+  const sigset_t& previous_mask() const { return old_; }
 
  private:
   sigset_t old_;
 };
 
 /// Installs the handlers for SIGINT, SIGTERM and SIGHUP (safe to call more than once). The
-/// handler is async-signal-safe: fixed storage, unlink/unlinkat/rmdir/getdents64 only; it then
-/// restores the default action and raises the signal again, so the exit status says which
-/// signal ended tilec.
+/// handler passes the signal on to the registered tools and waits (up to a second each) for
+/// them to end, then removes the registered paths. It is async-signal-safe: fixed storage,
+/// kill/waitpid/nanosleep/unlink/unlinkat/rmdir/getdents64 only; it then restores the default
+/// action and raises the signal again, so the exit status says which signal ended tilec.
 void install_signal_cleanup();
 
 }  // namespace tilec

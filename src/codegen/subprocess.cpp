@@ -114,7 +114,12 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   int rc = 0, child_slot = -1;
   {
     CleanupHold hold;  // no signal between starting the tool and registering it
-    rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &hold.previous_mask());  // not the hold's blocked signals
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     if (rc == 0) child_slot = register_cleanup_child(pid);  // a signal to tilec is passed on
   }
   posix_spawn_file_actions_destroy(&actions);
@@ -138,15 +143,23 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   }
   close(fds[0]);
 
-  int status = 0;
+  int status = 0, wait_error = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      unregister_cleanup_child(child_slot);
-      error = errno_text(("waiting for '" + argv[0] + "'").c_str(), errno);
-      return false;
+      wait_error = errno;
+      break;
     }
   }
-  unregister_cleanup_child(child_slot);
+  {
+    // A tool that a signal to tilec stopped: this thread stops here too (another one is
+    // cleaning up and ends the process), so it writes nothing more, no failed PTX.
+    CleanupHold hold;
+    unregister_cleanup_child(child_slot);
+  }
+  if (wait_error) {
+    error = errno_text(("waiting for '" + argv[0] + "'").c_str(), wait_error);
+    return false;
+  }
   if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
