@@ -6,5 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 tools/build.sh "$BUILD"
+tools/fetch_cuobjdump.sh "$BUILD"   # for the SASS tests; skipped without pip or network
 cmake --build "$BUILD"
 ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)"

@@ -47,8 +47,8 @@ AbiPath tma_wgmma_path(const LoweredKernel& low) {
   path.name = code_path_name(low.path);
   path.arch = low.target.arch;
   path.variants = {{wgmma_entry(low.fn->sig.name), true}};
-  path.threads_per_cta = low.threads();
-  path.num_warps = low.num_warps;
+  path.threads_per_cta = low.launch_threads();
+  path.num_warps = low.launch_threads() / 32;
   path.num_stages = low.num_stages();
   path.dynamic_shared_bytes = int(low.shared_bytes());
   for (const AsyncLoad* al : low.tensor_maps()) {

@@ -44,11 +44,11 @@ void check_registers(const LoweredKernel& low, DiagnosticEngine& diag) {
   const ir::Signature& k = low.fn->sig;
   // An SM has 64 Ki 32-bit registers: a CTA whose threads each get max_registers of them must
   // fit, or no launch can succeed.
-  if (k.options.max_registers && int64_t(k.options.max_registers) * low.threads() > 65536) {
+  if (k.options.max_registers && int64_t(k.options.max_registers) * low.launch_threads() > 65536) {
     diag.error(k.range, fmt::format("max_registers={} with {} threads per CTA{} needs {} registers; an SM has 65536",
-                                    k.options.max_registers, low.threads(),
+                                    k.options.max_registers, low.launch_threads(),
                                     low.path == CodePath::Portable ? "" : fmt::format(" (the {} path)", code_path_name(low.path)),
-                                    int64_t(k.options.max_registers) * low.threads()));
+                                    int64_t(k.options.max_registers) * low.launch_threads()));
     return;
   }
   bool reported = false;

@@ -411,6 +411,7 @@ std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& targ
     why = "two stages of the loop's tiles do not fit in shared memory";
     return std::nullopt;
   }
+  plan_specialization(k);
   return k;
 }
 
@@ -428,8 +429,20 @@ std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
 std::string print_lowered(const LoweredKernel& k) {
   if (k.path == CodePath::TmaWgmma) {
     std::string out = fmt::format("// kernel {}, {} path for {}: {} warpgroups ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
-                                  k.fn->name, code_path_name(k.path), k.target.arch, k.num_warps / 4, k.threads(),
-                                  k.conversion_smem_vectorized);
+                                  k.fn->name, code_path_name(k.path), k.target.arch, k.launch_threads() / 128,
+                                  k.launch_threads(), k.conversion_smem_vectorized);
+    if (k.spec.specialized()) {
+      out += fmt::format("// warp-specialized: producer warpgroup 0 ({}) repeats {} scalar ops before the loop and "
+                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body\n",
+                         k.spec.producer_registers ? fmt::format("setmaxnreg {}", k.spec.producer_registers)
+                                                   : "its entry registers",
+                         k.spec.producer_ops.size(),
+                         k.num_warps / 4,
+                         k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
+                                                   : "their entry registers");
+    } else {
+      out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";
+    }
     for (const Pipeline& p : k.pipelines) {
       out += fmt::format("// TMA pipeline: {} stages of {} bytes at shared offset {}, mbarriers at {};", p.stages,
                          p.stage_bytes, k.pipeline_offset, k.pipeline_offset + p.barriers);

@@ -22,6 +22,33 @@ namespace tilec::codegen {
 enum class CodePath { Portable, TmaWgmma };
 const char* code_path_name(CodePath p);
 
+/// How a TmaWgmma kernel issues its TMA copies (perf.md, rungs L2 and L4; bench/hopper_proto
+/// measured both on the H200):
+/// - Inline: thread 0 of the compute warpgroups is also the producer; it refills a stage
+///   between its own warpgroup's wgmma groups.
+/// - Specialized: warp specialization. An extra producer warpgroup (warpgroup 0 of the CTA)
+///   runs ahead of the loop: one of its threads waits for free stages and issues the copies of
+///   every iteration, the other 127 exit. The consumer warpgroups (1 ..) run the kernel's body
+///   with the thread numbering it was lowered for, and only wait for stages to fill.
+///   `setmaxnreg` (PTX ISA §9.7.17.1) moves the producer's registers to the consumers.
+enum class TmaSchedule { Inline, Specialized };
+const char* tma_schedule_name(TmaSchedule s);
+
+/// The producer/consumer split of a Specialized kernel (tma_pipeline.cpp, plan_specialization).
+struct Specialization {
+  TmaSchedule schedule = TmaSchedule::Inline;
+  /// setmaxnreg counts (registers per thread) of the producer and the consumer warpgroups; 0
+  /// when the registers the entry starts with are kept.
+  int producer_registers = 0, consumer_registers = 0;
+  /// The top-level ops before the pipelined loop that the producer thread runs too, in program
+  /// order: everything the loop's bounds and the TMA loads' fixed indices depend on (scalar
+  /// arithmetic on bid(), num_blocks() and the kernel's scalar arguments).
+  std::vector<const ir::Op*> producer_ops;
+  /// Inline: why the kernel is not specialized (printed by --emit=tir-lowered).
+  std::string why_inline;
+  bool specialized() const { return schedule == TmaSchedule::Specialized; }
+};
+
 /// A tile load that goes from global to shared memory without passing through registers and
 /// that mma reads from there: with 16-byte cp.async (PTX ISA §9.7.9.25) in the portable path's
 /// vectorized variant, by TMA in the TmaWgmma path. The load's result reaches operand `operand`
@@ -45,7 +72,7 @@ struct AsyncLoad {
   int64_t box_bytes() const { return lines * 128; }
 };
 
-/// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/pipeline.cpp) iterations
+/// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/cp_async.cpp) iterations
 /// ahead of the mma that reads them, in a ring of `stages` shared-memory buffers (the
 /// multi-stage cp.async pipeline of CUTLASS's sm80 mainloop; perf.md, rung L1).
 struct Pipeline {
@@ -70,8 +97,14 @@ struct LoweredKernel {
   ir::Function* fn = nullptr;
   Target target;  ///< the target this lowering is for
   CodePath path = CodePath::Portable;
+  /// Warps that hold the kernel's tile values (the consumers, on a Specialized kernel).
   int num_warps = 4;
   int threads() const { return num_warps * 32; }
+  /// TmaWgmma: the producer/consumer split.
+  Specialization spec;
+  /// Threads a CTA launches with: threads(), plus the producer warpgroup of a Specialized
+  /// kernel.
+  int launch_threads() const { return threads() + (spec.specialized() ? 128 : 0); }
   /// Elements per thread along the last dimension, per tile shape (16 bytes of the narrowest
   /// dtype loaded or stored with that shape).
   std::map<std::vector<int64_t>, int> vec;
@@ -138,11 +171,18 @@ std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& targ
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why);
 
+/// After the stages are placed, TmaWgmma: chooses the Specialized schedule when the kernel has
+/// one pipelined loop at the top level of its body, nothing before it that can return, loop
+/// bounds and fixed TMA indices computed by scalar arithmetic the producer can repeat, and
+/// consumer accumulators that fit the registers setmaxnreg gives them; else Inline, with the
+/// reason in `k.spec.why_inline` (tma_pipeline.cpp).
+void plan_specialization(LoweredKernel& k);
+
 /// After layouts, TmaWgmma: places the stages (1024-byte aligned) and their mbarriers after the
 /// conversion buffer and picks their number (tma_pipeline.cpp).
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
-/// Bytes of shared memory an mma op stages its operands in (ptx/mma.cpp); `stage_a` and
+/// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 

@@ -5,7 +5,7 @@
 // iteration before the current one runs: its indices are the induction variable or values from
 // before the loop, and its only use is an mma operand in the same loop body (through a permute
 // or unit-dimension reshapes, which only change how mma reads the tile). The stages hold every
-// qualifying load of one iteration; the emitter (ptx/pipeline.cpp) runs the copies
+// qualifying load of one iteration; the emitter (ptx/cp_async.cpp) runs the copies
 // `stages` (or `stages - 1`) iterations ahead.
 #include <algorithm>
 #include <set>

@@ -3,6 +3,7 @@
 // (pipeline.cpp), as for cp.async; this file checks them against what TMA and wgmma take and
 // places the stages. The PTX is written by ptx/tma.cpp and ptx/wgmma.cpp.
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,113 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
     p.stages = s;
     p.barriers = s * p.stage_bytes;
   }
+}
+
+namespace {
+
+// Scalar ops without side effects whose result the producer thread can compute again.
+bool repeatable(const ir::Op& op) {
+  using ir::OpKind;
+  for (const ir::Value* r : op.results)
+    if (r->type.is_array || !r->type.is_scalar()) return false;
+  if (!op.regions.empty()) return false;
+  switch (op.kind) {
+    case OpKind::Constant:
+    case OpKind::Cast:
+    case OpKind::Bitcast:
+    case OpKind::Cmp:
+    case OpKind::Select:
+    case OpKind::Fma:
+    case OpKind::BlockId:
+    case OpKind::NumBlocks:
+    case OpKind::NumSms: return true;
+    default: return ir::is_unary_elementwise(op.kind) || ir::is_binary_elementwise(op.kind);
+  }
+}
+
+bool may_leave(const ir::Op& op) {
+  auto leaves = [](const ir::Op& o) {
+    return o.kind == ir::OpKind::Return || o.kind == ir::OpKind::Break || o.kind == ir::OpKind::Continue;
+  };
+  bool found = leaves(op);
+  for (const auto& r : op.regions) ir::walk(*r, [&](ir::Op& o) { found = found || leaves(o); });
+  return found;
+}
+
+}  // namespace
+
+void plan_specialization(LoweredKernel& k) {
+  Specialization& s = k.spec;
+  s = Specialization{};
+  auto inline_because = [&](std::string why) { s.why_inline = std::move(why); };
+  if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return inline_because("no TMA pipeline");
+  if (k.pipelines.size() != 1) return inline_because("more than one pipelined loop");
+  const ir::Op& loop = *k.pipelines[0].loop;
+  const ir::Block& body = k.fn->body;
+  if (loop.parent != &body) return inline_because("the pipelined loop is inside another loop or an if");
+  const ir::LaunchOptions& opt = k.fn->sig.options;
+  if (opt.max_registers || opt.min_ctas_per_sm)
+    return inline_because("max_registers or min_ctas_per_sm is set (setmaxnreg needs the register count ptxas "
+                          "gives one CTA per SM)");
+  // Registers: ptxas gives each thread 64 Ki / threads at entry (multiples of 8, .minnctapersm
+  // 1); the producer keeps 40 (its one thread counts and issues copies), the consumers share the
+  // rest, at most 240 (fast.cu and CUTLASS use 40 / 232-240 for two consumer warpgroups).
+  // setmaxnreg.inc takes registers only from the CTA's own pool (what its threads got at
+  // entry, less what the producer gave back): asking for more waits forever (a 640-thread CTA
+  // hung on the H200 with 96 at entry, 112 asked).
+  int wg = k.num_warps / 4;
+  int entry = std::min(255, 65536 / (128 * (wg + 1)) / 8 * 8);
+  int consumer = std::min(240, (entry * 128 * (wg + 1) - 40 * 128) / (128 * wg) / 8 * 8);
+  int64_t need = 0;
+  for (const AsyncLoad& al : k.pipelines[0].loads)
+    need = std::max<int64_t>(need, al.mma->operands[2]->type.tile.shape[1] / 2 + 40);
+  if (need > std::max(entry, consumer))
+    return inline_because(fmt::format("the accumulator needs about {} registers per thread; the consumers of a "
+                                      "warp-specialized CTA get {}",
+                                      need, std::max(entry, consumer)));
+  // The producer's ops: the backward slice of the loop's bounds and the fixed TMA indices.
+  std::set<const ir::Op*> slice;
+  std::vector<const ir::Value*> work = {loop.operands[0], loop.operands[1], loop.operands[2]};
+  const ir::Value* iv = loop.regions[0]->args[0];
+  for (const AsyncLoad& al : k.pipelines[0].loads)
+    for (size_t d = 1; d < al.load->operands.size(); ++d)
+      if (al.load->operands[d] != iv) work.push_back(al.load->operands[d]);
+  while (!work.empty()) {
+    const ir::Value* v = work.back();
+    work.pop_back();
+    if (!v->def) {
+      if (v->owner != &body) return inline_because("a TMA index depends on a value defined in the loop");
+      continue;  // a kernel argument: an extent or a scalar
+    }
+    const ir::Op* d = v->def;
+    if (slice.count(d)) continue;
+    if (d->parent != &body || !repeatable(*d))
+      return inline_because(fmt::format("the loop's bounds or a TMA index depend on '{}', which the producer "
+                                        "cannot repeat (only scalar arithmetic at the top level of the kernel)",
+                                        ir::op_name(d->kind)));
+    slice.insert(d);
+    for (const ir::Value* o : d->operands) work.push_back(o);
+  }
+  for (const auto& o : body.ops) {
+    if (o.get() == &loop) break;
+    if (may_leave(*o)) return inline_because("the kernel may return before the pipelined loop");
+    if (slice.count(o.get())) s.producer_ops.push_back(o.get());
+  }
+  s.schedule = TmaSchedule::Specialized;
+  // With one consumer warpgroup the entry's registers (255) already exceed what setmaxnreg
+  // would give; the count must not shrink below what the entry has (PTX ISA §9.7.17.1).
+  if (consumer > entry) {
+    s.producer_registers = 40;
+    s.consumer_registers = consumer;
+  }
+}
+
+const char* tma_schedule_name(TmaSchedule s) {
+  switch (s) {
+    case TmaSchedule::Inline: return "inline";
+    case TmaSchedule::Specialized: return "warp-specialized";
+  }
+  return "?";
 }
 
 bool LoweredKernel::is_wgmma(const ir::Op& mma) const {

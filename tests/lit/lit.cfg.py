@@ -20,3 +20,16 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cuda", cuda))
 config.substitutions.append(("%ptxas", os.path.join(cuda, "bin", "ptxas")))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+# cuobjdump for the SASS checks (the PyPI wheel nvidia-cuda-cuobjdump, fetched by .ci/run, or a
+# CUDA toolkit that has it): tests that read SASS say `REQUIRES: cuobjdump`.
+import shutil
+cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump") or \
+    next((p for p in [os.path.join(cuda, "bin", "cuobjdump"),
+                      os.path.join(config.tilec_obj_root, "..", "sass", "nvidia", "cu13", "bin", "cuobjdump")]
+          if os.path.exists(p)), None)
+if cuobjdump:
+    # cuobjdump runs nvdisasm from its own folder or PATH
+    config.environment["PATH"] = os.pathsep.join([os.path.dirname(os.path.abspath(cuobjdump)), config.environment["PATH"]])
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))

@@ -14,9 +14,9 @@
 // Elements that are masked off or out of range do nothing and return 0. Only one thread does
 // the atomic for an element that several threads hold (a replicated layout, a scalar); the
 // others receive its old value through shared memory.
-#include <fmt/format.h>
+#include "codegen/ptx/atomic.h"
 
-#include "codegen/ptx/emitter.h"
+#include <fmt/format.h>
 
 namespace tilec::codegen {
 namespace {
@@ -78,40 +78,25 @@ ir::OpKind binary_of(AtomicOp a) {
 
 std::string builtin_name(AtomicOp a) { return std::string("atomic_") + ir::atomic_name(a); }
 
-std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (int d = int(shape.size()) - 2; d >= 0; --d) s[size_t(d)] = s[size_t(d + 1)] * shape[size_t(d + 1)];
-  return s;
-}
-
 }  // namespace
 
-bool Emitter::is_used(const ir::Value* v) {
-  if (!used_known_) {
-    ir::walk(k_.fn->body, [&](ir::Op& op) {
-      for (const ir::Value* o : op.operands) used_.insert(o);
-    });
-    used_known_ = true;
-  }
-  return used_.count(v) != 0;
-}
-
-void Emitter::atomic(const ir::Op& op) {
+void AtomicEmitter::atomic(const ir::Op& op) {
   const ir::Value* res = op.results[0];
   DType d = res->type.tile.dtype;
   AtomicOp a = op.atomic;
-  How how = plan(a, d, o_.target.sm);
+  How how = plan(a, d, cx_.o_.target.sm);
   if (how == How::Error) {
-    error(op.loc, fmt::format("{} is not supported on {} arrays (docs/language.md §7.2.5 lists the dtypes of each atomic)",
-                              builtin_name(a), dtype_name(d)));
+    cx_.error(op.loc, fmt::format("{} is not supported on {} arrays (docs/language.md §7.2.5 lists the dtypes of "
+                                  "each atomic)",
+                                  builtin_name(a), dtype_name(d)));
     return;
   }
-  bool used = is_used(res);
-  ElementAccess acc = element_access(op);
-  const std::vector<std::string>& val = regs(op.operands[1]);
-  const std::vector<std::string>* desired = a == AtomicOp::Cas ? &regs(op.operands[2]) : nullptr;
-  const Layout* layout = res->type.is_scalar() ? nullptr : &k_.layout(res);
-  std::string primary = primary_copy(res);  // one thread per element
+  bool used = cx_.is_used(res);
+  GatherEmitter::ElementAccess acc = gather_.element_access(op);
+  const std::vector<std::string>& val = cx_.regs(op.operands[1]);
+  const std::vector<std::string>* desired = a == AtomicOp::Cas ? &cx_.regs(op.operands[2]) : nullptr;
+  const Layout* layout = res->type.is_scalar() ? nullptr : &cx_.k_.layout(res);
+  std::string primary = cx_.primary_copy(res);  // one thread per element
   RegClass rc = reg_class(d);
   int bits = dtype_bits(d);
   bool narrow_int = is_integer(d) && bits == 16;  // held widened in a 32-bit register
@@ -179,7 +164,7 @@ void Emitter::atomic(const ir::Op& op) {
       std::string next;
       if (a == AtomicOp::Xchg) next = narrow_int ? to16(val[r]) : val[r];
       else {
-        next = binary_reg(binary_of(a), d, x, val[r]);
+        next = arith_.binary_reg(binary_of(a), d, x, val[r]);
         if (narrow_int) next = to16(next);
       }
       b_.ins("atom." + sem + "cas." + w, {prev, addr, cur, next});
@@ -228,7 +213,7 @@ void Emitter::atomic(const ir::Op& op) {
       } else if (a == AtomicOp::Xchg) {
         next = val[r];
       } else {
-        next = binary_reg(binary_of(a), d, byte, val[r]);
+        next = arith_.binary_reg(binary_of(a), d, byte, val[r]);
       }
       std::string nword = b_.reg(RegClass::B32), nhalf = b_.reg(RegClass::B16);
       b_.ins("bfi.b32", {nword, next, cur32, shift, "8"});
@@ -247,7 +232,7 @@ void Emitter::atomic(const ir::Op& op) {
     out.push_back(old);
   }
   if (!used) {
-    regs_[res] = out;
+    cx_.regs_[res] = out;
     return;
   }
   // The copies of each element (other threads of a replicated layout, every thread for a
@@ -255,7 +240,7 @@ void Emitter::atomic(const ir::Op& op) {
   if (!layout) {
     int esz = rc == RegClass::B64 ? 8 : 4;
     std::string base = b_.reg(RegClass::B32);
-    b_.ins("mov.u32", {base, smem_});
+    b_.ins("mov.u32", {base, cx_.smem_});
     std::string v = out[0];
     if (rc == RegClass::Pred) {
       v = b_.reg(RegClass::B32);
@@ -263,27 +248,27 @@ void Emitter::atomic(const ir::Op& op) {
     }
     std::string st = esz == 8 ? "st.shared.b64" : rc == RegClass::B16 ? "st.shared.b16" : "st.shared.b32";
     b_.ins_if(primary, st, {"[" + base + "]", v});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     std::string got = b_.reg(rc == RegClass::Pred ? RegClass::B32 : rc);
     b_.ins(esz == 8 ? "ld.shared.b64" : rc == RegClass::B16 ? "ld.shared.b16" : "ld.shared.b32", {got, "[" + base + "]"});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     if (rc == RegClass::Pred) {
       std::string p = b_.reg(RegClass::Pred);
       b_.ins("setp.ne.u32", {p, got, "0"});
       got = p;
     }
-    regs_[res] = {got};
+    cx_.regs_[res] = {got};
     return;
   }
   if (primary.empty()) {
-    regs_[res] = out;
+    cx_.regs_[res] = out;
     return;
   }
   std::vector<int64_t> rm = row_major_strides(res->type.tile.shape);
-  smem_store(out, *layout, d, rm, 0);
-  b_.ins("bar.sync", {"0"});
-  regs_[res] = smem_load(*layout, d, rm, 0);
-  b_.ins("bar.sync", {"0"});
+  shape_.smem_store(out, *layout, d, rm, 0);
+  cx_.cta_barrier();
+  cx_.regs_[res] = shape_.smem_load(*layout, d, rm, 0);
+  cx_.cta_barrier();
 }
 
 }  // namespace tilec::codegen

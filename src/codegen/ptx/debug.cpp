@@ -1,14 +1,20 @@
 // Device assert and printf through the CUDA device runtime's __assertfail and vprintf, which
 // ptxas resolves itself (they are the same calls nvcc emits for assert() and printf()).
 // A failed assert stops the kernel; the launch then reports CUDA_ERROR_ASSERT (language.md §6.12).
+#include "codegen/ptx/debug.h"
+
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
+#include "codegen/host_assert.h"
 
 namespace tilec::codegen {
 
-std::string Emitter::string_constant(const std::string& text) {
-  std::string name = fmt::format("tilec_str_{}_{}", entry_name_, strings_++);
+DebugEmitter::DebugEmitter(EmitContext& cx, ArithEmitter& arith) : FamilyEmitter(cx), arith_(arith) {
+  for (const auto& [op, condition] : host_checked_asserts(*cx.k_.fn)) host_checked_.insert(op);
+}
+
+std::string DebugEmitter::string_constant(const std::string& text) {
+  std::string name = fmt::format("tilec_str_{}_{}", cx_.entry_name_, strings_++);
   std::string bytes;
   for (unsigned char c : text) bytes += std::to_string(c) + ", ";
   globals_ += fmt::format(".global .align 1 .b8 {}[{}] = {{{}0}};\n", name, text.size() + 1, bytes);
@@ -18,26 +24,26 @@ std::string Emitter::string_constant(const std::string& text) {
   return r;
 }
 
-void Emitter::emit_assert(const ir::Op& op) {
+void DebugEmitter::emit_assert(const ir::Op& op) {
   // The launch stub checks asserts on extents before it takes the vectorized variant
   // (host_assert.h): there they hold. Leaving them out keeps __assertfail, an external call,
   // out of the kernel, which otherwise costs an R2UR before every global load and store.
-  if (o_.vectorized && host_checked_.count(&op)) return;
+  if (cx_.o_.vectorized && host_checked_.count(&op)) return;
   uses_assertfail_ = true;
   // Every element of the condition must hold; a thread that sees a false one fails.
-  const std::vector<std::string>& c = regs(op.operands[0]);
+  const std::vector<std::string>& c = cx_.regs(op.operands[0]);
   std::string all = c[0];
   for (size_t i = 1; i < c.size(); ++i) {
     std::string t = b_.reg(RegClass::Pred);
     b_.ins("and.pred", {t, all, c[i]});
     all = t;
   }
-  std::string file = "<unknown>", function = k_.fn->name;
-  if (o_.sm && op.loc.valid()) file = o_.sm->file(op.loc.file).path;
+  std::string file = "<unknown>", function = cx_.k_.fn->name;
+  if (cx_.o_.sm && op.loc.valid()) file = cx_.o_.sm->file(op.loc.file).path;
   if (op.operands[0]->type.is_scalar()) {
     // The same in every thread: thread 0 reports it.
     std::string not0 = b_.reg(RegClass::Pred), t = b_.reg(RegClass::Pred);
-    b_.ins("setp.ne.u32", {not0, tid_, "0"});
+    b_.ins("setp.ne.u32", {not0, cx_.tid_, "0"});
     b_.ins("or.pred", {t, all, not0});
     all = t;
   }
@@ -56,7 +62,7 @@ void Emitter::emit_assert(const ir::Op& op) {
   b_.label(skip);
 }
 
-void Emitter::emit_print(const ir::Op& op) {
+void DebugEmitter::emit_print(const ir::Op& op) {
   uses_vprintf_ = true;
   // printf's argument buffer: each value at its natural alignment, floats promoted to double,
   // narrow integers to int (C's default argument promotions).
@@ -65,9 +71,9 @@ void Emitter::emit_print(const ir::Op& op) {
   std::vector<std::string> types, values;
   for (const ir::Value* v : op.operands) {
     DType d = v->type.tile.dtype;
-    std::string r = regs(v)[0];
+    std::string r = cx_.regs(v)[0];
     if (is_float(d)) {
-      std::string x = d == DType::F64 ? r : cast_reg(r, d, DType::F64);
+      std::string x = d == DType::F64 ? r : arith_.cast_reg(r, d, DType::F64);
       size = (size + 7) / 8 * 8;
       stores.push_back({size, "st.local.b64|" + x});
       size += 8;
@@ -76,7 +82,7 @@ void Emitter::emit_print(const ir::Op& op) {
       stores.push_back({size, "st.local.b64|" + r});
       size += 8;
     } else {
-      std::string x = d == DType::Bool ? cast_reg(r, DType::Bool, DType::I32) : r;
+      std::string x = d == DType::Bool ? arith_.cast_reg(r, DType::Bool, DType::I32) : r;
       size = (size + 3) / 4 * 4;
       stores.push_back({size, "st.local.b32|" + x});
       size += 4;
@@ -86,7 +92,7 @@ void Emitter::emit_print(const ir::Op& op) {
   entry_decls_ += fmt::format("\t.local .align 8 .b8 {}[{}];\n", buf, std::max<int64_t>(size, 8));
   // Scalars are the same in every thread: thread 0 of the CTA prints.
   std::string first = b_.reg(RegClass::Pred), skip = b_.label_name("print_done");
-  b_.ins("setp.ne.u32", {first, tid_, "0"});
+  b_.ins("setp.ne.u32", {first, cx_.tid_, "0"});
   b_.ins_if(first, "bra", {skip});
   for (auto& [off, s] : stores) {
     size_t bar = s.find('|');

@@ -4,21 +4,21 @@
 // elements); an element whose index is negative or past the extent, or whose mask is false,
 // reads the padding (gather) or writes nothing (scatter). No vector accesses: the indices are
 // arbitrary. The address arithmetic is shared with the atomics (atomic.cpp).
+#include "codegen/ptx/gather.h"
+
 #include <map>
 
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
-
 namespace tilec::codegen {
 
-Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
+GatherEmitter::ElementAccess GatherEmitter::element_access(const ir::Op& op) {
   const ir::ArrayParam* arr = op.operands[0]->type.array;
-  const ArrayRegs& ar = arrays_.at(arr);
+  const ArrayRegs& ar = cx_.arrays_.at(arr);
   size_t first = 1 + size_t(ir::element_values(op));
   size_t rank = arr->dims.size();
   const ir::Value* shaped = op.kind == ir::OpKind::Scatter ? op.operands[1] : op.results[0];
-  size_t n = shaped->type.is_scalar() ? 1 : size_t(k_.layout(shaped).regs_per_thread());
+  size_t n = shaped->type.is_scalar() ? 1 : size_t(cx_.k_.layout(shaped).regs_per_thread());
   // Per dimension and index register: the byte offset and the in-range predicate, computed
   // once (a broadcast index repeats one register across many elements).
   struct Part {
@@ -49,7 +49,7 @@ Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
     std::string addr = ar.base, valid;
     for (size_t d = 0; d < rank; ++d) {
       const ir::Value* iv = op.operands[first + d];
-      const Part& p = part(d, iv, regs(iv)[r]);
+      const Part& p = part(d, iv, cx_.regs(iv)[r]);
       std::string sum = b_.reg(RegClass::B64);
       b_.ins("add.s64", {sum, addr, p.offset});
       addr = sum;
@@ -62,7 +62,7 @@ Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
       }
     }
     if (ir::has_mask(op)) {
-      const std::string& m = regs(op.operands.back())[r];
+      const std::string& m = cx_.regs(op.operands.back())[r];
       if (valid.empty()) {
         valid = m;
       } else {
@@ -77,11 +77,11 @@ Emitter::ElementAccess Emitter::element_access(const ir::Op& op) {
   return a;
 }
 
-void Emitter::gather(const ir::Op& op) {
+void GatherEmitter::gather(const ir::Op& op) {
   const ir::Value* res = op.results[0];
   DType d = res->type.tile.dtype;
   ElementAccess a = element_access(op);
-  std::vector<std::string>& out = define(res);
+  std::vector<std::string>& out = cx_.define(res);
   RegClass c = reg_class(d);
   std::string type = global_mem_type(d, false);
   // Every thread reads its own registers, copies included: reads have no side effects.
@@ -105,12 +105,12 @@ void Emitter::gather(const ir::Op& op) {
   }
 }
 
-void Emitter::scatter(const ir::Op& op) {
+void GatherEmitter::scatter(const ir::Op& op) {
   const ir::Value* val = op.operands[1];
   DType d = val->type.tile.dtype;
   ElementAccess a = element_access(op);
-  const std::vector<std::string>& in = regs(val);
-  std::string primary = primary_copy(val);  // one copy of each element writes
+  const std::vector<std::string>& in = cx_.regs(val);
+  std::string primary = cx_.primary_copy(val);  // one copy of each element writes
   std::string type = global_mem_type(d, true);
   for (size_t r = 0; r < in.size(); ++r) {
     std::string v = in[r];

@@ -10,29 +10,29 @@
 // Shared-memory atomics are native on every target (PTX ISA §9.7.12.7 red, .shared state
 // space): equal bins from one warp serialize in the shared-memory unit, different bins proceed
 // in parallel; the global counts are then one atomic per bin and CTA instead of one per element.
-#include <fmt/format.h>
+#include "codegen/ptx/histogram.h"
 
-#include "codegen/ptx/emitter.h"
+#include <fmt/format.h>
 
 namespace tilec::codegen {
 
-void Emitter::histogram(const ir::Op& op) {
+void HistogramEmitter::histogram(const ir::Op& op) {
   const ir::Value* idx = op.operands[0];
   const ir::Value* mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const ir::Value* dst = op.results[0];
   int64_t nbins = op.shape[0];
   bool wide = reg_class(idx->type.tile.dtype) == RegClass::B64;
-  const Layout& out = k_.layout(dst);
+  const Layout& out = cx_.k_.layout(dst);
 
   std::string zero = b_.reg(RegClass::B32);
   b_.ins("mov.b32", {zero, "0"});
-  smem_store(std::vector<std::string>(size_t(out.regs_per_thread()), zero), out, DType::I32, {1}, 0);
-  b_.ins("bar.sync", {"0"});
+  shape_.smem_store(std::vector<std::string>(size_t(out.regs_per_thread()), zero), out, DType::I32, {1}, 0);
+  cx_.cta_barrier();
 
-  std::string primary = primary_copy(idx);
+  std::string primary = cx_.primary_copy(idx);
   std::string base = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {base, smem_});
-  const std::vector<std::string>& in = regs(idx);
+  b_.ins("mov.u32", {base, cx_.smem_});
+  const std::vector<std::string>& in = cx_.regs(idx);
   for (size_t r = 0; r < in.size(); ++r) {
     std::string ok = b_.reg(RegClass::Pred), bin = in[r];
     b_.ins(wide ? "setp.lt.u64" : "setp.lt.u32", {ok, in[r], u32(nbins)});
@@ -40,16 +40,16 @@ void Emitter::histogram(const ir::Op& op) {
       bin = b_.reg(RegClass::B32);
       b_.ins("cvt.u32.u64", {bin, in[r]});
     }
-    if (mask) b_.ins("and.pred", {ok, ok, regs(mask)[r]});
+    if (mask) b_.ins("and.pred", {ok, ok, cx_.regs(mask)[r]});
     if (!primary.empty()) b_.ins("and.pred", {ok, ok, primary});
     std::string addr = b_.reg(RegClass::B32);
     b_.ins("mad.lo.u32", {addr, bin, "4", base});
     b_.ins_if(ok, "red.shared.add.u32", {"[" + addr + "]", "1"});
   }
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
 
-  regs_[dst] = smem_load(out, DType::I32, {1}, 0);
-  b_.ins("bar.sync", {"0"});  // the buffer is free again for the next conversion
+  cx_.regs_[dst] = shape_.smem_load(out, DType::I32, {1}, 0);
+  cx_.cta_barrier();  // the buffer is free again for the next conversion
 }
 
 }  // namespace tilec::codegen

@@ -1,180 +1,16 @@
-// The kernel entry: parameters in the kernel_abi.h order, the thread-coordinate prologue,
-// structured control flow (for, if) and the grid special registers.
-#include <algorithm>
-#include <cmath>
-#include <cstring>
+// The kernel entry: parameters in the kernel_abi.h order, the thread-coordinate prologue, the
+// dispatch of each op to its family (emitter.h), structured control flow (for, if, while) and
+// the grid special registers.
+#include "codegen/ptx/emitter.h"
+
 #include <set>
 #include <tuple>
 
 #include <fmt/format.h>
 
 #include "codegen/kernel_abi.h"
-#include "codegen/ptx/emitter.h"
-#include "basic/consteval.h"
 
 namespace tilec::codegen {
-
-RegClass reg_class(DType d) {
-  if (d == DType::Bool) return RegClass::Pred;
-  if (d == DType::F16 || d == DType::BF16) return RegClass::B16;
-  if (dtype_bits(d) == 64) return RegClass::B64;
-  return RegClass::B32;
-}
-
-void Emitter::error(const SourceRange& r, const std::string& msg) {
-  // Helpers that lower one element know no source range: the op being lowered has one.
-  if (!failed_) diag_.error(r.valid() ? r : op_loc_, msg);
-  failed_ = true;
-}
-
-std::vector<std::string>& Emitter::define(const ir::Value* v) {
-  std::vector<std::string>& out = regs_[v];
-  out.clear();
-  int64_t n = v->type.is_scalar() ? 1 : k_.layout(v).regs_per_thread();
-  RegClass c = reg_class(v->type.tile.dtype);
-  for (int64_t i = 0; i < n; ++i) out.push_back(b_.reg(c));
-  return out;
-}
-
-std::string Emitter::f32_imm(float f) const {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return fmt::format("0f{:08X}", bits);
-}
-
-std::string Emitter::imm(DType d, Scalar s) const {
-  switch (d) {
-    case DType::F32:
-    case DType::TF32: return f32_imm(float(s.f));
-    case DType::F64: {
-      uint64_t bits;
-      std::memcpy(&bits, &s.f, 8);
-      return fmt::format("0d{:016X}", bits);
-    }
-    case DType::F16: return fmt::format("0x{:04X}", f32_to_f16_bits(float(s.f)));
-    case DType::BF16: return fmt::format("0x{:04X}", f32_to_bf16_bits(float(s.f)));
-    case DType::U64: return std::to_string(uint64_t(s.i));
-    case DType::U32:
-    case DType::U16:
-    case DType::U8: return std::to_string(uint64_t(s.i) & 0xffffffffu);
-    default: return std::to_string(s.i);
-  }
-}
-
-std::string Emitter::primary_copy(const ir::Value* v) {
-  if (!v->type.is_scalar()) return coords(k_.layout(v)).primary;
-  std::string p = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {p, tid_, "0"});
-  return p;
-}
-
-const Emitter::ThreadCoords& Emitter::coords(const Layout& l) {
-  for (auto& [layout, tc] : coords_)
-    if (layout == l) return tc;
-  if (l.kind == Layout::Kind::Mma) {
-    // Warp (wm, wn) = (w / warps_n, w % warps_n); lane l holds row l/4, columns 2*(l%4) + {0,1}.
-    ThreadCoords tc;
-    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
-    b_.ins("and.b32", {lane, tid_, "31"});
-    b_.ins("shr.u32", {warp, tid_, "5"});
-    if (l.mma_copies > 1) {
-      // Warps past the first warps_m * warps_n hold copies; the first ones are primary.
-      tc.primary = b_.reg(RegClass::Pred);
-      b_.ins("setp.lt.u32", {tc.primary, warp, u32(l.warps_m * l.warps_n)});
-      b_.ins("rem.u32", {warp, warp, u32(l.warps_m * l.warps_n)});
-    }
-    std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
-                c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
-    b_.ins("div.u32", {wm, warp, u32(l.warps_n)});
-    b_.ins("rem.u32", {wn, warp, u32(l.warps_n)});
-    b_.ins("shr.u32", {q, lane, "2"});
-    b_.ins("mad.lo.u32", {r, wm, u32(l.shape[0] / l.warps_m), q});
-    b_.ins("and.b32", {q, lane, "3"});
-    b_.ins("shl.b32", {q, q, "1"});
-    b_.ins("mad.lo.u32", {c, wn, u32(l.shape[1] / l.warps_n), q});
-    tc.base = {r, c};
-    coords_.push_back({l, tc});
-    return coords_.back().second;
-  }
-  // Per parent dimension (shared by every slice of one parent): the thread's coordinate
-  // (lane part + warp part, last dimension fastest, layout.h), and two predicates: it did not
-  // wrap around, and it is the first thread along the dimension.
-  Layout parent = l.parent();
-  auto pit = std::find_if(parents_.begin(), parents_.end(), [&](const ParentCoords& p) { return p.layout == parent; });
-  if (pit == parents_.end()) {
-    ParentCoords pc;
-    pc.layout = parent;
-    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
-    b_.ins("and.b32", {lane, tid_, "31"});
-    b_.ins("shr.u32", {warp, tid_, "5"});
-    int64_t lane_stride = 1, warp_stride = 1;
-    int rank = parent.rank();
-    pc.base.resize(size_t(rank));
-    pc.unwrapped.resize(size_t(rank));
-    pc.first.resize(size_t(rank));
-    for (int p = rank - 1; p >= 0; --p) {
-      int tpw = parent.threads_per_warp[size_t(p)], wpc = parent.warps_per_cta[size_t(p)];
-      int64_t extent = parent.shape[size_t(p)];
-      std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
-      b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
-      b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
-      b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
-      b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
-      b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});  // thread coordinate along p
-      if (tpw * wpc > 1) {
-        std::string q = b_.reg(RegClass::Pred);
-        b_.ins("setp.eq.u32", {q, t, "0"});
-        pc.first[size_t(p)] = q;
-      }
-      b_.ins("mul.lo.u32", {t, t, u32(parent.size_per_thread[size_t(p)])});
-      if (parent.parent_cta_tile(p) > extent) {
-        // The tile is smaller than the CTA tile along p: threads past it hold copies.
-        std::string q = b_.reg(RegClass::Pred);
-        b_.ins("setp.lt.u32", {q, t, u32(extent)});
-        pc.unwrapped[size_t(p)] = q;
-        b_.ins("and.b32", {t, t, u32(extent - 1)});
-      }
-      pc.base[size_t(p)] = t;
-      lane_stride *= tpw;
-      warp_stride *= wpc;
-    }
-    parents_.push_back(pc);
-    pit = std::prev(parents_.end());
-  }
-  const ParentCoords& pc = *pit;
-  ThreadCoords tc;
-  std::vector<std::string> conds;
-  std::vector<int> sliced = l.sliced_dims();
-  for (int p = 0; p < l.parent_rank(); ++p) {
-    bool is_sliced = std::find(sliced.begin(), sliced.end(), p) != sliced.end();
-    // Threads along a reduced dimension hold copies: the first one is primary.
-    if (is_sliced && !pc.first[size_t(p)].empty()) conds.push_back(pc.first[size_t(p)]);
-    if (!is_sliced && !pc.unwrapped[size_t(p)].empty()) conds.push_back(pc.unwrapped[size_t(p)]);
-  }
-  for (int d = 0; d < l.rank(); ++d) {
-    int p = l.parent_dim(d);
-    if (p >= 0) {
-      tc.base.push_back(pc.base[size_t(p)]);
-    } else {
-      if (zero_.empty()) {
-        zero_ = b_.reg(RegClass::B32);
-        b_.ins("mov.u32", {zero_, "0"});
-      }
-      tc.base.push_back(zero_);
-    }
-  }
-  for (size_t i = 0; i < conds.size(); ++i) {
-    if (i == 0) {
-      tc.primary = conds[0];
-    } else {
-      std::string q = b_.reg(RegClass::Pred);
-      b_.ins("and.pred", {q, tc.primary, conds[i]});
-      tc.primary = q;
-    }
-  }
-  coords_.push_back({l, tc});
-  return coords_.back().second;
-}
 
 void Emitter::params() {
   // kernel_abi.h: arrays (base, strides), dimension extents, scalars.
@@ -317,8 +153,13 @@ void Emitter::params() {
 }
 
 void Emitter::prologue() {
-  tid_ = b_.reg(RegClass::B32);
+  raw_tid_ = tid_ = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {tid_, "%tid.x"});
+  if (k_.spec.specialized()) {
+    // The consumers hold the tile values in the layouts lowered for num_warps warps.
+    tid_ = b_.reg(RegClass::B32);
+    b_.ins("sub.u32", {tid_, raw_tid_, "128"});
+  }
   // Thread coordinates of every layout, once, where they dominate every use; in program order
   // (k_.layouts is keyed by pointer), so the register numbers are the same on every run.
   for (const ir::Value* v : values_in_program_order(k_))
@@ -334,23 +175,28 @@ std::string Emitter::entry(const std::string& name) {
   params();
   prologue();
   exit_label_ = b_.label_name("exit");
-  block(k_.fn->body);
+  if (k_.spec.specialized()) specialized_body();
+  else block(k_.fn->body);
   if (failed_) return "";
   b_.label(exit_label_);
   b_.ins("ret", {});
   const ir::Signature& k = k_.fn->sig;
   std::string text = ".visible .entry " + name + "(" + param_text_ + "\n)\n";
-  text += fmt::format(".maxntid {}, 1, 1\n", k_.threads());
+  text += fmt::format(".maxntid {}, 1, 1\n", k_.launch_threads());
+  // setmaxnreg needs the entry's register count fixed: .maxntid with .minnctapersm 1 (ptxas
+  // otherwise ignores it with info C7508; perf.md 3.5).
   if (k.options.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.options.min_ctas_per_sm);
+  else if (k_.spec.producer_registers) text += ".minnctapersm 1\n";
   if (k.options.max_registers) text += fmt::format(".maxnreg {}\n", k.options.max_registers);
   auto cap = o_.register_caps.find(name);
-  if (!k.options.max_registers && !k.options.min_ctas_per_sm && cap != o_.register_caps.end())
+  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !k_.spec.producer_registers &&
+      cap != o_.register_caps.end())
     text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
   // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,
   // declared once per module (ptx/module.cpp): its size goes to the launch (kernel_abi.h
   // dynamic_shared_bytes), so it may exceed the 48 KiB of static shared memory.
-  text += entry_decls_ + b_.body() + "}\n";
+  text += debug_.entry_decls() + b_.body() + "}\n";
   return text;
 }
 
@@ -369,32 +215,62 @@ void Emitter::op(const ir::Op& op) {
   b_.loc(op.loc);
   op_loc_ = op.loc;
   switch (op.kind) {
-    case OpKind::Constant: constant(op); break;
-    case OpKind::Iota: iota(op); break;
+    case OpKind::Constant: elementwise_.constant(op); break;
+    case OpKind::Iota: elementwise_.iota(op); break;
     case OpKind::Splat:
     case OpKind::Broadcast:
     case OpKind::Reshape:
     case OpKind::ConvertLayout:
-    case OpKind::Permute: convert_layout(op); break;
-    case OpKind::Reduce: reduce(op); break;
-    case OpKind::Mma: k_.is_wgmma(op) ? wgmma(op) : mma(op); break;
-    case OpKind::Cast: cast(op); break;
-    case OpKind::Bitcast: bitcast(op); break;
-    case OpKind::Cmp: compare(op); break;
-    case OpKind::Select: select(op); break;
-    case OpKind::Fma: fma(op); break;
+    case OpKind::Permute: elementwise_.convert_layout(op); break;
+    case OpKind::Cat: shape_.cat(op); break;
+    case OpKind::Extract: shape_.extract(op); break;
+    case OpKind::Cast: elementwise_.cast(op); break;
+    case OpKind::Bitcast: elementwise_.bitcast(op); break;
+    case OpKind::Neg:
+    case OpKind::Not:
+    case OpKind::Abs:
+    case OpKind::Exp:
+    case OpKind::Exp2:
+    case OpKind::Log:
+    case OpKind::Log2:
+    case OpKind::Sqrt:
+    case OpKind::Rsqrt:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tanh:
+    case OpKind::Sigmoid:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::IsNan: elementwise_.unary(op); break;
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::FloorDiv:
+    case OpKind::Mod:
+    case OpKind::Pow:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+    case OpKind::Shl:
+    case OpKind::Shr:
+    case OpKind::Min:
+    case OpKind::Max: elementwise_.binary(op); break;
+    case OpKind::Cmp: elementwise_.compare(op); break;
+    case OpKind::Select: elementwise_.select(op); break;
+    case OpKind::Fma: elementwise_.fma(op); break;
+    case OpKind::Mma: k_.is_wgmma(op) ? wgmma(op) : mma_sync_.mma(op); break;
+    case OpKind::Reduce: reduce_.reduce(op); break;
+    case OpKind::Scan: scan_.scan(op); break;
+    case OpKind::Histogram: histogram_.histogram(op); break;
     case OpKind::BlockId:
     case OpKind::NumBlocks:
     case OpKind::NumSms: grid_op(op); break;
-    case OpKind::Load: load(op); break;
-    case OpKind::Gather: gather(op); break;
-    case OpKind::Scatter: scatter(op); break;
-    case OpKind::Atomic: atomic(op); break;
-    case OpKind::Scan: scan(op); break;
-    case OpKind::Histogram: histogram(op); break;
-    case OpKind::Cat: cat(op); break;
-    case OpKind::Extract: extract(op); break;
-    case OpKind::Store: store(op); break;
+    case OpKind::Load: memory_.load(op); break;
+    case OpKind::Store: memory_.store(op); break;
+    case OpKind::Gather: gather_.gather(op); break;
+    case OpKind::Scatter: gather_.scatter(op); break;
+    case OpKind::Atomic: atomic_.atomic(op); break;
     case OpKind::For: emit_for(op); break;
     case OpKind::If: emit_if(op); break;
     case OpKind::While: emit_while(op); break;
@@ -402,13 +278,8 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Continue: emit_leave(op); break;
     case OpKind::Return: b_.ins("bra.uni", {exit_label_}); break;
     case OpKind::Yield: break;  // handled by the parent
-    case OpKind::Assert: emit_assert(op); break;
-    case OpKind::Print: emit_print(op); break;
-    default:
-      if (ir::is_unary_elementwise(op.kind)) unary(op);
-      else if (ir::is_binary_elementwise(op.kind)) binary(op);
-      else error(op.loc, std::string("internal compiler error: no PTX lowering for '") + ir::op_name(op.kind) + "'");
-      break;
+    case OpKind::Assert: debug_.emit_assert(op); break;
+    case OpKind::Print: debug_.emit_print(op); break;
   }
 }
 
@@ -470,13 +341,13 @@ void Emitter::emit_for(const ir::Op& op) {
     std::vector<std::string>& r = define(body.args[i]);
     move_all(b_, r, regs(op.operands[i + 2]), body.args[i]->type.tile.dtype);
   }
-  // Loads that go through a pipeline start before the loop: cp.async (ptx/pipeline.cpp), or TMA
+  // Loads that go through a pipeline start before the loop: cp.async (ptx/cp_async.cpp), or TMA
   // on the TmaWgmma path (ptx/tma.cpp).
   const Pipeline* pipe = o_.vectorized ? k_.pipeline(&op) : nullptr;
   bool tma = pipe && k_.path == CodePath::TmaWgmma;
-  PipelineState ps;
+  CpAsyncPipeline::State ps;
   TmaState ts;
-  if (pipe) tma ? tma_prologue(op, *pipe, ts) : pipeline_prologue(op, *pipe, ps);
+  if (pipe) tma ? tma_prologue(op, *pipe, ts) : cp_async_.prologue(op, *pipe, ps);
   std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
   const std::string& upper = regs(op.operands[1])[0];
   const std::string& step = regs(op.operands[2])[0];
@@ -500,24 +371,23 @@ void Emitter::emit_for(const ir::Op& op) {
     b_.ins("not.pred", {p, cont});
   }
   b_.ins_if(p, "bra.uni", {done});
-  if (pipe) tma ? tma_iteration(ts) : pipeline_iteration(ps);
+  if (pipe) tma ? tma_iteration(ts) : cp_async_.iteration(ps);
   Loop loop{done, b_.label_name("loop_next"), {}};
   for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
   loops_.push_back(loop);
-  PipelineState* outer_sync = late_sync_;
-  if (pipe && !tma && ps.sync_mma) late_sync_ = &ps;
+  if (pipe && !tma) cp_async_.begin_body(ps);
   block(body);
-  late_sync_ = outer_sync;
+  if (pipe && !tma) cp_async_.end_body(ps);
   loops_.pop_back();
   if (failed_) return;  // the body's values may have no registers
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.label(loop.continue_label);
-  if (pipe) tma ? tma_advance(ts) : pipeline_advance(ps);
+  if (pipe) tma ? tma_advance(ts) : cp_async_.advance(ps);
   b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
   b_.ins("bra.uni", {top});
   b_.label(done);
-  if (pipe) tma ? tma_epilogue(ts) : pipeline_epilogue(ps);
+  if (pipe) tma ? tma_epilogue(ts) : cp_async_.epilogue(ps);
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
 }
 

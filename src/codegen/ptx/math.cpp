@@ -3,11 +3,11 @@
 // sinf/cosf kernels of Cephes/musl); with approximations allowed (--fast-math or approx=True)
 // they use the PTX .approx instructions directly. docs/language.md lists the error bounds,
 // and tests/gpu checks them.
+#include "codegen/ptx/math.h"
+
 #include <cmath>
 
 #include <fmt/format.h>
-
-#include "codegen/ptx/emitter.h"
 
 namespace tilec::codegen {
 namespace {
@@ -24,7 +24,7 @@ constexpr float kPio2_3 = -1.7151245100059376e-15f;
 
 }  // namespace
 
-std::string Emitter::poly(const std::string& x, const std::vector<double>& c) {
+std::string MathEmitter::poly(const std::string& x, const std::vector<double>& c) {
   // Horner: c[0] + x*(c[1] + x*(c[2] + ...)), with fma.
   std::string acc = b_.reg(RegClass::B32);
   b_.ins("mov.b32", {acc, f32_imm(float(c.back()))});
@@ -32,14 +32,14 @@ std::string Emitter::poly(const std::string& x, const std::vector<double>& c) {
   return acc;
 }
 
-std::string Emitter::exp2_f32(const std::string& x, bool approx) {
+std::string MathEmitter::exp2_f32(const std::string& x, bool approx) {
   (void)approx;  // ex2.approx.f32 is within 2 ulp over the whole range (PTX ISA, ex2)
   std::string r = b_.reg(RegClass::B32);
   b_.ins("ex2.approx.f32", {r, x});
   return r;
 }
 
-std::string Emitter::exp_f32(const std::string& x, bool approx) {
+std::string MathEmitter::exp_f32(const std::string& x, bool approx) {
   std::string r = b_.reg(RegClass::B32);
   if (approx) {
     b_.ins("mul.f32", {r, x, f32_imm(float(kLog2e))});
@@ -77,7 +77,7 @@ std::string Emitter::exp_f32(const std::string& x, bool approx) {
   return r;
 }
 
-std::string Emitter::log2_f32(const std::string& x, bool approx) {
+std::string MathEmitter::log2_f32(const std::string& x, bool approx) {
   std::string r = b_.reg(RegClass::B32);
   if (approx) {
     b_.ins("lg2.approx.ftz.f32", {r, x});
@@ -137,7 +137,7 @@ std::string Emitter::log2_f32(const std::string& x, bool approx) {
   return r;
 }
 
-std::string Emitter::tanh_f32(const std::string& x, bool approx) {
+std::string MathEmitter::tanh_f32(const std::string& x, bool approx) {
   std::string r = b_.reg(RegClass::B32);
   if (approx) {
     b_.ins("tanh.approx.f32", {r, x});
@@ -166,7 +166,7 @@ std::string Emitter::tanh_f32(const std::string& x, bool approx) {
   return r;
 }
 
-std::string Emitter::sincos_f32(const std::string& x, bool cosine, bool approx) {
+std::string MathEmitter::sincos_f32(const std::string& x, bool cosine, bool approx) {
   std::string r = b_.reg(RegClass::B32);
   if (approx) {
     b_.ins(cosine ? "cos.approx.f32" : "sin.approx.f32", {r, x});
@@ -206,7 +206,7 @@ std::string Emitter::sincos_f32(const std::string& x, bool cosine, bool approx) 
   return r;
 }
 
-std::string Emitter::pow_f32(const std::string& x, const std::string& y, bool approx) {
+std::string MathEmitter::pow_f32(const std::string& x, const std::string& y, bool approx) {
   // x^y = 2^(y log2|x|), with the sign of x for odd integer y; NaN for x < 0 and non-integer y;
   // x^0 = 1 and 1^y = 1 (C99 pow).
   std::string ax = b_.reg(RegClass::B32);
@@ -241,7 +241,7 @@ std::string Emitter::pow_f32(const std::string& x, const std::string& y, bool ap
   return r;
 }
 
-std::string Emitter::math_f32(ir::OpKind k, const std::string& x, bool approx, const SourceRange& loc) {
+std::string MathEmitter::math_f32(ir::OpKind k, const std::string& x, bool approx, const SourceRange& loc) {
   using ir::OpKind;
   std::string r;
   switch (k) {
@@ -281,7 +281,7 @@ std::string Emitter::math_f32(ir::OpKind k, const std::string& x, bool approx, c
       return r;
     }
     default:
-      error(loc, std::string("internal compiler error: no f32 lowering for ") + ir::op_name(k));
+      cx_.error(loc, std::string("internal compiler error: no f32 lowering for ") + ir::op_name(k));
       return x;
   }
 }

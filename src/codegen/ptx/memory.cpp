@@ -5,15 +5,15 @@
 // each vector is wholly inside or outside the array); other accesses take a CTA-uniform branch
 // to an unmasked path for interior tiles and a masked one (padding on load, dropped stores) for
 // edge tiles.
+#include "codegen/ptx/memory.h"
+
 #include <map>
 
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
-
 namespace tilec::codegen {
 
-struct Emitter::Access {
+struct MemoryEmitter::Access {
   int rank = 0;
   int esz = 4;                              ///< element bytes in memory
   std::vector<std::string> stride_bytes;    ///< per tile dim, s64
@@ -60,20 +60,21 @@ std::string global_mem_type(DType d, bool store) {
   return "b32";  // unreachable: every dtype is named above
 }
 
-Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index) {
+MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l,
+                                                 size_t first_index) {
   Access a;
   const ir::ArrayParam* arr = array->type.array;
-  const ArrayRegs& ar = arrays_.at(arr);
+  const ArrayRegs& ar = cx_.arrays_.at(arr);
   a.rank = int(arr->dims.size());
   a.esz = mem_bytes(arr->dtype);
-  const ThreadCoords& tc = coords(l);
+  const ThreadCoords& tc = cx_.coords(l);
   std::string tile_base = b_.reg(RegClass::B64);
   b_.ins("mov.b64", {tile_base, ar.base});
   std::vector<std::string> conds;
   for (int j = 0; j < a.rank; ++j) {
     int ad = op.order.empty() ? j : int(op.order[size_t(j)]);
     const ir::Value* iv = op.operands[first_index + size_t(j)];
-    std::string idx = regs(iv)[0];
+    std::string idx = cx_.regs(iv)[0];
     if (dtype_bits(iv->type.tile.dtype) < 64) {
       std::string w = b_.reg(RegClass::B64);
       b_.ins(is_unsigned_int(iv->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
@@ -102,8 +103,8 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     // always inside (IntegerFacts::below_extent): a row kernel's row needs no test.
     a.origin.push_back(origin);
     a.shape.push_back(shape);
-    a.origin_nonneg.push_back(facts_.nonneg(iv));
-    a.inside.push_back(shape == 1 && a.origin_nonneg.back() && facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
+    a.origin_nonneg.push_back(cx_.facts_.nonneg(iv));
+    a.inside.push_back(shape == 1 && a.origin_nonneg.back() && cx_.facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
     if (a.inside.back()) {
       a.rem.emplace_back();
       continue;
@@ -137,7 +138,7 @@ Emitter::Access Emitter::plan_access(const ir::Op& op, const ir::Value* array, c
     }
   }
   int last_ad = op.order.empty() ? a.rank - 1 : int(op.order[size_t(a.rank - 1)]);
-  a.contiguous = o_.vectorized && a.rank > 0 && last_ad == a.rank - 1;
+  a.contiguous = cx_.o_.vectorized && a.rank > 0 && last_ad == a.rank - 1;
   return a;
 }
 
@@ -145,7 +146,7 @@ namespace {
 
 // Valid coordinates of an edge tile: [max(-origin, 0), min(extent - origin, shape)), both
 // clamped to [0, shape] so that they fit 32 bits.
-void edge_limits(PtxBuilder& b, Emitter::Access& a) {
+void edge_limits(PtxBuilder& b, MemoryEmitter::Access& a) {
   a.low.clear();
   a.limit.clear();
   a.valid.clear();
@@ -176,7 +177,7 @@ void edge_limits(PtxBuilder& b, Emitter::Access& a) {
 
 // Byte offset of dim-j coordinate offset `o` = rep * cta_tile + e: adds of precomputed
 // multiples of the stride (no 64-bit multiply per element).
-std::string dim_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int j, int64_t o) {
+std::string dim_offset(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, int j, int64_t o) {
   auto key = std::make_pair(j, o);
   auto it = a.row_off.find(key);
   if (it != a.row_off.end()) return it->second;
@@ -204,7 +205,7 @@ std::string dim_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int j
 // Byte offset of register `r` from the thread base: an immediate along the contiguous axis,
 // a register (sum of per-dim offsets) for the others. Returns (register or "", immediate).
 // Called for every register before the interior/edge branch, so both paths may use them.
-std::pair<std::string, int64_t> element_offset(PtxBuilder& b, Emitter::Access& a, const Layout& l, int64_t r) {
+std::pair<std::string, int64_t> element_offset(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, int64_t r) {
   std::vector<int64_t> off = l.reg_offset(r);
   int64_t imm = 0;
   std::string sum;
@@ -228,9 +229,9 @@ std::pair<std::string, int64_t> element_offset(PtxBuilder& b, Emitter::Access& a
 }
 
 // The address operand of every register of `l`, computed once before any branch.
-std::vector<std::string> all_addresses(PtxBuilder& b, Emitter::Access& a, const Layout& l);
+std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l);
 
-std::string address(PtxBuilder& b, const Emitter::Access& a, const std::pair<std::string, int64_t>& off) {
+std::string address(PtxBuilder& b, const MemoryEmitter::Access& a, const std::pair<std::string, int64_t>& off) {
   std::string base = a.thread_base;
   if (!off.first.empty()) {
     base = b.reg(RegClass::B64);
@@ -239,7 +240,7 @@ std::string address(PtxBuilder& b, const Emitter::Access& a, const std::pair<std
   return off.second ? fmt::format("[{}+{}]", base, off.second) : "[" + base + "]";
 }
 
-std::vector<std::string> all_addresses(PtxBuilder& b, Emitter::Access& a, const Layout& l) {
+std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l) {
   std::vector<std::string> out;
   for (int64_t r = 0; r < l.regs_per_thread(); ++r) out.push_back(address(b, a, element_offset(b, a, l, r)));
   return out;
@@ -254,7 +255,7 @@ std::string both(PtxBuilder& b, const std::string& p, const std::string& q) {
 }
 
 // Predicate: element `r` lies inside the array ("" when it always does).
-std::string element_valid(PtxBuilder& b, Emitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
+std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
                           int64_t r) {
   std::vector<int64_t> off = l.reg_offset(r);
   std::string all;
@@ -286,11 +287,11 @@ std::string element_valid(PtxBuilder& b, Emitter::Access& a, const Layout& l, co
 
 }  // namespace
 
-void Emitter::load(const ir::Op& op) {
+void MemoryEmitter::load(const ir::Op& op) {
   const ir::Value* arr = op.operands[0];
   const ir::Value* res = op.results[0];
   DType dt = res->type.tile.dtype;
-  std::vector<std::string>& out = define(res);
+  std::vector<std::string>& out = cx_.define(res);
   std::string suffix = global_mem_type(dt, false);
   // Loads into a scratch register of the memory width, then converts (bool) if needed.
   auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
@@ -308,12 +309,12 @@ void Emitter::load(const ir::Op& op) {
   };
   if (res->type.is_scalar()) {
     // A rank-0 array has one element; a scalar load reads it in every thread.
-    load_one(out[0], "[" + arrays_.at(arr->type.array).base + "]", "");
+    load_one(out[0], "[" + cx_.arrays_.at(arr->type.array).base + "]", "");
     return;
   }
-  const Layout& l = k_.layout(res);
+  const Layout& l = cx_.k_.layout(res);
   Access a = plan_access(op, arr, l, 1);
-  const ThreadCoords& tc = coords(l);
+  const ThreadCoords& tc = cx_.coords(l);
   std::vector<std::string> addrs = all_addresses(b_, a, l);
   int64_t n = l.regs_per_thread();
   RegClass c = reg_class(dt);
@@ -376,11 +377,11 @@ void Emitter::load(const ir::Op& op) {
   b_.label(done);
 }
 
-void Emitter::store(const ir::Op& op) {
+void MemoryEmitter::store(const ir::Op& op) {
   const ir::Value* arr = op.operands[0];
   const ir::Value* val = op.operands[1];
   DType dt = val->type.tile.dtype;
-  const std::vector<std::string>& in = regs(val);
+  const std::vector<std::string>& in = cx_.regs(val);
   std::string suffix = global_mem_type(dt, true);
   auto store_one = [&](const std::string& v, const std::string& addr, const std::string& pred) {
     std::string src = v;
@@ -393,13 +394,13 @@ void Emitter::store(const ir::Op& op) {
   if (val->type.is_scalar()) {
     // One element: thread 0 writes it.
     std::string p = b_.reg(RegClass::Pred);
-    b_.ins("setp.eq.u32", {p, tid_, "0"});
-    store_one(in[0], "[" + arrays_.at(arr->type.array).base + "]", p);
+    b_.ins("setp.eq.u32", {p, cx_.tid_, "0"});
+    store_one(in[0], "[" + cx_.arrays_.at(arr->type.array).base + "]", p);
     return;
   }
-  const Layout& l = k_.layout(val);
+  const Layout& l = cx_.k_.layout(val);
   Access a = plan_access(op, arr, l, 2);
-  const ThreadCoords& tc = coords(l);
+  const ThreadCoords& tc = cx_.coords(l);
   std::vector<std::string> addrs = all_addresses(b_, a, l);
   int64_t n = l.regs_per_thread();
   const std::string& primary = tc.primary;  // threads holding copies do not store

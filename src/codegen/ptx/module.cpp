@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "codegen/abi.h"
+#include "codegen/ptx/emitter.h"
 
 namespace tilec::codegen {
 

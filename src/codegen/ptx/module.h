@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "codegen/lower.h"
-#include "codegen/ptx/emitter.h"
+#include "codegen/ptx/context.h"
 
 namespace tilec::codegen {
 

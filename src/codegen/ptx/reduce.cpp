@@ -4,18 +4,19 @@
 // slice layout), so a following broadcast needs no data movement.
 // NaN propagates through max/min; argmax/argmin return the first NaN if any, else the first
 // index of the extreme (language.md §6.5).
+#include "codegen/ptx/reduce.h"
+
 #include <cmath>
 #include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
-
 namespace tilec::codegen {
 namespace {
 
-std::string identity(ir::Combine c, DType d, const Emitter& e, std::string (Emitter::*imm)(DType, Scalar) const) {
+// The value that leaves the other operand of combine `c` unchanged, as a PTX immediate.
+std::string identity(ir::Combine c, DType d) {
   bool fl = is_float(d);
   Scalar s;
   switch (c) {
@@ -34,12 +35,12 @@ std::string identity(ir::Combine c, DType d, const Emitter& e, std::string (Emit
       else s.i = is_unsigned_int(d) ? -1 : (dtype_bits(d) == 64 ? INT64_MAX : int64_t(INT32_MAX));
       break;
   }
-  return (e.*imm)(d, s);
+  return imm(d, s);
 }
 
 }  // namespace
 
-std::string Emitter::shuffle_xor(const std::string& v, DType d, int64_t mask) {
+std::string ReduceEmitter::shuffle_xor(const std::string& v, DType d, int64_t mask) {
   RegClass c = reg_class(d);
   std::string m = std::to_string(mask);
   if (c == RegClass::B32) {
@@ -63,15 +64,15 @@ std::string Emitter::shuffle_xor(const std::string& v, DType d, int64_t mask) {
   return p;
 }
 
-void Emitter::combine(ir::Combine c, DType d, std::string a, std::string ia, std::string b, std::string ib,
-                      std::string& out, std::string& iout) {
+void ReduceEmitter::combine(ir::Combine c, DType d, std::string a, std::string ia, std::string b, std::string ib,
+                            std::string& out, std::string& iout) {
   // The inputs are copies: callers pass their accumulator as both `a` and `out`.
   using ir::Combine;
   switch (c) {
-    case Combine::Sum: out = binary_reg(ir::OpKind::Add, d, a, b); return;
-    case Combine::Prod: out = binary_reg(ir::OpKind::Mul, d, a, b); return;
-    case Combine::Max: out = binary_reg(ir::OpKind::Max, d, a, b); return;
-    case Combine::Min: out = binary_reg(ir::OpKind::Min, d, a, b); return;
+    case Combine::Sum: out = arith_.binary_reg(ir::OpKind::Add, d, a, b); return;
+    case Combine::Prod: out = arith_.binary_reg(ir::OpKind::Mul, d, a, b); return;
+    case Combine::Max: out = arith_.binary_reg(ir::OpKind::Max, d, a, b); return;
+    case Combine::Min: out = arith_.binary_reg(ir::OpKind::Min, d, a, b); return;
     default: break;
   }
   // argmax/argmin: take b when it is the first NaN, strictly more extreme, or equal with a
@@ -120,8 +121,8 @@ void Emitter::combine(ir::Combine c, DType d, std::string a, std::string ia, std
   b_.ins("selp.b32", {iout, ib, ia, take});
 }
 
-std::pair<std::string, std::string> Emitter::combine_tree(ir::Combine c, DType d,
-                                                         std::vector<std::pair<std::string, std::string>> level) {
+std::pair<std::string, std::string> ReduceEmitter::combine_tree(ir::Combine c, DType d,
+                                                               std::vector<std::pair<std::string, std::string>> level) {
   while (level.size() > 1) {
     std::vector<std::pair<std::string, std::string>> next;
     for (size_t i = 0; i + 1 < level.size(); i += 2) {
@@ -135,21 +136,21 @@ std::pair<std::string, std::string> Emitter::combine_tree(ir::Combine c, DType d
   return level.front();
 }
 
-void Emitter::reduce(const ir::Op& op) {
+void ReduceEmitter::reduce(const ir::Op& op) {
   const ir::Value* src = op.operands[0];
   const ir::Value* dst = op.results[0];
   DType d = src->type.tile.dtype;
   ir::Combine c = op.combine;
   bool arg = c == ir::Combine::Argmax || c == ir::Combine::Argmin;
-  const Layout& ls = k_.layout(src);
+  const Layout& ls = cx_.k_.layout(src);
   Layout ld = ls.slice(op.axis);
   int ax = op.axis;
   int p = ls.parent_dim(ax);
-  const ThreadCoords& tc = coords(ls);
-  const std::vector<std::string>& in = regs(src);
+  const ThreadCoords& tc = cx_.coords(ls);
+  const std::vector<std::string>& in = cx_.regs(src);
   int64_t nout = ld.regs_per_thread();
   std::vector<std::string> acc(static_cast<size_t>(nout)), idx(static_cast<size_t>(nout));
-  std::string ident = identity(c, d, *this, &Emitter::imm);
+  std::string ident = identity(c, d);
 
   // Threads whose coordinate along the axis wrapped around hold copies: they contribute the
   // identity so that nothing is counted twice.
@@ -161,11 +162,11 @@ void Emitter::reduce(const ir::Op& op) {
       warp_stride *= ls.warps_per_cta[size_t(k)];
     }
     std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {lc, tid_, "0"});
+    b_.ins("shr.u32", {lc, cx_.tid_, "0"});
     b_.ins("and.b32", {lc, lc, "31"});
     b_.ins("shr.u32", {lc, lc, u32(int64_t(std::log2(double(lane_stride))))});
     b_.ins("and.b32", {lc, lc, u32(ls.threads_per_warp[size_t(p)] - 1)});
-    b_.ins("shr.u32", {wc, tid_, "5"});
+    b_.ins("shr.u32", {wc, cx_.tid_, "5"});
     b_.ins("shr.u32", {wc, wc, u32(int64_t(std::log2(double(warp_stride))))});
     b_.ins("and.b32", {wc, wc, u32(ls.warps_per_cta[size_t(p)] - 1)});
     b_.ins("mad.lo.u32", {lc, wc, u32(ls.threads_per_warp[size_t(p)]), lc});
@@ -234,7 +235,7 @@ void Emitter::reduce(const ir::Op& op) {
     for (int k = ls.parent_rank() - 1; k > p; --k) warp_stride *= ls.warps_per_cta[size_t(k)];
     int64_t m = std::max<int64_t>(1, dst->type.tile.numel());
     int esz = reg_class(d) == RegClass::B64 ? 8 : 4;
-    const ThreadCoords& td = coords(ld);
+    const ThreadCoords& td = cx_.coords(ld);
     // Linear index of this thread's first output element (row-major over the result shape).
     std::vector<int64_t> rm(size_t(ld.rank()), 1);
     for (int k = ld.rank() - 2; k >= 0; --k) rm[size_t(k)] = rm[size_t(k + 1)] * ld.shape[size_t(k + 1)];
@@ -242,11 +243,11 @@ void Emitter::reduce(const ir::Op& op) {
     b_.ins("mov.u32", {lin, "0"});
     for (int k = 0; k < ld.rank(); ++k) b_.ins("mad.lo.u32", {lin, td.base[size_t(k)], u32(rm[size_t(k)]), lin});
     std::string wc = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {wc, tid_, "5"});
+    b_.ins("shr.u32", {wc, cx_.tid_, "5"});
     b_.ins("shr.u32", {wc, wc, u32(int64_t(std::log2(double(warp_stride))))});
     b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
     std::string base = b_.reg(RegClass::B32), mine = b_.reg(RegClass::B32);
-    b_.ins("mov.u32", {base, smem_});
+    b_.ins("mov.u32", {base, cx_.smem_});
     b_.ins("mad.lo.u32", {mine, wc, u32(m), lin});
     // Values: [wpc][m] of esz bytes; argmax/argmin indices after them: [wpc][m] of 4 bytes.
     std::string ibase = b_.reg(RegClass::B32);
@@ -277,7 +278,7 @@ void Emitter::reduce(const ir::Op& op) {
       b_.ins(st, {fmt::format("[{}+{}]", vaddr, lo * esz), v});
       if (arg) b_.ins("st.shared.b32", {fmt::format("[{}+{}]", iaddr, lo * 4), idx[size_t(o)]});
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     for (int64_t o = 0; o < nout; ++o) {
       std::vector<int64_t> off = ld.rank() ? ld.reg_offset(o) : std::vector<int64_t>{};
       int64_t lo = 0;
@@ -304,9 +305,9 @@ void Emitter::reduce(const ir::Op& op) {
       }
       std::tie(acc[size_t(o)], idx[size_t(o)]) = combine_tree(c, d, partials);
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
   }
-  regs_[dst] = arg ? idx : acc;
+  cx_.regs_[dst] = arg ? idx : acc;
 }
 
 }  // namespace tilec::codegen

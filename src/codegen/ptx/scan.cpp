@@ -12,21 +12,17 @@
 // A tile smaller than the CTA tile along the axis wraps around: the threads past its extent
 // hold copies, so the scan runs in independent groups of lanes (and warps) that each cover
 // the extent once, and the copies compute the same values as the originals.
+#include "codegen/ptx/scan.h"
+
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
-
 namespace tilec::codegen {
-namespace {
 
-
-}  // namespace
-
-std::string Emitter::shuffle(const char* mode, const std::string& v, DType d, const std::string& b,
-                             const std::string& c) {
+std::string ScanEmitter::shuffle(const char* mode, const std::string& v, DType d, const std::string& b,
+                                 const std::string& c) {
   // PTX ISA §9.7.9.6 (shfl.sync): 32-bit values only; wider and narrower ones move as words.
   std::string ins = std::string("shfl.sync.") + mode + ".b32";
   RegClass rc = reg_class(d);
@@ -58,27 +54,27 @@ std::string Emitter::shuffle(const char* mode, const std::string& v, DType d, co
   return q;
 }
 
-void Emitter::scan(const ir::Op& op) {
+void ScanEmitter::scan(const ir::Op& op) {
   const ir::Value* src = op.operands[0];
   const ir::Value* dst = op.results[0];
   DType d = src->type.tile.dtype;
-  const std::vector<std::string>& in = regs(src);
+  const std::vector<std::string>& in = cx_.regs(src);
   int ax = op.axis;
   int64_t extent = src->type.tile.shape[size_t(ax)];
-  const Layout& l = k_.layout(src);
+  const Layout& l = cx_.k_.layout(src);
   int p = l.parent_dim(ax);
   if (extent == 1 || p < 0) {  // a scan of one element is the element
-    regs_[dst] = in;
+    cx_.regs_[dst] = in;
     return;
   }
   RegClass rc = reg_class(d);
   if (rc == RegClass::Pred) {
-    error(op.loc, std::string(op.combine == ir::Combine::Prod ? "cumprod" : "cumsum") +
+    cx_.error(op.loc, std::string(op.combine == ir::Combine::Prod ? "cumprod" : "cumsum") +
                       " cannot accumulate in bool; use dtype=i32");
     return;
   }
   ir::OpKind k = op.combine == ir::Combine::Prod ? ir::OpKind::Mul : ir::OpKind::Add;
-  auto comb = [&](const std::string& x, const std::string& y) { return binary_reg(k, d, x, y); };
+  auto comb = [&](const std::string& x, const std::string& y) { return arith_.binary_reg(k, d, x, y); };
   std::string bits = rc == RegClass::B16 ? "b16" : rc == RegClass::B32 ? "b32" : "b64";
   auto select = [&](const std::string& yes, const std::string& no, const std::string& pred) {
     std::string r = b_.reg(rc);
@@ -104,10 +100,10 @@ void Emitter::scan(const ir::Op& op) {
   // This thread's lane coordinate inside its group along the axis (lg), and its warp
   // coordinate (wp) and position inside its group of warps (wg).
   std::string lg = b_.reg(RegClass::B32), wp = b_.reg(RegClass::B32), wg = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lg, tid_, "31"});
+  b_.ins("and.b32", {lg, cx_.tid_, "31"});
   b_.ins("shr.u32", {lg, lg, u32(log2_exact(lane_stride))});
   b_.ins("and.b32", {lg, lg, u32(gl - 1)});
-  b_.ins("shr.u32", {wp, tid_, u32(5 + log2_exact(warp_stride))});
+  b_.ins("shr.u32", {wp, cx_.tid_, u32(5 + log2_exact(warp_stride))});
   b_.ins("and.b32", {wp, wp, u32(wpc - 1)});
   b_.ins("and.b32", {wg, wp, u32(gw - 1)});
 
@@ -159,7 +155,7 @@ void Emitter::scan(const ir::Op& op) {
     std::vector<int64_t> rm(other_shape.size(), 1);
     for (int q = int(rm.size()) - 2; q >= 0; --q) rm[size_t(q)] = rm[size_t(q + 1)] * other_shape[size_t(q + 1)];
     int64_t nrows = src->type.tile.numel() / extent;
-    const ThreadCoords& tc = coords(l);
+    const ThreadCoords& tc = cx_.coords(l);
     std::string row = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {row, "0"});
     for (int q = 0, j = 0; q < l.rank(); ++q) {
@@ -169,7 +165,7 @@ void Emitter::scan(const ir::Op& op) {
     }
     // Slot (rep * nrows + row) * wpc + warp, esz bytes each.
     std::string base = b_.reg(RegClass::B32), mine = b_.reg(RegClass::B32), last = b_.reg(RegClass::Pred);
-    b_.ins("mov.u32", {base, smem_});
+    b_.ins("mov.u32", {base, cx_.smem_});
     b_.ins("mul.lo.u32", {row, row, u32(wpc * esz)});
     b_.ins("add.u32", {base, base, row});
     b_.ins("mad.lo.u32", {mine, wp, u32(esz), base});
@@ -182,7 +178,7 @@ void Emitter::scan(const ir::Op& op) {
       return (rep * nrows + r) * wpc * esz;
     };
     for (auto& [key, g] : groups) b_.ins_if(last, st, {fmt::format("[{}+{}]", mine, slot(key.first, key.second)), g.lanes_incl});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     // Warp w' precedes this warp in its group when wp - wg <= w' < wp.
     std::vector<std::string> before;
     for (int w = 0; w < wpc; ++w) {
@@ -205,14 +201,14 @@ void Emitter::scan(const ir::Op& op) {
       g.warps_excl = acc;
       g.rep_total = all;
     }
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
   } else if (reps > 1) {
     // One warp along the axis: the repetition's total is the last lane's inclusive value.
     std::string src_lane;
     if (gl > 1) {
       src_lane = b_.reg(RegClass::B32);
       std::string lane = b_.reg(RegClass::B32), back = b_.reg(RegClass::B32);
-      b_.ins("and.b32", {lane, tid_, "31"});
+      b_.ins("and.b32", {lane, cx_.tid_, "31"});
       b_.ins("sub.u32", {back, u32(gl - 1), lg});
       b_.ins("mad.lo.u32", {src_lane, back, u32(lane_stride), lane});
     }
@@ -220,7 +216,7 @@ void Emitter::scan(const ir::Op& op) {
   }
 
   // 4. Carry the repetitions left to right; each element is carry ⊕ warps ⊕ lanes ⊕ own prefix.
-  std::vector<std::string>& out = regs_[dst];
+  std::vector<std::string>& out = cx_.regs_[dst];
   out.assign(in.size(), "");
   std::map<std::vector<int64_t>, std::string> carry;
   for (auto& [key, g] : groups) {  // ordered by row, then repetition

@@ -3,18 +3,12 @@
 // the elements its result registers hold. cat writes its two operands into the two halves of the
 // result's row-major order; extract reads the sub-tile at a constant offset. The same two
 // helpers move the old values of atomics to the threads that hold copies (atomic.cpp).
-#include <fmt/format.h>
+#include "codegen/ptx/shape.h"
 
-#include "codegen/ptx/emitter.h"
+#include <fmt/format.h>
 
 namespace tilec::codegen {
 namespace {
-
-std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (int d = int(shape.size()) - 2; d >= 0; --d) s[size_t(d)] = s[size_t(d + 1)] * shape[size_t(d + 1)];
-  return s;
-}
 
 // Slot bytes: 8 for 64-bit values, 4 for the rest (16-bit values and bools widen to a word, as in
 // convert_layout, so that consecutive elements fall in consecutive banks).
@@ -22,9 +16,9 @@ int slot_bytes(DType d) { return reg_class(d) == RegClass::B64 ? 8 : 4; }
 
 }  // namespace
 
-void Emitter::smem_store(const std::vector<std::string>& v, const Layout& l, DType d,
-                         const std::vector<int64_t>& strides, int64_t offset) {
-  const ThreadCoords& tc = coords(l);
+void ShapeEmitter::smem_store(const std::vector<std::string>& v, const Layout& l, DType d,
+                              const std::vector<int64_t>& strides, int64_t offset) {
+  const ThreadCoords& tc = cx_.coords(l);
   int esz = slot_bytes(d);
   RegClass c = reg_class(d);
   std::string lin = b_.reg(RegClass::B32), addr = b_.reg(RegClass::B32);
@@ -32,7 +26,7 @@ void Emitter::smem_store(const std::vector<std::string>& v, const Layout& l, DTy
   for (int k = 0; k < l.rank(); ++k)
     if (strides[size_t(k)]) b_.ins("mad.lo.u32", {lin, tc.base[size_t(k)], u32(strides[size_t(k)]), lin});
   std::string base = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {base, smem_});
+  b_.ins("mov.u32", {base, cx_.smem_});
   b_.ins("mad.lo.u32", {addr, lin, u32(esz), base});
   std::string st = c == RegClass::B64 ? "st.shared.b64" : c == RegClass::B16 ? "st.shared.b16" : "st.shared.b32";
   for (size_t r = 0; r < v.size(); ++r) {
@@ -50,9 +44,9 @@ void Emitter::smem_store(const std::vector<std::string>& v, const Layout& l, DTy
   }
 }
 
-std::vector<std::string> Emitter::smem_load(const Layout& l, DType d, const std::vector<int64_t>& strides,
-                                            int64_t offset) {
-  const ThreadCoords& tc = coords(l);
+std::vector<std::string> ShapeEmitter::smem_load(const Layout& l, DType d, const std::vector<int64_t>& strides,
+                                                 int64_t offset) {
+  const ThreadCoords& tc = cx_.coords(l);
   int esz = slot_bytes(d);
   RegClass c = reg_class(d);
   std::string lin = b_.reg(RegClass::B32), addr = b_.reg(RegClass::B32);
@@ -60,7 +54,7 @@ std::vector<std::string> Emitter::smem_load(const Layout& l, DType d, const std:
   for (int k = 0; k < l.rank(); ++k)
     if (strides[size_t(k)]) b_.ins("mad.lo.u32", {lin, tc.base[size_t(k)], u32(strides[size_t(k)]), lin});
   std::string base = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {base, smem_});
+  b_.ins("mov.u32", {base, cx_.smem_});
   b_.ins("mad.lo.u32", {addr, lin, u32(esz), base});
   std::string ld = c == RegClass::B64 ? "ld.shared.b64" : c == RegClass::B16 ? "ld.shared.b16" : "ld.shared.b32";
   std::vector<std::string> out;
@@ -83,7 +77,7 @@ std::vector<std::string> Emitter::smem_load(const Layout& l, DType d, const std:
   return out;
 }
 
-void Emitter::cat(const ir::Op& op) {
+void ShapeEmitter::cat(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* b = op.operands[1];
   const ir::Value* dst = op.results[0];
@@ -91,14 +85,14 @@ void Emitter::cat(const ir::Op& op) {
   std::vector<int64_t> rm = row_major_strides(dst->type.tile.shape);
   // b starts where a's extent along the axis ends.
   int64_t second = a->type.tile.shape[size_t(op.axis)] * rm[size_t(op.axis)];
-  smem_store(regs(a), k_.layout(a), d, rm, 0);
-  smem_store(regs(b), k_.layout(b), d, rm, second);
-  b_.ins("bar.sync", {"0"});
-  regs_[dst] = smem_load(k_.layout(dst), d, rm, 0);
-  b_.ins("bar.sync", {"0"});  // the buffer is free again for the next conversion
+  smem_store(cx_.regs(a), cx_.k_.layout(a), d, rm, 0);
+  smem_store(cx_.regs(b), cx_.k_.layout(b), d, rm, second);
+  cx_.cta_barrier();
+  cx_.regs_[dst] = smem_load(cx_.k_.layout(dst), d, rm, 0);
+  cx_.cta_barrier();  // the buffer is free again for the next conversion
 }
 
-void Emitter::extract(const ir::Op& op) {
+void ShapeEmitter::extract(const ir::Op& op) {
   const ir::Value* src = op.operands[0];
   const ir::Value* dst = op.results[0];
   DType d = dst->type.tile.dtype;
@@ -106,10 +100,10 @@ void Emitter::extract(const ir::Op& op) {
   // Result element c is source element index[k] * shape[k] + c[k].
   int64_t offset = 0;
   for (size_t k = 0; k < rm.size(); ++k) offset += op.order[k] * dst->type.tile.shape[k] * rm[k];
-  smem_store(regs(src), k_.layout(src), d, rm, 0);
-  b_.ins("bar.sync", {"0"});
-  regs_[dst] = smem_load(k_.layout(dst), d, rm, offset);
-  b_.ins("bar.sync", {"0"});
+  smem_store(cx_.regs(src), cx_.k_.layout(src), d, rm, 0);
+  cx_.cta_barrier();
+  cx_.regs_[dst] = smem_load(cx_.k_.layout(dst), d, rm, offset);
+  cx_.cta_barrier();
 }
 
 }  // namespace tilec::codegen

@@ -56,11 +56,9 @@ void Emitter::ring_next(const std::string& slot, const std::string& phase, int n
   b_.ins_if(wrap, "xor.b32", {phase, phase, "1"});
 }
 
-void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
+void Emitter::tma_setup(const Pipeline& p, TmaState& st) {
   need_ptx(80);
-  static_cast<LoopCounter&>(st) = loop_counter(loop);
   st.p = &p;
-  int S = p.stages;
   // The stages start at a 1024-byte boundary of the shared address (the 128-byte swizzle's
   // pattern repeats every 1024 bytes; TMA and wgmma apply it to address bits); the lowering
   // keeps 1024 bytes for that.
@@ -71,21 +69,26 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   st.full = b_.reg(RegClass::B32);
   st.empty = b_.reg(RegClass::B32);
   b_.ins("add.u32", {st.full, st.base, u32(p.barriers)});
-  b_.ins("add.u32", {st.empty, st.base, u32(p.barriers + 8 * S)});
-  for (std::string* r : {&st.rslot, &st.rphase, &st.wslot, &st.wphase, &st.prev}) {
-    *r = b_.reg(RegClass::B32);
-    b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
-  }
-  st.leader = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {st.leader, tid_, "0"});
-  std::string lane = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lane, tid_, "127"});
-  st.wg_leader = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+  b_.ins("add.u32", {st.empty, st.base, u32(p.barriers + 8 * p.stages)});
+}
 
+void Emitter::tma_init_barriers(const TmaState& st) {
+  int S = st.p->stages;
+  int warpgroups = k_.num_warps / 4;  // the compute (consumer) warpgroups
+  for (int s = 0; s < S; ++s) {
+    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
+    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(warpgroups)});
+  }
+  b_.ins("fence.mbarrier_init.release.cluster", {});
+  b_.ins("fence.proxy.async.shared::cta", {});
+  for (const AsyncLoad& al : st.p->loads) b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
+}
+
+void Emitter::tma_origins(const ir::Op& loop, TmaState& st) {
   // The fixed dimensions' tile origins (elements), once.
   const ir::Value* iv_value = loop.regions[0]->args[0];
-  for (const AsyncLoad& al : p.loads) {
+  st.origin.clear();
+  for (const AsyncLoad& al : st.p->loads) {
     const ir::Op& ld = *al.load;
     const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
     std::vector<std::string> origin;
@@ -110,20 +113,44 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
     }
     st.origin.push_back(origin);
   }
+}
+
+void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
+  int S = p.stages;
+  if (k_.spec.specialized()) {
+    // The producer warpgroup set up the barriers and fills the stages; the consumers only
+    // count round the ring.
+    st = specialized_tma_;
+    for (std::string* r : {&st.rslot, &st.rphase, &st.prev}) {
+      *r = b_.reg(RegClass::B32);
+      b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
+    }
+    std::string lane = b_.reg(RegClass::B32);
+    b_.ins("and.b32", {lane, tid_, "127"});
+    st.wg_leader = b_.reg(RegClass::Pred);
+    b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+    return;
+  }
+  static_cast<LoopCounter&>(st) = loop_counter(loop);
+  tma_setup(p, st);
+  for (std::string* r : {&st.rslot, &st.rphase, &st.wslot, &st.wphase, &st.prev}) {
+    *r = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
+  }
+  st.leader = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {st.leader, tid_, "0"});
+  std::string lane = b_.reg(RegClass::B32);
+  b_.ins("and.b32", {lane, tid_, "127"});
+  st.wg_leader = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+  tma_origins(loop, st);
 
   // Thread 0: the mbarriers, made visible to the other threads and to the copy engine.
   std::string skip = b_.label_name("tma_init_done");
   std::string not_leader = b_.reg(RegClass::Pred);
   b_.ins("not.pred", {not_leader, st.leader});
   b_.ins_if(not_leader, "bra", {skip});
-  int warpgroups = k_.num_warps / 4;
-  for (int s = 0; s < S; ++s) {
-    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
-    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(warpgroups)});
-  }
-  b_.ins("fence.mbarrier_init.release.cluster", {});
-  b_.ins("fence.proxy.async.shared::cta", {});
-  for (const AsyncLoad& al : p.loads) b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
+  tma_init_barriers(st);
   // The first S - 1 tiles.
   for (int s = 0; s + 1 < S; ++s) {
     std::string beyond = b_.reg(RegClass::Pred);
@@ -133,6 +160,60 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   }
   b_.label(skip);
   b_.ins("bar.sync", {"0"});
+}
+
+void Emitter::specialized_body() {
+  const Pipeline& p = k_.pipelines[0];
+  const ir::Op& loop = *p.loop;
+  TmaState& st = specialized_tma_;
+  tma_setup(p, st);
+  // Thread 0 (the producer's) initializes the mbarriers; every thread of the CTA waits for
+  // them before either role starts.
+  std::string init_done = b_.label_name("tma_init_done"), first = b_.reg(RegClass::Pred);
+  b_.ins("setp.ne.u32", {first, raw_tid_, "0"});
+  b_.ins_if(first, "bra", {init_done});
+  tma_init_barriers(st);
+  b_.label(init_done);
+  b_.ins("bar.sync", {"0"});
+
+  // Warpgroup 0 produces; warpgroups 1 .. consume.
+  std::string consumer = b_.label_name("consumer"), is_consumer = b_.reg(RegClass::Pred);
+  b_.ins("setp.ge.u32", {is_consumer, raw_tid_, "128"});
+  b_.ins_if(is_consumer, "bra", {consumer});
+  need_ptx(80);
+  if (k_.spec.producer_registers)
+    b_.ins("setmaxnreg.dec.sync.aligned.u32", {u32(k_.spec.producer_registers)});
+  std::string idle = b_.reg(RegClass::Pred);
+  b_.ins("setp.ne.u32", {idle, raw_tid_, "0"});
+  b_.ins_if(idle, "bra", {exit_label_});
+  for (const ir::Op* o : k_.spec.producer_ops) {
+    if (failed_) return;
+    op(*o);
+  }
+  tma_produce(loop, st);
+  b_.ins("bra", {exit_label_});
+
+  b_.label(consumer);
+  if (k_.spec.consumer_registers)
+    b_.ins("setmaxnreg.inc.sync.aligned.u32", {u32(k_.spec.consumer_registers)});
+  block(k_.fn->body);
+}
+
+void Emitter::tma_produce(const ir::Op& loop, TmaState& st) {
+  static_cast<LoopCounter&>(st) = loop_counter(loop);
+  tma_origins(loop, st);
+  for (std::string* r : {&st.wslot, &st.wphase}) {
+    *r = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {*r, "0"});
+  }
+  // Every iteration's copies, each into the next stage the consumers have emptied.
+  std::string top = b_.label_name("produce"), done = b_.label_name("produce_end"), beyond = b_.reg(RegClass::Pred);
+  b_.label(top);
+  b_.ins(fmt::format("setp.ge.{}", st.type()), {beyond, st.iv_issue, st.upper});
+  b_.ins_if(beyond, "bra", {done});
+  tma_issue(st);
+  b_.ins("bra", {top});
+  b_.label(done);
 }
 
 void Emitter::tma_issue(TmaState& st) {
@@ -207,6 +288,7 @@ void Emitter::tma_advance(TmaState& st) {
   b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
   b_.ins("mov.u32", {st.prev, st.rslot});
   ring_next(st.rslot, st.rphase, S);
+  if (k_.spec.specialized()) return;  // the producer warpgroup refills it
   // Thread 0 refills the stage just released with the tile S - 1 iterations ahead.
   std::string skip = b_.label_name("tma_refill_done"), no = b_.reg(RegClass::Pred);
   b_.ins(fmt::format("setp.ge.{}", st.type()), {no, st.iv_issue, st.upper});
@@ -221,7 +303,17 @@ void Emitter::tma_advance(TmaState& st) {
 }
 
 void Emitter::tma_epilogue(TmaState& st) {
-  b_.ins("wgmma.wait_group.sync.aligned", {"0"});
+  wgmma_wait(0);
+  if (k_.spec.specialized()) {
+    // The last stage read is free again (a producer that runs on, to a next tile, waits for
+    // it). The barriers stay: the kernel has no other pipelined loop.
+    std::string release = b_.reg(RegClass::Pred), bar = b_.reg(RegClass::B32);
+    b_.ins("setp.lt.u32", {release, st.prev, u32(st.p->stages)});
+    b_.ins("and.pred", {release, release, st.wg_leader});
+    b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
+    b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
+    return;
+  }
   // Every warp is done with the stages and the mbarriers before thread 0 invalidates them: a
   // later pipelined loop (or this one again, inside an outer loop) initializes and fills them
   // anew.

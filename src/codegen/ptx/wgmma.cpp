@@ -92,7 +92,12 @@ void Emitter::wgmma(const ir::Op& op) {
   bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
                  std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
                  !C->def && C->owner == op.parent && use_count_[C] == 1;
-  b_.ins("wgmma.wait_group.sync.aligned", {carried ? "1" : "0"});
+  wgmma_wait(carried ? 1 : 0);
+}
+
+void Emitter::wgmma_wait(int n) {
+  b_.ins("wgmma.wait_group.sync.aligned", {std::to_string(n)});
+  if (n == 0) b_.ins("fence.acq_rel.cta", {});
 }
 
 }  // namespace tilec::codegen

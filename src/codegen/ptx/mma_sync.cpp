@@ -1,12 +1,12 @@
 // mma(a, b, acc) on tensor cores with mma.sync (PTX ISA §9.7.13.3-4, sm_80+). Both operands
-// are read from shared memory: from the stage an async load (cp.async pipeline, pipeline.cpp)
+// are read from shared memory: from the stage an async load (cp.async pipeline, cp_async.cpp)
 // filled, with XOR-swizzled lines, or else staged there from registers (rows padded by 16
 // bytes). Then each warp loads its fragments — ldmatrix (.trans for the other majorness)
 // where the element size allows, ld.shared otherwise — and issues one instruction per 16×8
 // (or 8×8 for f64) piece of its block of the accumulator (layout.h, Kind::Mma).
-#include <fmt/format.h>
+#include "codegen/ptx/mma_sync.h"
 
-#include "codegen/ptx/emitter.h"
+#include <fmt/format.h>
 
 namespace tilec::codegen {
 namespace {
@@ -68,32 +68,21 @@ int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
 // others are `line_off` lines and `chunk_off` 16-byte chunks away. Lines are a multiple of 8
 // apart, so a line's swizzle pattern is the lane's; chunk offsets never share a bit with the
 // lane's chunk (see lane_address), so in a swizzled tile they go in with XOR.
-struct Emitter::LaneAddress {
+struct MmaSyncEmitter::LaneAddress {
   std::string reg;
   int64_t pitch = 0;
   bool swizzled = false;
   std::map<int64_t, std::string> xored;  ///< chunk offset → reg ^ (offset * 16)
 };
 
-std::string Emitter::smem_chunk_xor(const std::string& line, const SmemOperand& s) {
-  // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).
-  int64_t chunks = s.pitch / 16;
-  int64_t period = std::max<int64_t>(1, 8 / chunks), width = std::min<int64_t>(chunks, 8);
-  std::string f = b_.reg(RegClass::B32);
-  b_.ins("shr.u32", {f, line, std::to_string(log2_exact(period))});
-  b_.ins("and.b32", {f, f, u32(width - 1)});
-  b_.ins("shl.b32", {f, f, "4"});
-  return f;
-}
-
-Emitter::LaneAddress Emitter::lane_address(const SmemOperand& s, bool line_bit_high, const std::string& warp_line,
-                                           const std::string& warp_chunk) {
+MmaSyncEmitter::LaneAddress MmaSyncEmitter::lane_address(const SmemOperand& s, bool line_bit_high,
+                                                         const std::string& warp_line, const std::string& warp_chunk) {
   // Lane l: line (l % 8) + 8 * bit + warp_line, chunk bit' + warp_chunk, where (bit, bit') are
   // ((l/8) % 2, l/16) or, with line_bit_high, (l/16, (l/8) % 2). warp_chunk is a multiple of
   // the warp's width in chunks (a power of two), so adding the group offsets is an OR.
   std::string lane = b_.reg(RegClass::B32), l7 = b_.reg(RegClass::B32), lb = b_.reg(RegClass::B32),
               cb = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lane, tid_, "31"});
+  b_.ins("and.b32", {lane, cx_.tid_, "31"});
   b_.ins("and.b32", {l7, lane, "7"});
   b_.ins("bfe.u32", {lb, lane, line_bit_high ? "4" : "3", "1"});
   b_.ins("bfe.u32", {cb, lane, line_bit_high ? "3" : "4", "1"});
@@ -103,7 +92,7 @@ Emitter::LaneAddress Emitter::lane_address(const SmemOperand& s, bool line_bit_h
   if (!warp_chunk.empty()) b_.ins("add.u32", {cb, cb, warp_chunk});
   std::string bytes = b_.reg(RegClass::B32);
   b_.ins("shl.b32", {bytes, cb, "4"});
-  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(l7, s)});
+  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(b_, l7, s.pitch)});
   LaneAddress a;
   a.reg = b_.reg(RegClass::B32);
   a.pitch = s.pitch;
@@ -113,7 +102,7 @@ Emitter::LaneAddress Emitter::lane_address(const SmemOperand& s, bool line_bit_h
   return a;
 }
 
-std::string Emitter::lane_at(LaneAddress& a, int64_t line_off, int64_t chunk_off) {
+std::string MmaSyncEmitter::lane_at(LaneAddress& a, int64_t line_off, int64_t chunk_off) {
   if (!a.swizzled) return fmt::format("[{}+{}]", a.reg, line_off * a.pitch + chunk_off * 16);
   std::string r = a.reg;
   if (chunk_off) {
@@ -127,8 +116,8 @@ std::string Emitter::lane_at(LaneAddress& a, int64_t line_off, int64_t chunk_off
   return fmt::format("[{}+{}]", r, line_off * a.pitch);
 }
 
-std::string Emitter::smem_element(const SmemOperand& s, const std::string& r, int64_t r_off, const std::string& c,
-                                  int64_t c_off) {
+std::string MmaSyncEmitter::smem_element(const SmemOperand& s, const std::string& r, int64_t r_off, const std::string& c,
+                                         int64_t c_off) {
   // Element (r, c) of the operand: line r, position c (contiguous_dim 1) or the other way.
   const std::string& lr = s.contiguous_dim == 1 ? r : c;
   const std::string& pr = s.contiguous_dim == 1 ? c : r;
@@ -137,26 +126,26 @@ std::string Emitter::smem_element(const SmemOperand& s, const std::string& r, in
   b_.ins("add.u32", {line, lr, u32(lo)});
   b_.ins("add.u32", {bytes, pr, u32(po)});
   b_.ins("mul.lo.u32", {bytes, bytes, u32(s.esz)});
-  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(line, s)});
+  if (s.swizzled) b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(b_, line, s.pitch)});
   b_.ins("mad.lo.u32", {addr, line, u32(s.pitch), s.base});
   b_.ins("add.u32", {addr, addr, bytes});
   return "[" + addr + "]";
 }
 
-void Emitter::stage_operand(const ir::Value* v, const std::string& base, int64_t pitch) {
+void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, int64_t pitch) {
   // Every thread writes the elements it holds, 16 bytes at a time where its layout has them
   // contiguous along the row (the usual blocked layout of a load).
-  const Layout& l = k_.layout(v);
+  const Layout& l = cx_.k_.layout(v);
   DType d = v->type.tile.dtype;
   int e = elem_bytes(d);
-  const ThreadCoords& tc = coords(l);
+  const ThreadCoords& tc = cx_.coords(l);
   std::string row = tc.base[0], col = tc.base[1];
   std::string addr = b_.reg(RegClass::B32);
   b_.ins("mad.lo.u32", {addr, row, u32(pitch), base});
   std::string cb = b_.reg(RegClass::B32);
   b_.ins("mul.lo.u32", {cb, col, u32(e)});
   b_.ins("add.u32", {addr, addr, cb});
-  const std::vector<std::string>& r = regs(v);
+  const std::vector<std::string>& r = cx_.regs(v);
   int spt = l.spt(1);
   int per_store = std::max(1, std::min(spt, 16 / e));
   bool guard = !tc.primary.empty();
@@ -204,14 +193,14 @@ void Emitter::stage_operand(const ir::Value* v, const std::string& base, int64_t
   }
 }
 
-void Emitter::mma(const ir::Op& op) {
+void MmaSyncEmitter::mma(const ir::Op& op) {
   DType ta = op.operands[0]->type.tile.dtype;
-  if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && !o_.target.has_f8_mma_sync()) {
-    error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + o_.target.arch + ")");
-    define(op.results[0]);  // the rest of the kernel still finds registers for the result
+  if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && !cx_.o_.target.has_f8_mma_sync()) {
+    cx_.error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + cx_.o_.target.arch + ")");
+    cx_.define(op.results[0]);  // the rest of the kernel still finds registers for the result
     return;
   }
-  if (ta == DType::F8E4M3 || ta == DType::F8E5M2) need_ptx(84);
+  if (ta == DType::F8E4M3 || ta == DType::F8E5M2) cx_.need_ptx(84);
   // Each operand is either where an async load put it (the stage the loop reads now) or is
   // staged row-major, unswizzled, with 16 bytes of padding per row, in the conversion buffer.
   int e = elem_bytes(ta);
@@ -219,39 +208,39 @@ void Emitter::mma(const ir::Op& op) {
   int64_t staged = 0;
   for (int i = 0; i < 2; ++i) {
     const ir::Value* v = op.operands[size_t(i)];
-    const AsyncLoad* al = o_.vectorized ? k_.async_load(v) : nullptr;
+    const AsyncLoad* al = cx_.o_.vectorized ? cx_.k_.async_load(v) : nullptr;
     if (al) {
-      s[i] = {async_base_.at(al), e, al->contiguous_dim, al->pitch(), true};
+      s[i] = {cx_.async_base_.at(al), e, al->contiguous_dim, al->pitch(), true};
       continue;
     }
     const std::vector<int64_t>& shape = v->type.tile.shape;
     std::string base = b_.reg(RegClass::B32);
-    b_.ins("mov.u32", {base, smem_});
+    b_.ins("mov.u32", {base, cx_.smem_});
     if (staged) b_.ins("add.u32", {base, base, u32(staged)});
     s[i] = {base, e, 1, shape[1] * e + 16, false};
     stage_operand(v, base, s[i].pitch);
     staged += shape[0] * s[i].pitch;
   }
-  if (staged) b_.ins("bar.sync", {"0"});
+  if (staged) cx_.cta_barrier();
   mma_compute(op, s[0], s[1]);
   // The conversion buffer is reused by the next mma or conversion.
-  if (staged) b_.ins("bar.sync", {"0"});
+  if (staged) cx_.cta_barrier();
 }
 
-void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOperand& sb) {
+void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOperand& sb) {
   const ir::Value* A = op.operands[0];
   const ir::Value* B = op.operands[1];
   const ir::Value* C = op.operands[2];
   DType ta = A->type.tile.dtype, tc = C->type.tile.dtype;
   MmaKind mk = mma_kind(ta, tc);
-  const Layout& lc = k_.layout(C);
+  const Layout& lc = cx_.k_.layout(C);
   int64_t M = A->type.tile.shape[0], K = A->type.tile.shape[1], N = B->type.tile.shape[1];
   int e = elem_bytes(ta);
 
   // This warp's block of the result: rows row0.., columns col0...
   std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lane, tid_, "31"});
-  b_.ins("shr.u32", {warp, tid_, "5"});
+  b_.ins("and.b32", {lane, cx_.tid_, "31"});
+  b_.ins("shr.u32", {warp, cx_.tid_, "5"});
   if (lc.mma_copies > 1) b_.ins("rem.u32", {warp, warp, u32(lc.warps_m * lc.warps_n)});  // copies
   int64_t wm_rows = M / lc.warps_m, wn_cols = N / lc.warps_n;
   std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32);
@@ -266,8 +255,8 @@ void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOpe
   int64_t reps_m = wm_rows / mk.m, reps_n = wn_cols / mk.n;
 
   // Accumulator registers: a fresh copy of C that the instructions update in place.
-  const std::vector<std::string>& cin = regs(C);
-  std::vector<std::string>& acc = define(op.results[0]);
+  const std::vector<std::string>& cin = cx_.regs(C);
+  std::vector<std::string>& acc = cx_.define(op.results[0]);
   RegClass cc = reg_class(tc);
   for (size_t i = 0; i < acc.size(); ++i)
     b_.ins(cc == RegClass::B64 ? "mov.b64" : cc == RegClass::B16 ? "mov.b16" : "mov.b32", {acc[i], cin[i]});
@@ -362,8 +351,8 @@ void Emitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const SmemOpe
         for (int i = 0; i < mk.b_regs; ++i)
           load_register(fb[size_t(rn)][size_t(i)], sb, tper, kk * mk.k + i * (mk.k / mk.b_regs), bcol, rn * mk.n, true);
     }
-    // The pipeline's late sync (ptx/pipeline.cpp) once every fragment is in registers.
-    if (late_sync_ && late_sync_->sync_mma == &op && kk + 1 == K / mk.k) pipeline_late_sync(*late_sync_);
+    // The pipeline's late sync (cp_async.cpp) once every fragment is in registers.
+    if (kk + 1 == K / mk.k) pipeline_.late_sync_at(op);
     for (int64_t rm = 0; rm < reps_m; ++rm)
       for (int64_t rn = 0; rn < reps_n; ++rn) {
         int per = mk.m == 16 ? 4 : 2;

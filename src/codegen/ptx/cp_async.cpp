@@ -25,9 +25,9 @@
 // Chunk q of a tile (lines of `pitch` bytes, line = q / chunks_per_line) is copied by thread
 // q % threads. Out-of-range parts of edge tiles are zero-filled through the copy's source size
 // (bytes past it are written as zeros), so a K that is not a multiple of the tile is exact.
-#include <fmt/format.h>
+#include "codegen/ptx/cp_async.h"
 
-#include "codegen/ptx/emitter.h"
+#include <fmt/format.h>
 
 namespace tilec::codegen {
 namespace {
@@ -46,24 +46,19 @@ void and_into(PtxBuilder& b, std::string& acc, const std::string& p) {
 
 }  // namespace
 
-const char* Emitter::LoopCounter::type() const {
-  if (dtype_bits(idx) == 64) return is_unsigned_int(idx) ? "u64" : "s64";
-  return is_unsigned_int(idx) ? "u32" : "s32";
+std::string smem_chunk_xor(PtxBuilder& b, const std::string& line, int64_t pitch) {
+  // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).
+  int64_t chunks = pitch / 16;
+  int64_t period = std::max<int64_t>(1, 8 / chunks), width = std::min<int64_t>(chunks, 8);
+  std::string f = b.reg(RegClass::B32);
+  b.ins("shr.u32", {f, line, std::to_string(log2_exact(period))});
+  b.ins("and.b32", {f, f, u32(width - 1)});
+  b.ins("shl.b32", {f, f, "4"});
+  return f;
 }
 
-Emitter::LoopCounter Emitter::loop_counter(const ir::Op& loop) {
-  LoopCounter c;
-  c.idx = loop.operands[0]->type.tile.dtype;
-  c.step = loop.operands[2]->def->value.i;
-  c.upper = regs(loop.operands[1])[0];
-  bool wide = dtype_bits(c.idx) == 64;
-  c.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
-  b_.ins(wide ? "mov.b64" : "mov.b32", {c.iv_issue, regs(loop.operands[0])[0]});
-  return c;
-}
-
-void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineState& st) {
-  static_cast<LoopCounter&>(st) = loop_counter(loop);
+void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st) {
+  static_cast<EmitContext::LoopCounter&>(st) = cx_.loop_counter(loop);
   st.p = &p;
   bool wide = dtype_bits(st.idx) == 64;
   std::string iv64 = st.iv_issue;
@@ -72,20 +67,20 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     b_.ins(is_unsigned_int(st.idx) ? "cvt.u64.u32" : "cvt.s64.s32", {iv64, st.iv_issue});
   }
   st.base = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {st.base, smem_});
-  b_.ins("add.u32", {st.base, st.base, u32(k_.pipeline_offset)});
+  b_.ins("mov.u32", {st.base, cx_.smem_});
+  b_.ins("add.u32", {st.base, st.base, u32(cx_.k_.pipeline_offset)});
   st.read = b_.reg(RegClass::B32);
   st.write = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {st.read, "0"});
   b_.ins("mov.u32", {st.write, "0"});
   const ir::Value* iv_value = loop.regions[0]->args[0];
-  int threads = k_.threads();
+  int threads = cx_.k_.threads();
 
   for (const AsyncLoad& al : p.loads) {
     AsyncCopy c;
     c.al = &al;
     const ir::Op& ld = *al.load;
-    const ArrayRegs& ar = arrays_.at(ld.operands[0]->type.array);
+    const ArrayRegs& ar = cx_.arrays_.at(ld.operands[0]->type.array);
     const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
     int rank = int(shape.size());
     c.line_dim = 0;
@@ -97,8 +92,8 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     int64_t copies = (total + threads - 1) / threads;
     c.line = b_.reg(RegClass::B32);
     c.chunk = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {c.line, tid_, std::to_string(log2_exact(cpl))});
-    b_.ins("and.b32", {c.chunk, tid_, u32(cpl - 1)});
+    b_.ins("shr.u32", {c.line, cx_.tid_, std::to_string(log2_exact(cpl))});
+    b_.ins("and.b32", {c.chunk, cx_.tid_, u32(cpl - 1)});
     for (int64_t j = 0; j < copies; ++j) {
       int64_t q0 = j * threads;  // the chunk thread 0 copies
       c.line_const.push_back(q0 / cpl);
@@ -107,17 +102,16 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     // Only the last round can run past the tile (fewer chunks than threads).
     if (total % threads) {
       c.in_tile = b_.reg(RegClass::Pred);
-      b_.ins("setp.lt.u32", {c.in_tile, tid_, u32(total - (copies - 1) * threads)});
+      b_.ins("setp.lt.u32", {c.in_tile, cx_.tid_, u32(total - (copies - 1) * threads)});
     }
     // Shared offsets of the copies, swizzled: one register and immediates when every line
     // offset is a multiple of 8 and the chunk constant is 0 (the swizzle repeats every 8 lines).
-    SmemOperand so{"", al.esz, al.contiguous_dim, al.pitch(), true};
     auto swizzled = [&](int64_t lc, int64_t cc) {
       std::string line = b_.reg(RegClass::B32), bytes = b_.reg(RegClass::B32), off = b_.reg(RegClass::B32);
       b_.ins("add.u32", {line, c.line, u32(lc)});
       b_.ins("add.u32", {bytes, c.chunk, u32(cc)});
       b_.ins("shl.b32", {bytes, bytes, "4"});
-      b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(line, so)});
+      b_.ins("xor.b32", {bytes, bytes, smem_chunk_xor(b_, line, al.pitch())});
       b_.ins("mad.lo.u32", {off, line, u32(al.pitch()), bytes});
       return off;
     };
@@ -145,7 +139,7 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     for (int d = 0; d < rank; ++d) {
       const ir::Value* index = ld.operands[size_t(d) + 1];
       bool moves = index == iv_value;
-      std::string idx = moves ? iv64 : regs(index)[0];
+      std::string idx = moves ? iv64 : cx_.regs(index)[0];
       if (!moves && dtype_bits(index->type.tile.dtype) < 64) {
         std::string w = b_.reg(RegClass::B64);
         b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
@@ -199,26 +193,26 @@ void Emitter::pipeline_prologue(const ir::Op& loop, const Pipeline& p, PipelineS
     b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_exact(16 / al.esz))});
     st.copies.push_back(std::move(c));
   }
-  st.sync_mma = late_sync_mma(loop, k_);
+  st.sync_mma = late_sync_mma(loop, cx_.k_);
   if (st.sync_mma) {
     // Stages 0 .. S-1, every buffer; the loop starts reading stage 0.
     for (int s = 0; s < p.stages; ++s) {
-      pipeline_issue(st);
+      issue(st);
       b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
     }
     b_.ins("mov.u32", {st.write, "0"});
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 1)});
-    b_.ins("bar.sync", {"0"});
+    cx_.cta_barrier();
     return;
   }
   // Stages 0 .. S-2.
   for (int s = 0; s + 1 < p.stages; ++s) {
-    pipeline_issue(st);
+    issue(st);
     b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
   }
 }
 
-const ir::Op* Emitter::late_sync_mma(const ir::Op& loop, const LoweredKernel& k) {
+const ir::Op* CpAsyncPipeline::late_sync_mma(const ir::Op& loop, const LoweredKernel& k) {
   auto reads_stage = [&](const ir::Op& op) {
     for (const ir::Value* v : op.operands)
       if (k.async_load(v)) return true;
@@ -234,7 +228,7 @@ const ir::Op* Emitter::late_sync_mma(const ir::Op& loop, const LoweredKernel& k)
   return !nested && last && last->kind == ir::OpKind::Mma ? last : nullptr;
 }
 
-void Emitter::pipeline_issue(PipelineState& st) {
+void CpAsyncPipeline::issue(State& st) {
   const char* ty = st.type();
   std::string go = b_.reg(RegClass::Pred), skip = b_.label_name("no_copy");
   b_.ins(fmt::format("setp.lt.{}", ty), {go, st.iv_issue, st.upper});
@@ -266,7 +260,7 @@ void Emitter::pipeline_issue(PipelineState& st) {
     std::map<std::string, std::string> dst_for;  // offset register → shared address
     std::string src = b_.reg(RegClass::B64);
     for (size_t j = 0; j < c.dst.size(); ++j) {
-      std::string at = copy_source(c, j, src) , dst = copy_dest(c, j, wbase, dst_for);
+      std::string at = copy_source(c, j, src), dst = copy_dest(c, j, wbase, dst_for);
       if (j + 1 == c.dst.size() && !c.in_tile.empty())
         b_.ins_if(c.in_tile, "cp.async.cg.shared.global", {dst, at, "16"});
       else
@@ -291,7 +285,7 @@ void Emitter::pipeline_issue(PipelineState& st) {
   }
 }
 
-std::string Emitter::copy_source(const AsyncCopy& c, size_t j, const std::string& src) {
+std::string CpAsyncPipeline::copy_source(const AsyncCopy& c, size_t j, const std::string& src) {
   if (j == 0) {
     b_.ins("mov.b64", {src, c.ptr});
   } else {
@@ -303,8 +297,8 @@ std::string Emitter::copy_source(const AsyncCopy& c, size_t j, const std::string
   return "[" + src + "]";
 }
 
-std::string Emitter::copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase,
-                               std::map<std::string, std::string>& dst_for) {
+std::string CpAsyncPipeline::copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase,
+                                       std::map<std::string, std::string>& dst_for) {
   const auto& [dreg, dimm] = c.dst[j];
   std::string& dst = dst_for[dreg];
   if (dst.empty()) {
@@ -314,7 +308,7 @@ std::string Emitter::copy_dest(const AsyncCopy& c, size_t j, const std::string& 
   return fmt::format("[{}+{}]", dst, dimm);
 }
 
-void Emitter::edge_copies(PipelineState& st, AsyncCopy& c, const std::string& nonneg) {
+void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& nonneg) {
   // An edge tile: per chunk, the valid lines and elements. Whole chunks still go through
   // cp.async; an empty chunk is zeroed with a shared store and a partial one is loaded element
   // by element (a 16-byte copy that reads past the array's end could leave its allocation).
@@ -398,23 +392,23 @@ void Emitter::edge_copies(PipelineState& st, AsyncCopy& c, const std::string& no
   }
 }
 
-void Emitter::pipeline_iteration(PipelineState& st) {
+void CpAsyncPipeline::iteration(State& st) {
   const Pipeline& p = *st.p;
   if (!st.sync_mma) {
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
-    b_.ins("bar.sync", {"0"});
-    pipeline_issue_next(st);
+    cx_.cta_barrier();
+    issue_next(st);
   }
   for (const AsyncCopy& c : st.copies) {
     std::string r = b_.reg(RegClass::B32);
     b_.ins("add.u32", {r, c.tile, st.read});
-    async_base_[c.al] = r;
+    cx_.async_base_[c.al] = r;
   }
 }
 
-void Emitter::pipeline_issue_next(PipelineState& st) {
+void CpAsyncPipeline::issue_next(State& st) {
   const Pipeline& p = *st.p;
-  pipeline_issue(st);
+  issue(st);
   // The stage after the one just filled, round the ring.
   std::string wrap = b_.reg(RegClass::Pred);
   b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
@@ -422,14 +416,14 @@ void Emitter::pipeline_issue_next(PipelineState& st) {
   b_.ins_if(wrap, "mov.u32", {st.write, "0"});
 }
 
-void Emitter::pipeline_late_sync(PipelineState& st) {
+void CpAsyncPipeline::late_sync(State& st) {
   // Groups committed so far end with stage i + S - 1; the next iteration reads stage i + 1.
   b_.ins("cp.async.wait_group", {std::to_string(st.p->stages - 2)});
-  b_.ins("bar.sync", {"0"});
-  pipeline_issue_next(st);
+  cx_.cta_barrier();
+  issue_next(st);
 }
 
-void Emitter::pipeline_advance(PipelineState& st) {
+void CpAsyncPipeline::advance(State& st) {
   const Pipeline& p = *st.p;
   std::string wrap = b_.reg(RegClass::Pred);
   b_.ins("add.u32", {st.read, st.read, u32(p.stage_bytes)});
@@ -437,9 +431,20 @@ void Emitter::pipeline_advance(PipelineState& st) {
   b_.ins_if(wrap, "mov.u32", {st.read, "0"});
 }
 
-void Emitter::pipeline_epilogue(PipelineState&) {
+void CpAsyncPipeline::epilogue(State&) {
   b_.ins("cp.async.wait_all", {});
-  b_.ins("bar.sync", {"0"});
+  cx_.cta_barrier();
+}
+
+void CpAsyncPipeline::begin_body(State& st) {
+  st.outer_sync = late_sync_;
+  if (st.sync_mma) late_sync_ = &st;
+}
+
+void CpAsyncPipeline::end_body(State& st) { late_sync_ = st.outer_sync; }
+
+void CpAsyncPipeline::late_sync_at(const ir::Op& mma) {
+  if (late_sync_ && late_sync_->sync_mma == &mma) late_sync(*late_sync_);
 }
 
 }  // namespace tilec::codegen

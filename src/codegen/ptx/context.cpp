@@ -1,0 +1,211 @@
+// The emitter's shared context (context.h): registers of values, immediates, thread
+// coordinates of layouts, diagnostics, and the loop counter both pipelines count with.
+#include "codegen/ptx/context.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "basic/consteval.h"
+
+namespace tilec::codegen {
+
+RegClass reg_class(DType d) {
+  if (d == DType::Bool) return RegClass::Pred;
+  if (d == DType::F16 || d == DType::BF16) return RegClass::B16;
+  if (dtype_bits(d) == 64) return RegClass::B64;
+  return RegClass::B32;
+}
+
+std::string f32_imm(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return fmt::format("0f{:08X}", bits);
+}
+
+std::string imm(DType d, Scalar s) {
+  switch (d) {
+    case DType::F32:
+    case DType::TF32: return f32_imm(float(s.f));
+    case DType::F64: {
+      uint64_t bits;
+      std::memcpy(&bits, &s.f, 8);
+      return fmt::format("0d{:016X}", bits);
+    }
+    case DType::F16: return fmt::format("0x{:04X}", f32_to_f16_bits(float(s.f)));
+    case DType::BF16: return fmt::format("0x{:04X}", f32_to_bf16_bits(float(s.f)));
+    case DType::U64: return std::to_string(uint64_t(s.i));
+    case DType::U32:
+    case DType::U16:
+    case DType::U8: return std::to_string(uint64_t(s.i) & 0xffffffffu);
+    default: return std::to_string(s.i);
+  }
+}
+
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d) s[size_t(d)] = s[size_t(d + 1)] * shape[size_t(d + 1)];
+  return s;
+}
+
+EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
+    : k_(k), o_(o), facts_(k, o.vectorized), diag_(diag) {
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    for (const ir::Value* v : op.operands) ++use_count_[v];
+  });
+}
+
+void EmitContext::cta_barrier() {
+  if (k_.spec.specialized()) b_.ins("bar.sync", {"1", u32(k_.threads())});
+  else b_.ins("bar.sync", {"0"});
+}
+
+void EmitContext::error(const SourceRange& r, const std::string& msg) {
+  // Helpers that lower one element know no source range: the op being lowered has one.
+  if (!failed_) diag_.error(r.valid() ? r : op_loc_, msg);
+  failed_ = true;
+}
+
+std::vector<std::string>& EmitContext::define(const ir::Value* v) {
+  std::vector<std::string>& out = regs_[v];
+  out.clear();
+  int64_t n = v->type.is_scalar() ? 1 : k_.layout(v).regs_per_thread();
+  RegClass c = reg_class(v->type.tile.dtype);
+  for (int64_t i = 0; i < n; ++i) out.push_back(b_.reg(c));
+  return out;
+}
+
+std::string EmitContext::primary_copy(const ir::Value* v) {
+  if (!v->type.is_scalar()) return coords(k_.layout(v)).primary;
+  std::string p = b_.reg(RegClass::Pred);
+  b_.ins("setp.eq.u32", {p, tid_, "0"});
+  return p;
+}
+
+const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
+  for (auto& [layout, tc] : coords_)
+    if (layout == l) return tc;
+  if (l.kind == Layout::Kind::Mma) {
+    // Warp (wm, wn) = (w / warps_n, w % warps_n); lane l holds row l/4, columns 2*(l%4) + {0,1}.
+    ThreadCoords tc;
+    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
+    b_.ins("and.b32", {lane, tid_, "31"});
+    b_.ins("shr.u32", {warp, tid_, "5"});
+    if (l.mma_copies > 1) {
+      // Warps past the first warps_m * warps_n hold copies; the first ones are primary.
+      tc.primary = b_.reg(RegClass::Pred);
+      b_.ins("setp.lt.u32", {tc.primary, warp, u32(l.warps_m * l.warps_n)});
+      b_.ins("rem.u32", {warp, warp, u32(l.warps_m * l.warps_n)});
+    }
+    std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
+                c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
+    b_.ins("div.u32", {wm, warp, u32(l.warps_n)});
+    b_.ins("rem.u32", {wn, warp, u32(l.warps_n)});
+    b_.ins("shr.u32", {q, lane, "2"});
+    b_.ins("mad.lo.u32", {r, wm, u32(l.shape[0] / l.warps_m), q});
+    b_.ins("and.b32", {q, lane, "3"});
+    b_.ins("shl.b32", {q, q, "1"});
+    b_.ins("mad.lo.u32", {c, wn, u32(l.shape[1] / l.warps_n), q});
+    tc.base = {r, c};
+    coords_.push_back({l, tc});
+    return coords_.back().second;
+  }
+  // Per parent dimension (shared by every slice of one parent): the thread's coordinate
+  // (lane part + warp part, last dimension fastest, layout.h), and two predicates: it did not
+  // wrap around, and it is the first thread along the dimension.
+  Layout parent = l.parent();
+  auto pit = std::find_if(parents_.begin(), parents_.end(), [&](const ParentCoords& p) { return p.layout == parent; });
+  if (pit == parents_.end()) {
+    ParentCoords pc;
+    pc.layout = parent;
+    std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
+    b_.ins("and.b32", {lane, tid_, "31"});
+    b_.ins("shr.u32", {warp, tid_, "5"});
+    int64_t lane_stride = 1, warp_stride = 1;
+    int rank = parent.rank();
+    pc.base.resize(size_t(rank));
+    pc.unwrapped.resize(size_t(rank));
+    pc.first.resize(size_t(rank));
+    for (int p = rank - 1; p >= 0; --p) {
+      int tpw = parent.threads_per_warp[size_t(p)], wpc = parent.warps_per_cta[size_t(p)];
+      int64_t extent = parent.shape[size_t(p)];
+      std::string lc = b_.reg(RegClass::B32), wc = b_.reg(RegClass::B32), t = b_.reg(RegClass::B32);
+      b_.ins("shr.u32", {lc, lane, u32(int64_t(std::log2(double(lane_stride))))});
+      b_.ins("and.b32", {lc, lc, u32(tpw - 1)});
+      b_.ins("shr.u32", {wc, warp, u32(int64_t(std::log2(double(warp_stride))))});
+      b_.ins("and.b32", {wc, wc, u32(wpc - 1)});
+      b_.ins("mad.lo.u32", {t, wc, u32(tpw), lc});  // thread coordinate along p
+      if (tpw * wpc > 1) {
+        std::string q = b_.reg(RegClass::Pred);
+        b_.ins("setp.eq.u32", {q, t, "0"});
+        pc.first[size_t(p)] = q;
+      }
+      b_.ins("mul.lo.u32", {t, t, u32(parent.size_per_thread[size_t(p)])});
+      if (parent.parent_cta_tile(p) > extent) {
+        // The tile is smaller than the CTA tile along p: threads past it hold copies.
+        std::string q = b_.reg(RegClass::Pred);
+        b_.ins("setp.lt.u32", {q, t, u32(extent)});
+        pc.unwrapped[size_t(p)] = q;
+        b_.ins("and.b32", {t, t, u32(extent - 1)});
+      }
+      pc.base[size_t(p)] = t;
+      lane_stride *= tpw;
+      warp_stride *= wpc;
+    }
+    parents_.push_back(pc);
+    pit = std::prev(parents_.end());
+  }
+  const ParentCoords& pc = *pit;
+  ThreadCoords tc;
+  std::vector<std::string> conds;
+  std::vector<int> sliced = l.sliced_dims();
+  for (int p = 0; p < l.parent_rank(); ++p) {
+    bool is_sliced = std::find(sliced.begin(), sliced.end(), p) != sliced.end();
+    // Threads along a reduced dimension hold copies: the first one is primary.
+    if (is_sliced && !pc.first[size_t(p)].empty()) conds.push_back(pc.first[size_t(p)]);
+    if (!is_sliced && !pc.unwrapped[size_t(p)].empty()) conds.push_back(pc.unwrapped[size_t(p)]);
+  }
+  for (int d = 0; d < l.rank(); ++d) {
+    int p = l.parent_dim(d);
+    if (p >= 0) {
+      tc.base.push_back(pc.base[size_t(p)]);
+    } else {
+      if (zero_.empty()) {
+        zero_ = b_.reg(RegClass::B32);
+        b_.ins("mov.u32", {zero_, "0"});
+      }
+      tc.base.push_back(zero_);
+    }
+  }
+  for (size_t i = 0; i < conds.size(); ++i) {
+    if (i == 0) {
+      tc.primary = conds[0];
+    } else {
+      std::string q = b_.reg(RegClass::Pred);
+      b_.ins("and.pred", {q, tc.primary, conds[i]});
+      tc.primary = q;
+    }
+  }
+  coords_.push_back({l, tc});
+  return coords_.back().second;
+}
+
+const char* EmitContext::LoopCounter::type() const {
+  if (dtype_bits(idx) == 64) return is_unsigned_int(idx) ? "u64" : "s64";
+  return is_unsigned_int(idx) ? "u32" : "s32";
+}
+
+EmitContext::LoopCounter EmitContext::loop_counter(const ir::Op& loop) {
+  LoopCounter c;
+  c.idx = loop.operands[0]->type.tile.dtype;
+  c.step = loop.operands[2]->def->value.i;
+  c.upper = regs(loop.operands[1])[0];
+  bool wide = dtype_bits(c.idx) == 64;
+  c.iv_issue = b_.reg(wide ? RegClass::B64 : RegClass::B32);
+  b_.ins(wide ? "mov.b64" : "mov.b32", {c.iv_issue, regs(loop.operands[0])[0]});
+  return c;
+}
+
+}  // namespace tilec::codegen
