@@ -33,33 +33,13 @@ bool is_grid_scalar(const AbiParam& p) {
 
 // The C type a caller passes for a scalar (f16/bf16 cross the ABI as float).
 std::string scalar_c_type(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::I8: return "int8_t";
-    case DType::I16: return "int16_t";
-    case DType::I32: return "int32_t";
-    case DType::I64: return "int64_t";
-    case DType::U8: return "uint8_t";
-    case DType::U16: return "uint16_t";
-    case DType::U32: return "uint32_t";
-    case DType::U64: return "uint64_t";
-    case DType::F16: case DType::BF16: case DType::F32: return "float";
-    case DType::F64: return "double";
-    default: break;
-  }
-  TILEC_ASSERT(false, "scalar dtype without a C type: " + std::string(dtype_name(t)));
-  return "";
+  std::string c = c_type(t);
+  TILEC_ASSERT(!c.empty(), "scalar dtype without a C type: " + std::string(dtype_name(t)));
+  return c;
 }
 
-// The C type of the PTX parameter (kernel_abi.h: bool/8-bit .u8, 16-bit .b16, ...) and the
-// expression that converts the caller's value to it.
-std::string ptx_scalar_type(DType t) {
-  switch (t) {
-    case DType::Bool: return "uint8_t";
-    case DType::F16: case DType::BF16: return "uint16_t";
-    default: return scalar_c_type(t);
-  }
-}
+// The expression that converts the caller's value to the C type of the PTX parameter
+// (c_param_type; kernel_abi.h: bool/8-bit .u8, 16-bit .b16, ...).
 std::string ptx_scalar_value(const AbiParam& p) {
   switch (p.dtype) {
     case DType::Bool: return "(uint8_t)(" + p.name + " ? 1 : 0)";
@@ -546,7 +526,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
       for (size_t d = 0; d < ap->dims.size(); ++d) param("int64_t", fmt::format("{}_strides[{}]", ap->name, d));
     }
     for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
-    for (const AbiParam* sc : k.scalars) param(ptx_scalar_type(sc->dtype), ptx_scalar_value(*sc));
+    for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
     if (args.empty()) {
       out += ind + "void** tilec_args = NULL;\n";
     } else {

@@ -12,12 +12,6 @@ namespace tilec::codegen {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
 
-std::string arith_type(DType d) {
-  if (is_float(d) || d == DType::TF32) return dtype_bits(d) == 64 ? "f64" : "f32";
-  if (dtype_bits(d) == 64) return is_unsigned_int(d) ? "u64" : "s64";
-  return is_unsigned_int(d) ? "u32" : "s32";
-}
-
 std::string bits_type(RegClass c) {
   switch (c) {
     case RegClass::B16: return "b16";
@@ -137,7 +131,7 @@ std::string ArithEmitter::binary_reg(ir::OpKind k, DType d, const std::string& a
     }
     return r;
   }
-  std::string t = arith_type(d), bt = bits_type(c);
+  std::string t = ptx_arith_type(d), bt = bits_type(c);
   bool wide = dtype_bits(d) == 64;
   switch (k) {
     case OpKind::Add: b_.ins("add." + t, {r, a, b}); break;
@@ -207,7 +201,7 @@ std::string ArithEmitter::cast_reg(const std::string& r, DType from, DType to) {
       if (from == DType::F64) b_.ins("setp.neu.f64", {p, r, imm(DType::F64, Scalar{0, 0})});
       else b_.ins("setp.neu.f32", {p, to_f32(r, from), f32_imm(0)});
     } else {
-      b_.ins("setp.ne." + arith_type(from), {p, r, "0"});
+      b_.ins("setp.ne." + ptx_arith_type(from), {p, r, "0"});
     }
     return p;
   }
@@ -237,10 +231,10 @@ std::string ArithEmitter::cast_reg(const std::string& r, DType from, DType to) {
   }
   if (!from_f && to_f) {
     // integer → float: round to nearest even (bf16/tf32 through f32).
-    std::string src = arith_type(from);
+    std::string src = ptx_arith_type(from);
     if (to == DType::F64 || to == DType::F32 || to == DType::F16) {
       std::string d = b_.reg(tc);
-      b_.ins(fmt::format("cvt.rn.{}.{}", to == DType::F64 ? "f64" : to == DType::F32 ? "f32" : "f16", src), {d, r});
+      b_.ins(fmt::format("cvt.rn.{}.{}", ptx_type(to), src), {d, r});
       return d;
     }
     std::string f = b_.reg(RegClass::B32);

@@ -11,9 +11,6 @@ namespace tilec::codegen {
 
 /// f16 or bf16: held in 16 bits, computed in f32.
 bool is_half(DType d);
-/// The PTX type suffix arithmetic on `d` uses after widening narrow integers: f32 (also for
-/// f16, bf16 and tf32), f64, s32, u32, s64 or u64.
-std::string arith_type(DType d);
 /// The bit-size type of a register class: b16, b32, b64 or pred.
 std::string bits_type(RegClass c);
 

@@ -48,20 +48,18 @@ const char* ptx_op(AtomicOp a) {
   return kOps[int(a)];
 }
 
-// The type suffix of the native instruction.
+// The type suffix of the native instruction (plan: 16-bit dtypes only for f16/bf16 add, 8-bit
+// ones never).
 std::string native_type(AtomicOp a, DType d) {
-  int bits = dtype_bits(d);
   switch (a) {
     case AtomicOp::Add:
-      if (d == DType::F16) return "noftz.f16";
-      if (d == DType::BF16) return "noftz.bf16";
-      if (d == DType::F32) return "f32";
-      if (d == DType::F64) return "f64";
-      if (bits == 64) return "u64";  // two's complement: the same bits for i64 (PTX has no add.s64)
-      return is_signed_int(d) ? "s32" : "u32";
+      if (is_half(d)) return "noftz." + ptx_type(d);
+      // two's complement: the same bits for i64 (PTX has no add.s64)
+      if (is_integer(d) && dtype_bits(d) == 64) return "u64";
+      return ptx_arith_type(d);
     case AtomicOp::Max:
-    case AtomicOp::Min: return std::string(is_signed_int(d) ? "s" : "u") + (bits == 64 ? "64" : "32");
-    default: return bits == 64 ? "b64" : bits == 16 ? "b16" : "b32";
+    case AtomicOp::Min: return ptx_arith_type(d);
+    default: return ptx_bits_type(d);
   }
 }
 
@@ -100,7 +98,7 @@ void AtomicEmitter::atomic(const ir::Op& op) {
   RegClass rc = reg_class(d);
   int bits = dtype_bits(d);
   bool narrow_int = is_integer(d) && bits == 16;  // held widened in a 32-bit register
-  std::string w = bits == 64 ? "b64" : bits == 16 ? "b16" : "b32";
+  std::string w = ptx_bits_type(d);  // the CAS loop's word (16, 32 or 64 bits)
   RegClass wc = bits == 64 ? RegClass::B64 : bits == 16 ? RegClass::B16 : RegClass::B32;
   auto mov = [&](RegClass c) { return c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64"; };
   auto to16 = [&](const std::string& r) {  // a widened 16-bit integer → its 16 bits

@@ -192,11 +192,6 @@ const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
   return coords_.back().second;
 }
 
-const char* EmitContext::LoopCounter::type() const {
-  if (dtype_bits(idx) == 64) return is_unsigned_int(idx) ? "u64" : "s64";
-  return is_unsigned_int(idx) ? "u32" : "s32";
-}
-
 EmitContext::LoopCounter EmitContext::loop_counter(const ir::Op& loop) {
   LoopCounter c;
   c.idx = loop.operands[0]->type.tile.dtype;

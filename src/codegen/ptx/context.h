@@ -49,13 +49,6 @@ inline int log2_exact(int64_t v) {
 /// 64 bits, every other dtype (narrow integers sign/zero-extended) → 32 bits.
 RegClass reg_class(DType d);
 
-/// The ld/st type of one element of a global array, shared by load/store (memory.cpp) and
-/// gather/scatter (gather.cpp): the element's width in memory, and on load how it widens into
-/// its reg_class register (PTX ISA §9.7.9.8: ld of a narrower type extends by the instruction
-/// type): 8- and 16-bit integers sign- or zero-extended, f8 and bool bytes zero-extended (the
-/// caller turns bool into a predicate).
-std::string global_mem_type(DType d, bool store);
-
 /// The PTX immediate of `s` as dtype `d`: 0fXXXXXXXX for f32 and tf32, 0dXXXXXXXXXXXXXXXX for
 /// f64, the 16 bits (0xXXXX) of f16 and bf16, a decimal integer otherwise (unsigned dtypes
 /// masked to their 32 or 64 bits).
@@ -112,7 +105,7 @@ class EmitContext {
     int64_t step = 1;
     std::string upper, iv_issue;
     /// "s32", "u64", ...: the PTX type of comparisons and additions of the induction variable.
-    const char* type() const;
+    std::string type() const { return ptx_arith_type(idx); }
   };
   /// The counter of pipelined `for` loop `loop` (its step is a constant), with iv_issue set to
   /// the lower bound.

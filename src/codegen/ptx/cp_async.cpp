@@ -229,7 +229,7 @@ const ir::Op* CpAsyncPipeline::late_sync_mma(const ir::Op& loop, const LoweredKe
 }
 
 void CpAsyncPipeline::issue(State& st) {
-  const char* ty = st.type();
+  std::string ty = st.type();
   std::string go = b_.reg(RegClass::Pred), skip = b_.label_name("no_copy");
   b_.ins(fmt::format("setp.lt.{}", ty), {go, st.iv_issue, st.upper});
   b_.ins_if("!" + go, "bra.uni", {skip});

@@ -40,7 +40,7 @@ void ElementwiseEmitter::unary(const ir::Op& op) {
     switch (op.kind) {
       case OpKind::Neg:
         if (is_half(d)) b_.ins("xor.b16", {r, x, "0x8000"});
-        else b_.ins("neg." + arith_type(d), {r, x});
+        else b_.ins("neg." + ptx_arith_type(d), {r, x});
         arith_.wrap_narrow(r, d);
         break;
       case OpKind::Not:
@@ -51,7 +51,7 @@ void ElementwiseEmitter::unary(const ir::Op& op) {
       case OpKind::Abs:
         if (is_half(d)) b_.ins("and.b16", {r, x, "0x7FFF"});
         else if (is_unsigned_int(d)) r = x;
-        else b_.ins("abs." + arith_type(d), {r, x});
+        else b_.ins("abs." + ptx_arith_type(d), {r, x});
         arith_.wrap_narrow(r, d);
         break;
       case OpKind::Floor:
@@ -63,7 +63,7 @@ void ElementwiseEmitter::unary(const ir::Op& op) {
           b_.ins(op.kind == OpKind::Floor ? "cvt.rmi.f32.f32" : "cvt.rpi.f32.f32", {f, f});
           r = arith_.from_f32(f, d);
         } else {
-          std::string t = arith_type(d);
+          std::string t = ptx_arith_type(d);
           b_.ins((op.kind == OpKind::Floor ? "cvt.rmi." : "cvt.rpi.") + t + "." + t, {r, x});
         }
         break;
@@ -129,7 +129,7 @@ void ElementwiseEmitter::compare(const ir::Op& op) {
     } else if (is_half(d)) {
       b_.ins(std::string("setp.") + cmp + ".f32", {out[i], arith_.to_f32(a[i], d), arith_.to_f32(b[i], d)});
     } else {
-      b_.ins(std::string("setp.") + cmp + "." + arith_type(d), {out[i], a[i], b[i]});
+      b_.ins(std::string("setp.") + cmp + "." + ptx_arith_type(d), {out[i], a[i], b[i]});
     }
   }
 }

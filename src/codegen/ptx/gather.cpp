@@ -83,7 +83,7 @@ void GatherEmitter::gather(const ir::Op& op) {
   ElementAccess a = element_access(op);
   std::vector<std::string>& out = cx_.define(res);
   RegClass c = reg_class(d);
-  std::string type = global_mem_type(d, false);
+  std::string type = ptx_load_type(d);
   // Every thread reads its own registers, copies included: reads have no side effects.
   for (size_t r = 0; r < out.size(); ++r) {
     std::string addr = "[" + a.addr[r] + "]";
@@ -111,7 +111,7 @@ void GatherEmitter::scatter(const ir::Op& op) {
   ElementAccess a = element_access(op);
   const std::vector<std::string>& in = cx_.regs(val);
   std::string primary = cx_.primary_copy(val);  // one copy of each element writes
-  std::string type = global_mem_type(d, true);
+  std::string type = ptx_store_type(d);
   for (size_t r = 0; r < in.size(); ++r) {
     std::string v = in[r];
     if (d == DType::Bool) {

@@ -50,8 +50,7 @@ void Emitter::params() {
   arg += k.dims.size();
   for (const ir::Param& p : k.params) {
     if (p.is_array) continue;
-    int bits = dtype_bits(p.dtype);
-    std::string ty = bits == 8 ? "u8" : bits == 16 ? "b16" : bits == 32 ? "b32" : "b64";
+    std::string ty = dtype_bits(p.dtype) == 8 ? "u8" : ptx_bits_type(p.dtype);
     scalar_params.push_back({k_.fn->body.args[arg++], param(ty)});
   }
   param_text_ = "";
@@ -117,36 +116,15 @@ void Emitter::params() {
     }
   }
   for (auto& [v, name] : scalar_params) {
+    // The parameter's bits widen into the register as a load from memory widens them; a bool
+    // byte then becomes a predicate.
     DType d = v->type.tile.dtype;
-    std::string r;
-    switch (dtype_bits(d)) {
-      case 8: {
-        r = b_.reg(RegClass::B32);
-        b_.ins(is_signed_int(d) ? "ld.param.s8" : "ld.param.u8", {r, "[" + name + "]"});
-        if (d == DType::Bool) {
-          std::string p = b_.reg(RegClass::Pred);
-          b_.ins("setp.ne.u32", {p, r, "0"});
-          r = p;
-        }
-        break;
-      }
-      case 16:
-        if (d == DType::F16 || d == DType::BF16) {
-          r = b_.reg(RegClass::B16);
-          b_.ins("ld.param.b16", {r, "[" + name + "]"});
-        } else {
-          r = b_.reg(RegClass::B32);
-          b_.ins(is_signed_int(d) ? "ld.param.s16" : "ld.param.u16", {r, "[" + name + "]"});
-        }
-        break;
-      case 32:
-        r = b_.reg(RegClass::B32);
-        b_.ins("ld.param.b32", {r, "[" + name + "]"});
-        break;
-      default:
-        r = b_.reg(RegClass::B64);
-        b_.ins("ld.param.b64", {r, "[" + name + "]"});
-        break;
+    std::string r = b_.reg(d == DType::Bool ? RegClass::B32 : reg_class(d));
+    b_.ins("ld.param." + ptx_load_type(d), {r, "[" + name + "]"});
+    if (d == DType::Bool) {
+      std::string p = b_.reg(RegClass::Pred);
+      b_.ins("setp.ne.u32", {p, r, "0"});
+      r = p;
     }
     regs_[v] = {r};
   }
@@ -322,17 +300,12 @@ void parallel_move(PtxBuilder& b, std::vector<std::tuple<std::string, std::strin
     if (d != s) b.ins(mov_for(t), {d, s});
 }
 
-const char* int_type(DType d) {
-  if (dtype_bits(d) == 64) return is_unsigned_int(d) ? "u64" : "s64";
-  return is_unsigned_int(d) ? "u32" : "s32";
-}
-
 }  // namespace
 
 void Emitter::emit_for(const ir::Op& op) {
   const ir::Block& body = *op.regions[0];
   DType idx = op.operands[0]->type.tile.dtype;
-  const char* ty = int_type(idx);
+  std::string ty = ptx_arith_type(idx);
   // The induction variable and the carried values live in the body's argument registers;
   // results alias them after the loop.
   std::string iv = define(body.args[0])[0];

@@ -30,43 +30,13 @@ struct MemoryEmitter::Access {
   std::map<std::pair<int, int64_t>, std::string> valid;     ///< (dim, offset) → predicate
 };
 
-namespace {
-
-int mem_bytes(DType d) { return d == DType::Bool ? 1 : dtype_bytes(d); }
-
-}  // namespace
-
-std::string global_mem_type(DType d, bool store) {
-  // Every dtype named, no default: a new dtype is a -Wswitch warning here, not a silent guess
-  // (the default "b32" once gave f8 4-byte accesses at byte offsets).
-  switch (d) {
-    case DType::Bool:
-    case DType::U8:
-    case DType::F8E4M3:
-    case DType::F8E5M2: return "u8";
-    case DType::I8: return store ? "u8" : "s8";
-    case DType::I16: return store ? "u16" : "s16";
-    case DType::U16: return "u16";
-    case DType::F16:
-    case DType::BF16: return "b16";
-    case DType::I32:
-    case DType::U32:
-    case DType::F32:
-    case DType::TF32: return "b32";
-    case DType::I64:
-    case DType::U64:
-    case DType::F64: return "b64";
-  }
-  return "b32";  // unreachable: every dtype is named above
-}
-
 MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l,
                                                  size_t first_index) {
   Access a;
   const ir::ArrayParam* arr = array->type.array;
   const ArrayRegs& ar = cx_.arrays_.at(arr);
   a.rank = int(arr->dims.size());
-  a.esz = mem_bytes(arr->dtype);
+  a.esz = dtype_bytes(arr->dtype);
   const ThreadCoords& tc = cx_.coords(l);
   std::string tile_base = b_.reg(RegClass::B64);
   b_.ins("mov.b64", {tile_base, ar.base});
@@ -292,7 +262,7 @@ void MemoryEmitter::load(const ir::Op& op) {
   const ir::Value* res = op.results[0];
   DType dt = res->type.tile.dtype;
   std::vector<std::string>& out = cx_.define(res);
-  std::string suffix = global_mem_type(dt, false);
+  std::string suffix = ptx_load_type(dt);
   // Loads into a scratch register of the memory width, then converts (bool) if needed.
   auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
     if (dt == DType::Bool) {
@@ -382,7 +352,7 @@ void MemoryEmitter::store(const ir::Op& op) {
   const ir::Value* val = op.operands[1];
   DType dt = val->type.tile.dtype;
   const std::vector<std::string>& in = cx_.regs(val);
-  std::string suffix = global_mem_type(dt, true);
+  std::string suffix = ptx_store_type(dt);
   auto store_one = [&](const std::string& v, const std::string& addr, const std::string& pred) {
     std::string src = v;
     if (dt == DType::Bool) {

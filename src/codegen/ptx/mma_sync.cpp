@@ -20,22 +20,8 @@ struct MmaKind {
   bool wide = false;         ///< f64 fragments (64-bit registers)
 };
 
-std::string type_name(DType d) {
-  switch (d) {
-    case DType::F16: return "f16";
-    case DType::BF16: return "bf16";
-    case DType::TF32: return "tf32";
-    case DType::I8: return "s8";
-    case DType::F8E4M3: return "e4m3";
-    case DType::F8E5M2: return "e5m2";
-    case DType::F64: return "f64";
-    case DType::I32: return "s32";
-    default: return "f32";
-  }
-}
-
 MmaKind mma_kind(DType a, DType c) {
-  std::string ab = type_name(a), cd = type_name(c);
+  std::string ab = ptx_type(a), cd = ptx_type(c);
   switch (a) {
     case DType::F16:
     case DType::BF16:

@@ -78,9 +78,7 @@ void ReduceEmitter::combine(ir::Combine c, DType d, std::string a, std::string i
   // argmax/argmin: take b when it is the first NaN, strictly more extreme, or equal with a
   // smaller index.
   bool fl = is_float(d);
-  std::string t = fl ? (d == DType::F64 ? "f64" : "f32")
-                     : (dtype_bits(d) == 64 ? (is_unsigned_int(d) ? "u64" : "s64") : (is_unsigned_int(d) ? "u32" : "s32"));
-  if (d == DType::Bool) t = "u32";
+  std::string t = ptx_arith_type(d);  // bools compare as 0/1 words
   std::string va = a, vb = b;
   if (d == DType::Bool) {
     va = b_.reg(RegClass::B32);

@@ -75,7 +75,7 @@ void ScanEmitter::scan(const ir::Op& op) {
   }
   ir::OpKind k = op.combine == ir::Combine::Prod ? ir::OpKind::Mul : ir::OpKind::Add;
   auto comb = [&](const std::string& x, const std::string& y) { return arith_.binary_reg(k, d, x, y); };
-  std::string bits = rc == RegClass::B16 ? "b16" : rc == RegClass::B32 ? "b32" : "b64";
+  std::string bits = bits_type(rc);
   auto select = [&](const std::string& yes, const std::string& no, const std::string& pred) {
     std::string r = b_.reg(rc);
     b_.ins("selp." + bits, {r, yes, no, pred});

@@ -76,7 +76,7 @@ std::string kernel_tables(const TorchInput& in, const TorchOp& op) {
     builds.push_back(c_string_literal(in.builds[b].defines));
     std::vector<std::string> d, t;
     for (DType x : op.dtypes[b]) {
-      d.push_back("torch::headeronly::ScalarType::" + torch_dtype(x)->cpp);
+      d.push_back("torch::headeronly::ScalarType::" + torch_scalar_type(x));
       t.push_back(c_string_literal(dtype_name(x)));
     }
     std::string label = in.builds[b].defines.empty() ? "" : "  // " + in.builds[b].defines;
@@ -97,22 +97,14 @@ std::string kernel_tables(const TorchInput& in, const TorchOp& op) {
 // A scalar argument converted to the C type of the header's launch function in build `b`.
 std::string scalar_value(const OpArg& a, DType t) {
   const std::string& n = a.param->name;
-  auto integer = [&](const char* c_type) {
-    return fmt::format("tilec_call.integer<{}>({}, \"{}\", {})", c_type, c_string_literal(n), dtype_name(t), n);
+  auto integer = [&](const std::string& type) {
+    return fmt::format("tilec_call.integer<{}>({}, \"{}\", {})", type, c_string_literal(n), dtype_name(t), n);
   };
-  switch (t) {
-    case DType::Bool: return n;
-    case DType::I8: return integer("int8_t");
-    case DType::I16: return integer("int16_t");
-    case DType::I32: return integer("int32_t");
-    case DType::I64: return n;
-    case DType::U8: return integer("uint8_t");
-    case DType::U16: return integer("uint16_t");
-    case DType::U32: return integer("uint32_t");
-    case DType::U64: return integer("uint64_t");
-    case DType::F64: return n;
-    default: return "float(" + n + ")";  // f32, and f16/bf16, which the header rounds from float
-  }
+  // int64_t and double pass as they are; the other integers are range-checked into their C type;
+  // f32, and f16/bf16, which the header rounds from float, pass as float.
+  if (t == DType::Bool || t == DType::I64 || t == DType::F64) return n;
+  if (is_integer(t)) return integer(c_type(t));
+  return "float(" + n + ")";
 }
 
 // The parameters of a function taking every kernel parameter (the out form, the launch).

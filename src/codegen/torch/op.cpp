@@ -69,30 +69,6 @@ void check_same_signature(const TorchBuild& a, const TorchBuild& b, size_t k, st
 
 }  // namespace
 
-std::optional<TorchDType> torch_dtype(DType t) {
-  switch (t) {
-    case DType::Bool: return TorchDType{"Bool", "bool"};
-    case DType::I8: return TorchDType{"Char", "int8"};
-    case DType::I16: return TorchDType{"Short", "int16"};
-    case DType::I32: return TorchDType{"Int", "int32"};
-    case DType::I64: return TorchDType{"Long", "int64"};
-    case DType::U8: return TorchDType{"Byte", "uint8"};
-    case DType::U16: return TorchDType{"UInt16", "uint16"};
-    case DType::U32: return TorchDType{"UInt32", "uint32"};
-    case DType::U64: return TorchDType{"UInt64", "uint64"};
-    case DType::F16: return TorchDType{"Half", "float16"};
-    case DType::BF16: return TorchDType{"BFloat16", "bfloat16"};
-    case DType::F32: return TorchDType{"Float", "float32"};
-    case DType::F64: return TorchDType{"Double", "float64"};
-    // language.md §4.2: f8e4m3 is OCP E4M3 (bias 7, no infinities, one NaN pattern per sign), which
-    // is PyTorch's float8_e4m3fn; the fnuz variants (bias 8, a single NaN at -0) are other types.
-    case DType::F8E4M3: return TorchDType{"Float8_e4m3fn", "float8_e4m3fn"};
-    case DType::F8E5M2: return TorchDType{"Float8_e5m2", "float8_e5m2"};
-    case DType::TF32: return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 std::string schema_scalar_type(DType t) {
   if (is_bool(t)) return "bool";
   if (is_integer(t)) return "int";
@@ -137,7 +113,7 @@ bool check_torch_input(const TorchInput& in, std::vector<std::string>& errors) {
       for (const AbiParam& p : b.kernels[k].abi.params) {
         if (!is_array(p)) continue;
         dtypes.push_back(p.dtype);
-        if (!torch_dtype(p.dtype))
+        if (torch_name(p.dtype).empty())
           errors.push_back(fmt::format("kernel '{}': array '{}' has dtype {}, which no PyTorch tensor has", abi.name, p.name,
                                        dtype_name(p.dtype)));
       }

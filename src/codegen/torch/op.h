@@ -3,7 +3,6 @@
 // schemas, and the PyTorch dtype of each array in each build.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,15 +49,6 @@ std::string functional_schema(const TorchOp& op);
 
 /// The schema type of a scalar parameter: `bool`, `int` (every integer dtype) or `float`.
 std::string schema_scalar_type(DType t);
-
-/// The PyTorch dtype of a .tile dtype, as the enumerator of c10's ScalarType (`Float`, `Half`,
-/// `Float8_e4m3fn`) and as Python spells it (`float32`, `float16`, `float8_e4m3fn`); nullopt
-/// for tf32, which has no tensor dtype.
-struct TorchDType {
-  std::string cpp;
-  std::string python;
-};
-std::optional<TorchDType> torch_dtype(DType t);
 
 /// The C++ type a TORCH_BOX function takes for a scalar (`bool`, `int64_t`, `double`).
 std::string cpp_scalar_type(DType t);

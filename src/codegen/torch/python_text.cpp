@@ -36,7 +36,7 @@ std::string kernel_table(const TorchInput& in, const TorchOp& op) {
   for (size_t b = 0; b < in.builds.size(); ++b) {
     std::vector<std::string> t, d;
     for (DType x : op.dtypes[b]) {
-      t.push_back("_torch." + torch_dtype(x)->python);
+      t.push_back("_torch." + torch_name(x));
       d.push_back(py_str(std::string(dtype_name(x))));
     }
     builds.push_back(fmt::format("({}, ({},), ({},))", py_str(in.builds[b].defines), join(t, ", "), join(d, ", ")));
