@@ -4,17 +4,19 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 
 namespace tilec {
 namespace {
 
-constexpr int kSlots = 16;
+constexpr int kSlots = kCleanupSlots;
 constexpr size_t kPathMax = 4096;
 
 // A slot is Free, then Writing while its path is copied in, then Ready; the handler only
@@ -26,7 +28,9 @@ struct Slot {
   char path[kPathMax];
 };
 Slot g_slots[kSlots];
-std::atomic<pid_t> g_child{0};
+std::atomic<pid_t> g_children[kMaxToolRuns];  // 0: free
+std::atomic<int> g_holds{0};        // CleanupHolds alive
+std::atomic<bool> g_dying{false};   // a signal is being handled
 
 struct LinuxDirent64 {
   ino64_t d_ino;
@@ -57,7 +61,24 @@ void remove_dir(const char* path) {
 
 extern "C" void cleanup_and_reraise(int sig) {
   int saved = errno;
-  if (pid_t child = g_child.load()) kill(child, sig);
+  // Let other threads finish registering what they are making (CleanupHold): `dying` first,
+  // then the count, as the hold does the reverse, so one of the two sees the other.
+  g_dying.store(true);
+  for (int i = 0; i < 1000 && g_holds.load() > 0; ++i) {
+    timespec ms{0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
+  pid_t children[kMaxToolRuns];
+  for (int i = 0; i < kMaxToolRuns; ++i)
+    if ((children[i] = g_children[i].load())) kill(children[i], sig);
+  // Then let them end (up to a second), so that none writes into a folder being removed.
+  for (pid_t child : children)
+    for (int i = 0; child && i < 100; ++i) {
+      int status;
+      if (waitpid(child, &status, WNOHANG) != 0) break;  // ended (or reaped by its thread)
+      timespec ms{0, 10000000};
+      nanosleep(&ms, nullptr);
+    }
   for (Slot& s : g_slots) {
     if (s.state.load() != Ready) continue;
     if (s.dir) remove_dir(s.path);
@@ -87,7 +108,34 @@ void unregister_cleanup(int slot) {
   if (slot >= 0 && slot < kSlots) g_slots[slot].state.store(Free);
 }
 
-void set_cleanup_child(pid_t pid) { g_child.store(pid); }
+int register_cleanup_child(pid_t pid) {
+  for (int i = 0; i < kMaxToolRuns; ++i) {
+    pid_t expected = 0;
+    if (g_children[i].compare_exchange_strong(expected, pid)) return i;
+  }
+  return -1;
+}
+
+void unregister_cleanup_child(int slot) {
+  if (slot >= 0 && slot < kMaxToolRuns) g_children[slot].store(0);
+}
+
+CleanupHold::CleanupHold() {
+  sigset_t block;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  pthread_sigmask(SIG_BLOCK, &block, &old_);  // this thread only
+  g_holds.fetch_add(1);
+  if (g_dying.load()) {
+    g_holds.fetch_sub(1);
+    for (;;) pause();  // another thread is cleaning up and will end the process
+  }
+}
+
+CleanupHold::~CleanupHold() {
+  g_holds.fetch_sub(1);
+  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+}
 
 void install_signal_cleanup() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, cleanup_and_reraise);

@@ -67,11 +67,10 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
   // elements of one repetition before the next repetition.
   std::vector<int64_t> off(size_t(rank()), 0);
   for (int d = rank() - 1; d >= 0; --d) {
-    int64_t per = reps(d) * spt(d);
+    int64_t n = spt(d), per = reps(d) * n;
     int64_t k = r % per;
     r /= per;
-    int64_t rep = k / spt(d), e = k % spt(d);
-    off[size_t(d)] = rep * cta_tile(d) + e;
+    off[size_t(d)] = k / n * cta_tile(d) + k % n;
   }
   return off;
 }
@@ -104,13 +103,12 @@ int64_t Layout::thread_coord(int thread, int p) const {
   return l + w * threads_per_warp[size_t(p)];
 }
 
-std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
-  std::vector<int64_t> c = reg_offset(reg);
+void Layout::add_thread_base(int thread, std::vector<int64_t>& c) const {
   if (kind == Kind::Mma) {
     int lane = thread % 32, warp = (thread / 32) % (warps_m * warps_n);
     c[0] += (warp / warps_n) * (shape[0] / warps_m) + lane / 4;
     c[1] += (warp % warps_n) * (shape[1] / warps_n) + 2 * (lane % 4);
-    return c;
+    return;
   }
   for (int d = 0; d < rank(); ++d) {
     int p = parent_dim(d);
@@ -118,6 +116,11 @@ std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
     int64_t base = (thread_coord(thread, p) * size_per_thread[size_t(p)]) & (pshape()[size_t(p)] - 1);
     c[size_t(d)] += base;
   }
+}
+
+std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
+  std::vector<int64_t> c = reg_offset(reg);
+  add_thread_base(thread, c);
   return c;
 }
 
@@ -233,9 +236,24 @@ Layout wgmma_layout(const std::vector<int64_t>& shape, int num_warps) {
 bool equivalent(const Layout& a, const Layout& b, int threads) {
   if (a == b) return true;
   if (a.shape != b.shape || a.regs_per_thread() != b.regs_per_thread()) return false;
-  for (int t = 0; t < threads; ++t)
-    for (int64_t r = 0; r < a.regs_per_thread(); ++r)
-      if (a.coords(t, r) != b.coords(t, r)) return false;
+  // coords(t, r) is reg_offset(r) plus a per-thread base: the offsets once, the bases per thread.
+  int64_t regs = a.regs_per_thread();
+  size_t rank = a.shape.size();
+  std::vector<std::vector<int64_t>> off_a, off_b;
+  for (int64_t r = 0; r < regs; ++r) {
+    off_a.push_back(a.reg_offset(r));
+    off_b.push_back(b.reg_offset(r));
+  }
+  std::vector<int64_t> base_a(rank), base_b(rank);
+  for (int t = 0; t < threads; ++t) {
+    std::fill(base_a.begin(), base_a.end(), 0);
+    std::fill(base_b.begin(), base_b.end(), 0);
+    a.add_thread_base(t, base_a);
+    b.add_thread_base(t, base_b);
+    for (int64_t r = 0; r < regs; ++r)
+      for (size_t d = 0; d < rank; ++d)
+        if (off_a[size_t(r)][d] + base_a[d] != off_b[size_t(r)][d] + base_b[d]) return false;
+  }
   return true;
 }
 

@@ -70,6 +70,9 @@ struct Layout {
   int64_t thread_coord(int thread, int p) const;
   /// The coordinates of register `reg` of thread `thread` (wrapped modulo the shape).
   std::vector<int64_t> coords(int thread, int64_t reg) const;
+  /// Adds thread `thread`'s part of every coordinate to `c` (one entry per tile dimension):
+  /// coords(thread, reg) is reg_offset(reg) plus this.
+  void add_thread_base(int thread, std::vector<int64_t>& c) const;
   /// True when some threads hold copies of other threads' elements.
   bool replicated() const;
   bool operator==(const Layout& o) const {

@@ -57,52 +57,95 @@ std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lower
   return caps;
 }
 
-bool assemble_for_occupancy(const CudaToolkit& tk, const AssembleOptions& opts, const std::vector<Target>& targets,
+namespace {
+
+// One target's attempts: the uncapped module, then the module under `caps`, until a set of
+// caps holds or none is left.
+struct CapSearch {
+  std::map<std::string, int> caps;  ///< the caps of the module being assembled
+  std::string ptx;                  ///< that module
+  size_t job = 0;                   ///< its job in the pool
+  bool uncapped = true;             ///< the job is the first, uncapped assembly
+  bool done = false;
+  std::string error;                ///< ptxas's message, when an assembly failed
+  double seconds = 0;               ///< the ptxas time of the attempts, one after another
+};
+
+}  // namespace
+
+bool assemble_for_occupancy(PtxasPool& pool, const std::vector<Target>& targets,
                             const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
                             const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error) {
   error.clear();
   size_t n = targets.size();
-  // Per target: entry → .maxnreg.
-  using RegisterCaps = std::vector<std::map<std::string, int>>;
-  auto assemble = [&](const RegisterCaps& caps) {
-    out.assign(n, AssembledModule{});
-    for (size_t t = 0; t < n; ++t) {
-      out[t].arch = targets[t].arch;
-      if (caps[t].empty()) out[t].ptx = ptx[t];
-      else if (!emit(t, caps[t], out[t].ptx)) return false;
+  out.assign(n, AssembledModule{});
+  if (n == 0) return true;
+  std::vector<CapSearch> search(n);
+  std::vector<size_t> counted;  // jobs whose time a search has counted
+  for (size_t t = 0; t < n; ++t) {
+    out[t].arch = targets[t].arch;
+    search[t].ptx = ptx[t];
+    search[t].job = pool.submit(targets[t].arch, ptx[t]);
+  }
+  // The next attempt of target t once its job has finished; false when `emit` failed.
+  auto step = [&](size_t t) {
+    CapSearch& s = search[t];
+    const PtxasResult& r = pool.result(s.job);
+    if (std::find(counted.begin(), counted.end(), s.job) == counted.end()) {
+      counted.push_back(s.job);
+      s.seconds += r.seconds;
     }
-    for (size_t t = 0; t < n; ++t)
-      if (!assemble_cubin(tk, out[t].ptx, out[t].arch, opts, out[t].cubin, error)) return false;
+    if (!r.ok) {
+      s.error = r.error;
+      s.done = true;
+      return true;
+    }
+    std::map<std::string, int> next;
+    if (s.uncapped) {
+      // A memory-bound entry a few registers above a step of register-limited occupancy is
+      // assembled again under a .maxnreg cap at the step, and keeps the cap unless it spills.
+      s.uncapped = false;
+      next = register_caps(lowered[t], r.cubin, targets[t].max_shared_per_sm());
+      if (next.empty()) s.done = true;
+    } else {
+      next = s.caps;
+      for (const EntryResources& e : r.cubin.resources)
+        if (e.spills() && next.erase(e.entry)) spdlog::trace("{} on {}: .maxnreg dropped, it spills", e.entry, targets[t].arch);
+      s.done = next == s.caps;
+    }
+    if (s.done) {
+      out[t].ptx = s.ptx;
+      out[t].cubin = r.cubin;
+      return true;
+    }
+    // Try the caps left (none left: the uncapped module, which the pool has assembled).
+    s.caps = next;
+    for (const auto& [entry, regs] : s.caps) spdlog::trace("{} on {}: trying .maxnreg {}", entry, targets[t].arch, regs);
+    if (s.caps.empty()) s.ptx = ptx[t];
+    else if (!emit(t, s.caps, s.ptx)) return false;
+    s.job = pool.submit(targets[t].arch, s.ptx);
     return true;
   };
-  RegisterCaps caps(n);
-  if (!assemble(caps)) return false;
-
-  // A memory-bound entry a few registers above a step of register-limited occupancy is
-  // assembled again under a .maxnreg cap at the step, and keeps the cap unless it then spills.
-  bool any = false;
-  for (size_t t = 0; t < n; ++t) {
-    caps[t] = register_caps(lowered[t], out[t].cubin, targets[t].max_shared_per_sm());
-    any = any || !caps[t].empty();
-  }
-  while (any) {
+  for (;;) {
+    std::vector<size_t> waiting;
     for (size_t t = 0; t < n; ++t)
-      for (const auto& [entry, regs] : caps[t]) spdlog::trace("{} on {}: trying .maxnreg {}", entry, targets[t].arch, regs);
-    if (!assemble(caps)) return false;
-    // The caps whose entry does not spill once assembled under them.
-    RegisterCaps kept = caps;
-    any = false;
-    for (size_t t = 0; t < n; ++t) {
-      for (const EntryResources& r : out[t].cubin.resources)
-        if (r.spills() && kept[t].erase(r.entry)) spdlog::trace("{} on {}: .maxnreg dropped, it spills", r.entry, targets[t].arch);
-      any = any || !kept[t].empty();
-    }
-    if (kept == caps) break;
-    // Some caps spilled: assemble again with the rest (with none left, once more without any).
-    caps = kept;
-    if (!any && !assemble(caps)) return false;
+      if (!search[t].done) waiting.push_back(search[t].job);
+    if (waiting.empty()) break;
+    pool.wait_any(waiting);
+    for (size_t t = 0; t < n; ++t)
+      while (!search[t].done && pool.finished(search[t].job))
+        if (!step(t)) return false;
   }
-  return true;
+
+  size_t longest = 0;
+  for (size_t t = 0; t < n; ++t) {
+    if (search[t].seconds > search[longest].seconds) longest = t;
+    if (error.empty() && !search[t].error.empty()) error = search[t].error;
+  }
+  spdlog::trace("ptxas: {} runs for {} modules ({} assembled before), at most {} at a time; longest chain {} ms ({})",
+                pool.runs(), pool.submitted(), pool.submitted() - pool.runs(), pool.max_jobs(),
+                int(search[longest].seconds * 1000 + 0.5), targets[longest].arch);
+  return error.empty();
 }
 
 }  // namespace tilec::codegen

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/lower.h"
+#include "codegen/ptxas_pool.h"
 #include "codegen/toolchain.h"
 
 namespace tilec::codegen {
@@ -45,13 +46,15 @@ struct AssembledModule {
 };
 
 /// Assembles every target's module (`ptx[t]`, emitted without caps, for `targets[t]`, whose
-/// kernels are `lowered[t]`) with ptxas, and for the entries register_caps picks on that
-/// target, tries again under the cap: a cap that makes its entry spill is dropped and the
+/// kernels are `lowered[t]`) in `pool`, and for the entries register_caps picks on a target
+/// tries the module again under the caps: a cap that makes its entry spill is dropped and the
 /// module is assembled with the caps left (caps only shrink, so this ends; with none left, the
-/// uncapped module is the result). `out[t]` holds each target's final PTX and cubin. False with
-/// `error` holding ptxas's message when an assembly fails, or with `error` empty when `emit`
-/// fails.
-bool assemble_for_occupancy(const CudaToolkit& tk, const AssembleOptions& opts, const std::vector<Target>& targets,
+/// uncapped module is the result, which the pool has already assembled). Each target's
+/// attempts follow one another; the targets' run side by side. `out[t]` holds each target's
+/// final PTX and cubin, whatever order the runs finish in. False with `error` holding ptxas's
+/// message for the first target (in `targets` order) whose assembly failed, or with `error`
+/// empty when `emit` fails.
+bool assemble_for_occupancy(PtxasPool& pool, const std::vector<Target>& targets,
                             const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
                             const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error);
 

@@ -42,14 +42,14 @@ TempDir::TempDir(const std::string& root) {
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   // No signal between creating the folder and registering it: it could not be cleaned up.
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
-  sigprocmask(SIG_BLOCK, &block, &old);
-  bool made = mkdtemp(buf.data()) != nullptr;
-  int saved = errno;
-  if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
-  sigprocmask(SIG_SETMASK, &old, nullptr);
+  bool made = false;
+  int saved = 0;
+  {
+    CleanupHold hold;
+    made = mkdtemp(buf.data()) != nullptr;
+    saved = errno;
+    if (made) cleanup_slot_ = register_cleanup(buf.data(), true);
+  }
   if (!made) {
     error_ = errno_text(("cannot create a temporary folder in '" + base + "'").c_str(), saved);
     return;
@@ -111,9 +111,18 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = 0, child_slot = -1;
+  {
+    CleanupHold hold;  // no signal between starting the tool and registering it
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &hold.previous_mask());  // not the hold's blocked signals
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
+    if (rc == 0) child_slot = register_cleanup_child(pid);  // a signal to tilec is passed on
+  }
   posix_spawn_file_actions_destroy(&actions);
-  if (rc == 0) set_cleanup_child(pid);  // a signal to tilec is passed on to the tool
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
@@ -134,15 +143,23 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
   }
   close(fds[0]);
 
-  int status = 0;
+  int status = 0, wait_error = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      set_cleanup_child(0);
-      error = errno_text(("waiting for '" + argv[0] + "'").c_str(), errno);
-      return false;
+      wait_error = errno;
+      break;
     }
   }
-  set_cleanup_child(0);
+  {
+    // A tool that a signal to tilec stopped: this thread stops here too (another one is
+    // cleaning up and ends the process), so it writes nothing more, no failed PTX.
+    CleanupHold hold;
+    unregister_cleanup_child(child_slot);
+  }
+  if (wait_error) {
+    error = errno_text(("waiting for '" + argv[0] + "'").c_str(), wait_error);
+    return false;
+  }
   if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

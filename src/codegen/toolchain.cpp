@@ -10,6 +10,7 @@
 #include <set>
 
 #include "basic/diagnostics.h"
+#include "codegen/ptxas_pool.h"
 #include "codegen/target.h"
 #include "codegen/subprocess.h"
 
@@ -286,10 +287,17 @@ bool make_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, cons
   error = arch_list_problem(inputs);
   if (!error.empty()) return false;
   std::vector<Cubin> cubins;
-  for (const ArchPtx& in : inputs) {
-    Cubin cubin;
-    if (!assemble_cubin(tk, in.ptx, in.arch, opts, cubin, error)) return false;
-    cubins.push_back(std::move(cubin));
+  PtxasPool pool(tk, opts);
+  std::vector<size_t> jobs;
+  for (const ArchPtx& in : inputs) jobs.push_back(pool.submit(in.arch, in.ptx));
+  for (size_t job : jobs) {  // the first failure in input order, whichever run ends first
+    pool.wait_any({job});
+    const PtxasResult& r = pool.result(job);
+    if (!r.ok) {
+      error = r.error;
+      return false;
+    }
+    cubins.push_back(r.cubin);
   }
   return bundle_fatbin(tk, inputs, std::move(cubins), opts, out, error);
 }

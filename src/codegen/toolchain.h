@@ -74,6 +74,7 @@ struct AssembleOptions {
   /// driver passes its output path, so `k.h` fails into `k.h.sm_90.failed.ptx`.
   std::string failed_ptx_prefix;
   std::string temp_root;  ///< parent of the private temporary folder; empty: $TMPDIR or /tmp
+  int jobs = 1;           ///< ptxas runs at a time in a PtxasPool (1 to kMaxToolRuns)
 };
 
 /// ptxas's output for one arch.
@@ -105,8 +106,9 @@ struct Fatbin {
   std::string ptx_arch;       ///< the arch whose PTX is embedded; empty when none is
 };
 
-/// Assembles every input with assemble_cubin, then bundles them (bundle_fatbin). False with
-/// `error` on the first failure; an empty or duplicated arch list is an error too.
+/// Assembles every input with assemble_cubin, `opts.jobs` at a time (PtxasPool), then bundles
+/// them (bundle_fatbin). False with `error` on the first failure in input order; an empty or
+/// duplicated arch list is an error too.
 bool make_fatbin(const CudaToolkit& tk, const std::vector<ArchPtx>& inputs, const AssembleOptions& opts,
                  Fatbin& out, std::string& error);
 

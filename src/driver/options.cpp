@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "codegen/cleanup.h"
 #include "codegen/header/c_text.h"
 #include "codegen/target.h"
 #include "codegen/toolchain.h"
@@ -150,6 +151,10 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
+  app.add_option("-j,--jobs", o.jobs,
+                 "Run at most N ptxas jobs at a time (one per -arch, and a register-cap retry beside "
+                 "the others; default: one per available CPU). The output does not depend on N")
+      ->check(CLI::Range(1, kMaxToolRuns));
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
   app.add_option("--torch-namespace", o.torch_namespace,
                  "--emit=torch: the ops' namespace, torch.ops.NAME (default: the input's name)");
@@ -161,7 +166,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("--MF", o.mf, "Depfile path");
   app.add_option("--MT", o.mt, "Target named in the depfile (default: the output path)");
   app.add_flag("--MP", o.mp, "Add a phony target for each dependency");
-  app.add_flag("-v,--verbose", o.verbose, "Trace the stages and the pass and lowering step timings to stderr");
+  app.add_flag("-v,--verbose", o.verbose, "Trace the stages, pass and lowering step timings, and ptxas runs to stderr");
   app.add_option("--color", color, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--max-errors", o.max_errors, "Stop after N errors (0: no limit; default 20)")

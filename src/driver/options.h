@@ -42,6 +42,7 @@ struct Options {
   bool fmad = true;
   bool lineinfo = false;
   bool device_asserts = true;
+  int jobs = 0;                      ///< ptxas runs at a time (-j); 0: one per available CPU
   std::string prefix;                ///< prefix of the header's public symbols
   // --emit=torch
   std::string torch_namespace;       ///< ops are torch.ops.<namespace>; empty: the input's name

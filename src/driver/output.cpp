@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -43,14 +42,13 @@ bool stage(const std::string& path, const std::string& data, Staged& out, std::s
   std::vector<char> buf(temp.begin(), temp.end());
   buf.push_back('\0');
   // No signal between creating the file and registering it: it could not be cleaned up.
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
-  sigprocmask(SIG_BLOCK, &block, &old);
-  int fd = mkstemp(buf.data());
-  int saved = errno;
-  if (fd >= 0) out.slot = register_cleanup(buf.data(), false);
-  sigprocmask(SIG_SETMASK, &old, nullptr);
+  int fd = -1, saved = 0;
+  {
+    CleanupHold hold;
+    fd = mkstemp(buf.data());
+    saved = errno;
+    if (fd >= 0) out.slot = register_cleanup(buf.data(), false);
+  }
   if (fd < 0) {
     error = std::string("cannot create a temporary file beside it: ") + std::strerror(saved);
     return false;

@@ -350,8 +350,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   ao.failed_ptx_prefix = output == "-" ? std::string("tilec") : output;
   if (opts.lineinfo) ao.ptxas_flags.push_back("-lineinfo");
   if (!opts.fmad) ao.ptxas_flags.push_back("--fmad=false");
+  ao.jobs = opts.jobs ? opts.jobs : available_cpus();
   std::vector<codegen::AssembledModule> modules;
-  if (!codegen::assemble_for_occupancy(tk, ao, targets, lowered, ptx, emit_ptx, modules, tool_error)) {
+  PtxasPool ptxas(tk, ao);
+  if (!codegen::assemble_for_occupancy(ptxas, targets, lowered, ptx, emit_ptx, modules, tool_error)) {
     if (!tool_error.empty()) codegen::report_ptxas_message(diag, kernels, true, tool_error);
     return finish(1);
   }
