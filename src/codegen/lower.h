@@ -80,6 +80,11 @@ struct Pipeline {
   int stages = 2;
   int64_t stage_bytes = 0;  ///< one stage: every async load of the loop
   std::vector<AsyncLoad> loads;
+  /// cp.async: the mma that holds the late sync (the wait, the barrier and the next stage's
+  /// copies, before its last k step), when it is the body's last reader of the stage and sits
+  /// at the top level of the body (so every thread reaches it once per iteration); else null,
+  /// and they sit at the top of each iteration (finish_pipelines).
+  const ir::Op* sync_mma = nullptr;
   /// TMA: the stage's mbarriers after the stages: full[s] at barriers + 8 s, empty[s] at
   /// barriers + 8 (stages + s) (bytes from the pipeline offset).
   int64_t barriers = 0;
@@ -150,8 +155,8 @@ struct LoweredKernel {
 /// zero padding and a power-of-two line of 16 to 1024 bytes (pipeline.cpp).
 void plan_pipelines(LoweredKernel& k, int num_stages);
 
-/// After layouts: places the stages after the conversion buffer and picks their number,
-/// `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
+/// After layouts: places the stages after the conversion buffer, finds each loop's late-sync
+/// mma (Pipeline::sync_mma) and picks the number of stages: `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
 /// per CTA), so that two CTAs can share an SM, or in all of it when the accumulator alone
 /// takes more than 64 registers per thread (then registers allow one CTA per SM anyway). A
 /// `num_stages` that does not fit, or that no loop can use, adds a warning to `k.warnings`.
@@ -163,9 +168,10 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// to 256, K a multiple of 16; lines of a multiple of 128 bytes and at most 256 of them). The
 /// path runs one warpgroup per 64 rows of the accumulator and as many stages (at most 8) as fit
 /// in `smem_limit`, whatever num_warps and num_stages say (they apply to the portable path;
-/// num_stages=1, no pipelining, also means no tma_wgmma path).
+/// num_stages=1, no pipelining, also means no tma_wgmma path). Runs the path's lowering steps
+/// (lowering_steps.h); `print_after` as for lower_kernel.
 std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
-                                             std::string& why);
+                                             std::string& why, std::string* print_after = nullptr);
 
 /// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.
@@ -186,14 +192,17 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 
-/// Lowers `f` for `target`: chooses warps and layouts, and plans the cp.async pipelines. The
+/// Lowers `f` for `target` on the portable path: runs its lowering steps (lowering_steps.h:
+/// mma shapes, warps, early loads, vector widths, pipelines, layouts, stages). The
 /// launch options come from f.sig.options: `num_warps` 0 lets the compiler choose enough warps
 /// that each thread holds about 16 elements of the largest tile (32 from 4096 elements up),
 /// between 1 and 16; `num_stages` (0 = compiler's choice) and `smem_limit` (bytes per CTA; the
 /// driver passes the smallest limit among the targets whose code shares entry names, so that
 /// every arch's entry launches with the same shared memory) size the pipelines. `f` is changed
-/// in place (layout conversions are inserted): lower a copy (ir::clone) per target.
-LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit);
+/// in place (layout conversions are inserted): lower a copy (ir::clone) per target. With
+/// `print_after`, the lowered form after each step is appended to it (--print-after-all).
+LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit,
+                           std::string* print_after = nullptr);
 
 /// The vectorized variant's access size for a tile load or store `op` whose tile has layout
 /// `l`: the bytes of one vector access along the array's innermost dimension (the run of
@@ -214,7 +223,9 @@ std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low
 /// every run and machine.
 std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k);
 
-/// The IR with each value's layout and the launch choices (`--emit=tir-lowered`).
+/// The IR with each value's layout and the launch choices (`--emit=tir-lowered`), and the
+/// asynchronous copies, waits and barriers of its pipelines where the emitter puts them
+/// (lowered_text.cpp).
 std::string print_lowered(const LoweredKernel& k);
 
 }  // namespace tilec::codegen

@@ -166,6 +166,28 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
     }
 }
 
+namespace {
+
+// The last mma of a pipelined loop's body when it is the body's last reader of the stage and
+// sits at the top level of the body; null otherwise (Pipeline::sync_mma).
+const ir::Op* late_sync_mma(const ir::Op& loop, const LoweredKernel& k) {
+  auto reads_stage = [&](const ir::Op& op) {
+    for (const ir::Value* v : op.operands)
+      if (k.async_load(v)) return true;
+    return false;
+  };
+  const ir::Op* last = nullptr;
+  bool nested = false;
+  for (const auto& op : loop.regions[0]->ops) {
+    if (reads_stage(*op)) last = op.get();
+    for (const auto& r : op->regions)
+      ir::walk(*r, [&](ir::Op& inner) { nested = nested || reads_stage(inner); });
+  }
+  return !nested && last && last->kind == ir::OpKind::Mma ? last : nullptr;
+}
+
+}  // namespace
+
 void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   // Stages: as asked, else as many as fit (2 to 4) beside the conversion buffer in half the
   // limit. If some loop's two stages do not fit, nothing is pipelined (the vectorized variant
@@ -203,6 +225,7 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
                                         "memory per CTA left beside {} bytes for layout conversions; this loop runs {}",
                                         num_stages, s, p.stage_bytes, room, k.pipeline_offset, s)});
     p.stages = s;
+    p.sync_mma = late_sync_mma(*p.loop, k);
   }
 }
 

@@ -166,7 +166,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("--MF", o.mf, "Depfile path");
   app.add_option("--MT", o.mt, "Target named in the depfile (default: the output path)");
   app.add_flag("--MP", o.mp, "Add a phony target for each dependency");
-  app.add_flag("-v,--verbose", o.verbose, "Trace the stages, pass timings and ptxas runs to stderr");
+  app.add_flag("-v,--verbose", o.verbose, "Trace the stages, pass and lowering step timings, and ptxas runs to stderr");
   app.add_option("--color", color, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--max-errors", o.max_errors, "Stop after N errors (0: no limit; default 20)")
@@ -175,8 +175,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_flag("--verify-diagnostics", o.verify_diagnostics,
                "Check the diagnostics against '# expected-error {{...}}' comments");
   app.add_option("--passes", o.passes, "Comma-separated optimizer passes to run instead of the default");
-  app.add_flag("--list-passes", o.list_passes, "List the optimizer passes and exit");
-  app.add_flag("--print-after-all", o.print_after_all, "Print the tile IR after every pass");
+  app.add_flag("--list-passes", o.list_passes, "List the optimizer passes and the lowering steps, and exit");
+  app.add_flag("--print-after-all", o.print_after_all, "Print the tile IR after every pass and lowering step");
 
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);  // CLI11 wants them reversed

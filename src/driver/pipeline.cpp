@@ -20,6 +20,7 @@
 #include "codegen/header/header.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"
+#include "codegen/lowering_steps.h"
 #include "codegen/occupancy.h"
 #include "codegen/ptx/module.h"
 #include "codegen/ptxas_report.h"
@@ -120,6 +121,14 @@ int compile(const Options& opts) {
 
   if (opts.list_passes) {
     for (const ir::PassInfo& p : ir::all_passes()) std::printf("%-13s %s\n", p.name, p.summary);
+    // Then the lowering steps: each code path's order, and the table.
+    std::printf("\n");
+    for (codegen::CodePath path : {codegen::CodePath::Portable, codegen::CodePath::TmaWgmma}) {
+      std::string steps;
+      for (const std::string& s : codegen::lowering_pipeline(path)) steps += (steps.empty() ? "" : ", ") + s;
+      std::printf("lowering, %s path: %s\n", codegen::code_path_name(path), steps.c_str());
+    }
+    for (const codegen::LoweringStep& s : codegen::all_lowering_steps()) std::printf("%-16s %s\n", s.name, s.summary);
     return 0;
   }
   EmitKind emit = opts.emit_given ? opts.emit
@@ -262,10 +271,13 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   std::vector<std::vector<codegen::LoweredKernel>> lowered(targets.size());
   std::vector<std::vector<int>> specific(targets.size());
   std::vector<std::string> no_path_notes;
+  // --print-after-all: the lowered form after each lowering step of each kernel and target.
+  std::string lowering_trace;
+  std::string* lower_trace = opts.print_after_all ? &lowering_trace : nullptr;
   for (size_t t = 0; t < targets.size(); ++t) {
     for (const auto& f : kernels) {
       copies[t].push_back(ir::clone(*f));
-      lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit));
+      lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit, lower_trace));
       specific[t].push_back(-1);
     }
     if (!targets[t].has_wgmma()) continue;
@@ -273,7 +285,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       auto copy = ir::clone(*kernels[i]);
       std::string why;
       std::optional<codegen::LoweredKernel> low =
-          codegen::lower_tma_wgmma(*copy, targets[t], targets[t].max_shared_per_cta(), why);
+          codegen::lower_tma_wgmma(*copy, targets[t], targets[t].max_shared_per_cta(), why, lower_trace);
       if (!low) {
         spdlog::trace("{} on {}: no tma_wgmma path: {}", kernels[i]->name, targets[t].arch, why);
         no_path_notes.push_back("// kernel " + kernels[i]->name + ": no tma_wgmma path for " + targets[t].arch + ": " + why + "\n");
@@ -284,6 +296,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       lowered[t].push_back(std::move(*low));
     }
   }
+  if (opts.print_after_all) std::fwrite(lowering_trace.data(), 1, lowering_trace.size(), stderr);
   for (size_t t = 0; t < targets.size(); ++t)
     for (const codegen::LoweredKernel& low : lowered[t]) {
       codegen::check_registers(low, diag);

@@ -280,6 +280,7 @@ std::string ints_text(const std::vector<int64_t>& v) {
 class Printer {
  public:
   std::string out;
+  const PrintNotes* notes = nullptr;
 
   std::string name(const Value* v) {
     auto it = names_.find(v);
@@ -295,6 +296,9 @@ class Printer {
 
   void op(const Op& op, int depth) {
     std::string ind(size_t(depth) * 2, ' ');
+    ValueName namer = [this](const Value* v) { return name(v); };
+    if (notes && notes->before)
+      for (const std::string& line : notes->before(op, namer)) out += ind + line + "\n";
     out += ind;
     if (!op.results.empty()) {
       for (size_t i = 0; i < op.results.size(); ++i) out += (i ? ", " : "") + name(op.results[i]);
@@ -407,7 +411,16 @@ class Printer {
       out += " : ";
       for (size_t i = 0; i < op.results.size(); ++i) out += (i ? ", " : "") + op.results[i]->type.str();
     }
+    if (notes && notes->annotation) out += notes->annotation(op, namer);
     out += "\n";
+    if (notes && notes->after)
+      for (const std::string& line : notes->after(op, namer)) out += ind + line + "\n";
+  }
+
+  /// The names of a printer that has printed the whole function (print with notes).
+  void take_names(const Printer& other) {
+    names_ = other.names_;
+    next_ = other.next_;
   }
 
  private:
@@ -415,10 +428,7 @@ class Printer {
   int next_ = 0;
 };
 
-}  // namespace
-
-std::string print(const Function& f) {
-  Printer p;
+std::string print_with(const Function& f, Printer& p) {
   p.out = "kernel @" + f.name + "(";
   for (size_t i = 0; i < f.body.args.size(); ++i)
     p.out += (i ? ", " : "") + p.name(f.body.args[i]) + ": " + f.body.args[i]->type.str();
@@ -437,6 +447,24 @@ std::string print(const Function& f) {
   p.block(f.body, 1);
   p.out += "}\n";
   return p.out;
+}
+
+}  // namespace
+
+std::string print(const Function& f) {
+  Printer p;
+  return print_with(f, p);
+}
+
+std::string print(const Function& f, const PrintNotes& notes) {
+  // A first pass names every value in program order; the notes may then name values that
+  // their op's line comes before (a loop's prologue names the loads of its body).
+  Printer names;
+  print_with(f, names);
+  Printer p;
+  p.take_names(names);
+  p.notes = &notes;
+  return print_with(f, p);
 }
 
 // ---------------------------------------------------------------------------------------------

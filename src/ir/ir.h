@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <string>
@@ -242,6 +243,18 @@ std::unique_ptr<Function> clone(const Function& f);
 /// Prints a function in the stable text form of `--emit=tir`: values numbered in program order,
 /// no pointers.
 std::string print(const Function& f);
+
+/// The printed name of a value (%12, %A).
+using ValueName = std::function<std::string(const Value*)>;
+/// What a later stage adds to the printed IR: lines before and after an op, at its
+/// indentation, and an annotation after its type (the lowered form's asynchronous copies,
+/// waits and barriers, codegen/lowered_text.cpp). Every value is named before printing
+/// starts, in the same program order as without notes, so notes may name any value.
+struct PrintNotes {
+  std::function<std::vector<std::string>(const Op&, const ValueName&)> before, after;
+  std::function<std::string(const Op&, const ValueName&)> annotation;  ///< "" or " {...}"
+};
+std::string print(const Function& f, const PrintNotes& notes);
 
 /// Checks the IR's invariants (operand counts, types, terminators, dominance of uses within
 /// regions); returns the first problem, or "" when valid.

@@ -9,7 +9,7 @@
 //               body, whose mma reads this iteration's stage
 //   epilogue:   cp.async.wait_all; bar.sync
 //
-// When the body's last reader of the stage is an mma at its top level (late_sync_mma, the
+// When the body's last reader of the stage is an mma at its top level (Pipeline::sync_mma, the
 // usual GEMM loop), the barrier moves into that mma, after its last fragment loads and before
 // its last k step's mma instructions (the placement of CUTLASS's multistage mainloop), so the
 // tensor cores keep working through it:
@@ -193,8 +193,7 @@ void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st)
     b_.ins("shl.b32", {c.chunk_elems, c.chunk, std::to_string(log2_exact(16 / al.esz))});
     st.copies.push_back(std::move(c));
   }
-  st.sync_mma = late_sync_mma(loop, cx_.k_);
-  if (st.sync_mma) {
+  if (p.sync_mma) {
     // Stages 0 .. S-1, every buffer; the loop starts reading stage 0.
     for (int s = 0; s < p.stages; ++s) {
       issue(st);
@@ -210,22 +209,6 @@ void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st)
     issue(st);
     b_.ins("add.u32", {st.write, st.write, u32(p.stage_bytes)});
   }
-}
-
-const ir::Op* CpAsyncPipeline::late_sync_mma(const ir::Op& loop, const LoweredKernel& k) {
-  auto reads_stage = [&](const ir::Op& op) {
-    for (const ir::Value* v : op.operands)
-      if (k.async_load(v)) return true;
-    return false;
-  };
-  const ir::Op* last = nullptr;
-  bool nested = false;
-  for (const auto& op : loop.regions[0]->ops) {
-    if (reads_stage(*op)) last = op.get();
-    for (const auto& r : op->regions)
-      ir::walk(*r, [&](ir::Op& inner) { nested = nested || reads_stage(inner); });
-  }
-  return !nested && last && last->kind == ir::OpKind::Mma ? last : nullptr;
 }
 
 void CpAsyncPipeline::issue(State& st) {
@@ -394,7 +377,7 @@ void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& no
 
 void CpAsyncPipeline::iteration(State& st) {
   const Pipeline& p = *st.p;
-  if (!st.sync_mma) {
+  if (!p.sync_mma) {
     b_.ins("cp.async.wait_group", {std::to_string(p.stages - 2)});
     cx_.cta_barrier();
     issue_next(st);
@@ -438,13 +421,13 @@ void CpAsyncPipeline::epilogue(State&) {
 
 void CpAsyncPipeline::begin_body(State& st) {
   st.outer_sync = late_sync_;
-  if (st.sync_mma) late_sync_ = &st;
+  if (st.p->sync_mma) late_sync_ = &st;
 }
 
 void CpAsyncPipeline::end_body(State& st) { late_sync_ = st.outer_sync; }
 
 void CpAsyncPipeline::late_sync_at(const ir::Op& mma) {
-  if (late_sync_ && late_sync_->sync_mma == &mma) late_sync(*late_sync_);
+  if (late_sync_ && late_sync_->p->sync_mma == &mma) late_sync(*late_sync_);
 }
 
 }  // namespace tilec::codegen

@@ -46,9 +46,6 @@ class CpAsyncPipeline : FamilyEmitter {
     std::string base;             ///< u32: shared address of stage 0
     std::string read, write;      ///< u32: byte offsets of the stage read now and the next written
     std::vector<AsyncCopy> copies;
-    /// The mma that ends the stage's reads (late_sync_mma), or null: the barrier then sits at
-    /// the top of each iteration.
-    const ir::Op* sync_mma = nullptr;
     State* outer_sync = nullptr;  ///< the late sync of the enclosing loop, while this body is emitted
   };
 
@@ -63,8 +60,8 @@ class CpAsyncPipeline : FamilyEmitter {
   void advance(State& st);
   /// After the loop: no copy in flight, the stages free for other uses.
   void epilogue(State& st);
-  /// Around the emission of the loop's body: while it is emitted, its sync_mma (if any) runs
-  /// the late sync (late_sync_at); end_body restores the enclosing loop's.
+  /// Around the emission of the loop's body: while it is emitted, its Pipeline::sync_mma (if
+  /// any) runs the late sync (late_sync_at); end_body restores the enclosing loop's.
   void begin_body(State& st);
   void end_body(State& st);
   /// Called by mma.sync `mma` once it has read all its fragments, before its last k step's
@@ -76,10 +73,6 @@ class CpAsyncPipeline : FamilyEmitter {
   void late_sync_at(const ir::Op& mma);
 
  private:
-  /// The last mma of a pipelined loop's body when it is the body's last reader of the stage
-  /// and sits at the top level of the body (so every thread reaches it once per iteration);
-  /// null otherwise.
-  static const ir::Op* late_sync_mma(const ir::Op& loop, const LoweredKernel& k);
   void late_sync(State& st);
   /// The cp.async copies of one stage, when the issue predicate holds.
   void issue(State& st);

@@ -67,6 +67,45 @@ TEST_CASE("the printer shows regions, iteration arguments and results", "[ir]") 
   CHECK(verify(k.f).empty());
 }
 
+TEST_CASE("printer notes: lines around ops and annotations, numbering unchanged", "[ir]") {
+  // A later stage's notes (the lowered form's async copies) may name a value defined after the
+  // line they print: every value keeps the number it has without notes.
+  Kernel k;
+  Value* init = k.b.broadcast_to(k.b.constant(DType::F32, Scalar{0, 0.0}, k.loc), {16}, k.loc);
+  Value* loaded = nullptr;
+  Op* loop = k.loop(init, [&](Value* iv, Value* a) {
+    loaded = k.load({16}, iv);
+    return std::vector<Value*>{k.b.binary(OpKind::Add, a, loaded, k.loc)};
+  });
+  k.b.create(OpKind::Store, k.loc, {k.arr, loop->result(), k.i}, {});
+  PrintNotes notes;
+  notes.before = [&](const Op& op, const ValueName& name) {
+    return &op == loop ? std::vector<std::string>{"copy " + name(loaded) + " first 2"} : std::vector<std::string>{};
+  };
+  notes.after = [&](const Op& op, const ValueName&) {
+    return &op == loop ? std::vector<std::string>{"wait_all", "barrier"} : std::vector<std::string>{};
+  };
+  notes.annotation = [&](const Op& op, const ValueName&) {
+    return !op.results.empty() && op.results[0] == loaded ? std::string(" {stage}") : std::string();
+  };
+  CHECK(print(k.f, notes) ==
+        "kernel @k(%x: array<f32[n]>, %n: i64, %s: f32, %i: i32) {\n"
+        "  %0 = constant 0.0 : f32\n"
+        "  %1 = splat %0 : tile<16xf32>\n"
+        "  %2 = constant 0 : i32\n"
+        "  %3 = constant 1 : i32\n"
+        "  copy %7 first 2\n"
+        "  %4 = for %5 = %2 to %i step %3 iter(%6 = %1) {\n"
+        "    %7 = load %x[%5] padding 0.0 : tile<16xf32> {stage}\n"
+        "    %8 = add %6, %7 : tile<16xf32>\n"
+        "    yield %8\n"
+        "  } : tile<16xf32>\n"
+        "  wait_all\n"
+        "  barrier\n"
+        "  store %4, %x[%i]\n"
+        "}\n");
+}
+
 TEST_CASE("the printer writes constants in their dtype", "[ir]") {
   Kernel k;
   k.b.constant(DType::F32, Scalar{0, 0.1}, k.loc);   // shortest text that reads back

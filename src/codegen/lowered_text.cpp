@@ -1,0 +1,181 @@
+// The lowered IR's text form (--emit=tir-lowered, and --print-after-all after each lowering
+// step): the launch choices and the pipelines' plans as comments, the layouts of each tile
+// shape, then the IR, in which the pipelines' asynchronous copies, waits and barriers are
+// printed as ops where the emitter puts them (ptx/cp_async.cpp, ptx/tma.cpp), and the loads
+// that go through shared memory carry an annotation. Stable text: values in program order.
+//
+// cp.async (portable path, vectorized variant; S stages):
+//   cp_async.copy %a, %b first S      before the loop (first S - 1 without a late sync)
+//   cp_async.wait_group S-1; barrier  before the loop, with a late sync
+//   cp_async.wait_group S-2; barrier; cp_async.copy %a, %b ahead S-1
+//                                     at the top of each iteration, without a late sync
+//   {late_sync: ...}                  on the mma that holds them instead, before its last k step
+//   cp_async.wait_all; barrier        after the loop
+// TMA (tma_wgmma path; S stages, W consumer warpgroups), inline producer (thread 0):
+//   mbarrier.init full xS count 1, empty xS count W; tma.copy %a, %b first S-1; barrier
+//                                     before the loop
+//   mbarrier.wait full                at the top of each iteration
+//   mbarrier.arrive empty; tma.copy %a, %b ahead S-1   at its end
+//   wgmma.wait_group 0; barrier; mbarrier.inval full, empty   after the loop
+// Warp-specialized: the barriers are set up once, before the kernel's first op; the producer
+// warpgroup's copies are one line before the loop; the consumers only wait and release:
+//   mbarrier.init full xS count 1, empty xS count W; barrier   before the first op
+//   producer: tma.copy %a, %b every iteration                 before the loop
+//   mbarrier.wait full / mbarrier.arrive empty                 in each iteration
+//   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
+#include "codegen/lower.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace tilec::codegen {
+namespace {
+
+std::string layouts_text(const LoweredKernel& k) {
+  std::string out;
+  std::map<std::string, std::string> seen;
+  for (const ir::Value* v : values_in_program_order(k)) {
+    auto it = k.layouts.find(v);
+    if (it == k.layouts.end() || it->second.shape.empty()) continue;
+    const Layout& l = it->second;
+    std::string shape;
+    for (int64_t d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    std::string desc = l.str() + fmt::format(" ({} registers per thread{})", l.regs_per_thread(), l.replicated() ? ", replicated" : "");
+    std::string& slot = seen[shape];
+    if (slot.find(desc) == std::string::npos) slot += (slot.empty() ? "" : "; ") + desc;
+  }
+  for (const auto& [shape, desc] : seen) out += "// layouts of " + shape + " tiles: " + desc + "\n";
+  return out;
+}
+
+// The pipelined loop whose body `op` opens (first op) or closes (last op), or null.
+const Pipeline* body_of(const LoweredKernel& k, const ir::Op& op, bool first) {
+  const ir::Block* body = op.parent;
+  if (!body || !body->parent || body->ops.empty()) return nullptr;
+  const ir::Op* edge = first ? body->ops.front().get() : body->ops.back().get();
+  return edge == &op ? k.pipeline(body->parent) : nullptr;
+}
+
+// "%31, %32": the loads whose tiles the pipeline copies.
+std::string loads_text(const Pipeline& p, const ir::ValueName& name) {
+  std::string s;
+  for (const AsyncLoad& al : p.loads) s += (s.empty() ? "" : ", ") + name(al.load->results[0]);
+  return s;
+}
+
+std::vector<std::string> cp_async_issue(const Pipeline& p, const ir::ValueName& name) {
+  return {fmt::format("cp_async.wait_group {}", p.stages - 2), "barrier",
+          fmt::format("cp_async.copy {} ahead {}", loads_text(p, name), p.sync_mma ? p.stages : p.stages - 1)};
+}
+
+std::string mbarrier_init(const LoweredKernel& k, const Pipeline& p) {
+  return fmt::format("mbarrier.init full x{} count 1, empty x{} count {}", p.stages, p.stages, k.num_warps / 4);
+}
+
+std::vector<std::string> before(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
+  bool tma = k.path == CodePath::TmaWgmma, specialized = tma && k.spec.specialized();
+  std::vector<std::string> lines;
+  if (specialized && &op == k.fn->body.ops.front().get()) lines = {mbarrier_init(k, k.pipelines[0]), "barrier"};
+  if (const Pipeline* p = k.pipeline(&op)) {
+    std::string loads = loads_text(*p, name);
+    if (specialized) lines.push_back(fmt::format("producer: tma.copy {} every iteration", loads));
+    else if (tma) lines = {mbarrier_init(k, *p), fmt::format("tma.copy {} first {}", loads, p->stages - 1), "barrier"};
+    else if (p->sync_mma)
+      lines = {fmt::format("cp_async.copy {} first {}", loads, p->stages),
+               fmt::format("cp_async.wait_group {}", p->stages - 1), "barrier"};
+    else lines = {fmt::format("cp_async.copy {} first {}", loads, p->stages - 1)};
+  } else if (const Pipeline* p = body_of(k, op, true)) {
+    if (tma) lines = {"mbarrier.wait full"};
+    else if (!p->sync_mma) lines = cp_async_issue(*p, name);
+  }
+  return lines;
+}
+
+std::vector<std::string> after(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
+  bool tma = k.path == CodePath::TmaWgmma, specialized = tma && k.spec.specialized();
+  if (k.pipeline(&op)) {
+    if (specialized) return {"wgmma.wait_group 0", "mbarrier.arrive empty"};
+    if (tma) return {"wgmma.wait_group 0", "barrier", "mbarrier.inval full, empty"};
+    return {"cp_async.wait_all", "barrier"};
+  }
+  if (const Pipeline* p = body_of(k, op, false); p && tma) {
+    if (specialized) return {"mbarrier.arrive empty"};
+    return {"mbarrier.arrive empty", fmt::format("tma.copy {} ahead {}", loads_text(*p, name), p->stages - 1)};
+  }
+  return {};
+}
+
+std::string annotation(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
+  bool tma = k.path == CodePath::TmaWgmma;
+  if (!op.results.empty())
+    if (k.async_load(op.results[0])) {
+      if (op.kind != ir::OpKind::Load) return " {view of the stage}";
+      return tma ? " {tma stage}" : " {cp_async stage}";
+    }
+  if (op.kind != ir::OpKind::Mma) return "";
+  if (k.is_wgmma(op)) return " {wgmma}";
+  for (const Pipeline& p : k.pipelines)
+    if (p.sync_mma == &op) {
+      std::vector<std::string> sync = cp_async_issue(p, name);
+      return fmt::format(" {{late_sync: {}, {}, {}}}", sync[0], sync[1], sync[2]);
+    }
+  return "";
+}
+
+ir::PrintNotes async_notes(const LoweredKernel& k) {
+  ir::PrintNotes notes;
+  notes.before = [&k](const ir::Op& op, const ir::ValueName& name) { return before(k, op, name); };
+  notes.after = [&k](const ir::Op& op, const ir::ValueName& name) { return after(k, op, name); };
+  notes.annotation = [&k](const ir::Op& op, const ir::ValueName& name) { return annotation(k, op, name); };
+  return notes;
+}
+
+}  // namespace
+
+std::string print_lowered(const LoweredKernel& k) {
+  if (k.path == CodePath::TmaWgmma) {
+    std::string out = fmt::format("// kernel {}, {} path for {}: {} warpgroups ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
+                                  k.fn->name, code_path_name(k.path), k.target.arch, k.launch_threads() / 128,
+                                  k.launch_threads(), k.conversion_smem_vectorized);
+    if (k.spec.specialized()) {
+      out += fmt::format("// warp-specialized: producer warpgroup 0 ({}) repeats {} scalar ops before the loop and "
+                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body\n",
+                         k.spec.producer_registers ? fmt::format("setmaxnreg {}", k.spec.producer_registers)
+                                                   : "its entry registers",
+                         k.spec.producer_ops.size(),
+                         k.num_warps / 4,
+                         k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
+                                                   : "their entry registers");
+    } else {
+      out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";
+    }
+    for (const Pipeline& p : k.pipelines) {
+      out += fmt::format("// TMA pipeline: {} stages of {} bytes at shared offset {}, mbarriers at {};", p.stages,
+                         p.stage_bytes, k.pipeline_offset, k.pipeline_offset + p.barriers);
+      for (const AsyncLoad& al : p.loads) {
+        bool kmajor = al.contiguous_dim == (al.operand == 0 ? 1 : 0);
+        out += fmt::format("{} wgmma operand {} from a {}x{} tile ({} boxes of 128-byte lines, {}-major)",
+                           &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines, al.line_elems,
+                           al.boxes(), kmajor ? "K" : al.operand == 0 ? "M" : "N");
+      }
+      out += "\n";
+    }
+    return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));
+  }
+  std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
+                                k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
+  for (const Pipeline& p : k.pipelines) {
+    out += fmt::format("// cp.async pipeline (vectorized variant): {} stages of {} bytes at shared offset {};", p.stages,
+                       p.stage_bytes, k.pipeline_offset);
+    for (const AsyncLoad& al : p.loads)
+      out += fmt::format("{} mma operand {} from a {}x{} tile ({}-byte lines{})", &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines,
+                         al.line_elems, al.pitch(), al.contiguous_dim == 0 ? ", transposed" : "");
+    out += "\n";
+  }
+  return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));
+}
+
+}  // namespace tilec::codegen
