@@ -18,6 +18,11 @@ constexpr int64_t kBarrierBytes = 16;  // per stage: the full and the empty mbar
 
 bool is_16bit_float(DType d) { return d == DType::F16 || d == DType::BF16; }
 
+// Registers per thread a wgmma accumulator with `columns` f32 columns needs: columns / 2
+// accumulators (m64nN: N/2 per thread) plus about 40 for addresses, descriptors and the
+// epilogue.
+int64_t accumulator_registers(int64_t columns) { return columns / 2 + 40; }
+
 }  // namespace
 
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
@@ -58,13 +63,13 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
                          "and a multiple of 8 lines, at most 256",
                          al.lines, al.line_elems));
       int wg = int(c[0] / 64);
-      // Registers: N/2 accumulators per thread plus about 40 for addresses, descriptors and the
-      // epilogue, within 64 Ki per SM shared by 128 threads per warpgroup (255 at most).
+      // Registers (accumulator_registers) within 64 Ki per SM shared by 128 threads per
+      // warpgroup (255 at most).
       int64_t budget = std::min<int64_t>(255, 65536 / (128 * std::max(wg, 1)));
-      if (c[1] / 2 + 40 > budget)
+      if (accumulator_registers(c[1]) > budget)
         fail(fmt::format("a {}x{} f32 accumulator needs {} registers per thread in {} warpgroups ({} threads); "
                          "at most {} fit: use fewer rows or columns per tile",
-                         c[0], c[1], c[1] / 2 + 40, wg, 128 * wg, budget));
+                         c[0], c[1], accumulator_registers(c[1]), wg, 128 * wg, budget));
       if (warpgroups && wg != warpgroups) fail("the wgmma accumulators need different numbers of warpgroups");
       warpgroups = std::max(warpgroups, wg);
     }
@@ -154,7 +159,7 @@ void plan_specialization(LoweredKernel& k) {
   int consumer = std::min(240, (entry * 128 * (wg + 1) - 40 * 128) / (128 * wg) / 8 * 8);
   int64_t need = 0;
   for (const AsyncLoad& al : k.pipelines[0].loads)
-    need = std::max<int64_t>(need, al.mma->operands[2]->type.tile.shape[1] / 2 + 40);
+    need = std::max(need, accumulator_registers(al.mma->operands[2]->type.tile.shape[1]));
   if (need > std::max(entry, consumer))
     return inline_because(fmt::format("the accumulator needs about {} registers per thread; the consumers of a "
                                       "warp-specialized CTA get {}",

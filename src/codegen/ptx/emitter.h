@@ -104,6 +104,11 @@ class Emitter : public EmitContext {
   void tma_advance(TmaState& st);
   /// After the loop: every wgmma group finished, so the accumulators can be read.
   void tma_epilogue(TmaState& st);
+  /// Predicate: thread 0 of the calling thread's warpgroup (of the compute threads).
+  std::string warpgroup_leader();
+  /// One thread per warpgroup arrives on empty[st.prev], unless prev is `stages` (no stage
+  /// read yet): the wgmma groups that read it have finished.
+  void tma_release_prev(const TmaState& st);
   /// Thread 0 (the caller branches): wait for stage wslot to be empty, expect its bytes, issue
   /// the copies of iteration iv_issue into it, then move wslot and iv_issue on.
   void tma_issue(TmaState& st);

@@ -2,8 +2,8 @@
 // memory by TMA (cp.async.bulk.tensor, PTX ISA §9.7.9.25.5.1) into 128-byte-swizzled stages,
 // each guarded by two mbarriers (PTX ISA §9.7.13.15): `full` counts the bytes in (thread 0
 // arrives with expect_tx, the copies complete_tx), `empty` counts the warpgroups whose wgmma
-// finished reading. The protocol of bench/hopper_proto (measured on the H200, NOTES.md), without
-// warp specialization: thread 0 is also the producer.
+// finished reading. The protocol of bench/hopper_proto (measured on the H200, NOTES.md), in two
+// schedules (lower.h TmaSchedule). Inline, thread 0 is also the producer:
 //
 //   prologue:   thread 0 inits full[s] (count 1) and empty[s] (count = warpgroups); fence; bar;
 //               thread 0 issues iterations 0 .. S-2 (each: wait empty, expect_tx, TMA copies)
@@ -14,6 +14,11 @@
 //               that slot to be empty and issues the iteration S-1 ahead into it
 //   epilogue:   wait_group 0 (the accumulators are final); bar.sync; thread 0 invalidates the
 //               mbarriers (a later loop, or this one inside an outer loop, starts afresh)
+//
+// Specialized (specialized_body): thread 0 inits the barriers before the role branch; the
+// producer warpgroup's thread 0 issues every iteration (tma_produce), waiting for each stage to
+// be empty; the consumers only wait for full stages and release them, the last one after the
+// loop too.
 //
 // A fresh mbarrier is in phase 0, so waiting for parity 1 passes at once: the producer waits
 // for empty with the opposite of its phase, and the first round needs no special case. Every
@@ -125,10 +130,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
       *r = b_.reg(RegClass::B32);
       b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
     }
-    std::string lane = b_.reg(RegClass::B32);
-    b_.ins("and.b32", {lane, tid_, "127"});
-    st.wg_leader = b_.reg(RegClass::Pred);
-    b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+    st.wg_leader = warpgroup_leader();
     return;
   }
   static_cast<LoopCounter&>(st) = loop_counter(loop);
@@ -139,10 +141,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   }
   st.leader = b_.reg(RegClass::Pred);
   b_.ins("setp.eq.u32", {st.leader, tid_, "0"});
-  std::string lane = b_.reg(RegClass::B32);
-  b_.ins("and.b32", {lane, tid_, "127"});
-  st.wg_leader = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {st.wg_leader, lane, "0"});
+  st.wg_leader = warpgroup_leader();
   tma_origins(loop, st);
 
   // Thread 0: the mbarriers, made visible to the other threads and to the copy engine.
@@ -278,14 +277,25 @@ void Emitter::tma_iteration(TmaState& st) {
   }
 }
 
-void Emitter::tma_advance(TmaState& st) {
-  int S = st.p->stages;
-  // The previous iteration's stage: its wgmma group finished at this iteration's wait_group 1.
+std::string Emitter::warpgroup_leader() {
+  std::string lane = b_.reg(RegClass::B32), leader = b_.reg(RegClass::Pred);
+  b_.ins("and.b32", {lane, tid_, "127"});
+  b_.ins("setp.eq.u32", {leader, lane, "0"});
+  return leader;
+}
+
+void Emitter::tma_release_prev(const TmaState& st) {
   std::string release = b_.reg(RegClass::Pred), bar = b_.reg(RegClass::B32);
-  b_.ins("setp.lt.u32", {release, st.prev, u32(S)});
+  b_.ins("setp.lt.u32", {release, st.prev, u32(st.p->stages)});
   b_.ins("and.pred", {release, release, st.wg_leader});
   b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
   b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
+}
+
+void Emitter::tma_advance(TmaState& st) {
+  int S = st.p->stages;
+  // The previous iteration's stage: its wgmma group finished at this iteration's wait_group 1.
+  tma_release_prev(st);
   b_.ins("mov.u32", {st.prev, st.rslot});
   ring_next(st.rslot, st.rphase, S);
   if (k_.spec.specialized()) return;  // the producer warpgroup refills it
@@ -307,11 +317,7 @@ void Emitter::tma_epilogue(TmaState& st) {
   if (k_.spec.specialized()) {
     // The last stage read is free again (a producer that runs on, to a next tile, waits for
     // it). The barriers stay: the kernel has no other pipelined loop.
-    std::string release = b_.reg(RegClass::Pred), bar = b_.reg(RegClass::B32);
-    b_.ins("setp.lt.u32", {release, st.prev, u32(st.p->stages)});
-    b_.ins("and.pred", {release, release, st.wg_leader});
-    b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
-    b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
+    tma_release_prev(st);
     return;
   }
   // Every warp is done with the stages and the mbarriers before thread 0 invalidates them: a
