@@ -210,16 +210,10 @@ namespace {
 std::optional<OpKind> unary_math_op(Builtin id) {
   switch (id) {
     case Builtin::Abs: return OpKind::Abs;
-    case Builtin::Exp: return OpKind::Exp;
-    case Builtin::Exp2: return OpKind::Exp2;
-    case Builtin::Log: return OpKind::Log;
-    case Builtin::Log2: return OpKind::Log2;
-    case Builtin::Sqrt: return OpKind::Sqrt;
-    case Builtin::Rsqrt: return OpKind::Rsqrt;
-    case Builtin::Sin: return OpKind::Sin;
-    case Builtin::Cos: return OpKind::Cos;
-    case Builtin::Tanh: return OpKind::Tanh;
-    case Builtin::Sigmoid: return OpKind::Sigmoid;
+#define X(e, name, extra) \
+  case Builtin::e: return OpKind::e;
+    TILEC_MATH_FUNCTIONS(X, _)
+#undef X
     case Builtin::Floor: return OpKind::Floor;
     case Builtin::Ceil: return OpKind::Ceil;
     default: return std::nullopt;
