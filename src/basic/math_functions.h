@@ -22,7 +22,8 @@
   X(Sin, "sin", extra)                 \
   X(Cos, "cos", extra)                 \
   X(Tanh, "tanh", extra)               \
-  X(Sigmoid, "sigmoid", extra)
+  X(Sigmoid, "sigmoid", extra)         \
+  X(Erf, "erf", extra)
 
 namespace tilec {
 

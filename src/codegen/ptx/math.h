@@ -1,5 +1,5 @@
 // f32 math functions on one register each (math.cpp): the functions of basic/math_functions.h
-// (exp, log, tanh, ...) and pow, accurate to a few ulp by default, PTX .approx
+// (exp, log, tanh, erf, ...) and pow, accurate to a few ulp by default, PTX .approx
 // instructions where approximations are allowed.
 #pragma once
 
@@ -26,6 +26,7 @@ class MathEmitter : FamilyEmitter {
   std::string exp_f32(const std::string& x, bool approx);
   std::string log2_f32(const std::string& x, bool approx);
   std::string tanh_f32(const std::string& x, bool approx);
+  std::string erf_f32(const std::string& x, bool approx);
   std::string sincos_f32(const std::string& x, bool cosine, bool approx);
   /// Horner's scheme with fma: coeffs[0] + x * (coeffs[1] + x * (...)).
   std::string poly(const std::string& x, const std::vector<double>& coeffs);
