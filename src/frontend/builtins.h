@@ -51,6 +51,7 @@ namespace tilec {
   X(Where, Elementwise, "where", "cond, a, b")                                                       \
   X(Minimum, Elementwise, "minimum", "a, b")                                                         \
   X(Maximum, Elementwise, "maximum", "a, b")                                                         \
+  X(Clamp, Elementwise, "clamp", "x, lo, hi")                                                        \
   X(Abs, Elementwise, "abs", "x")                                                                    \
   X(Fma, Elementwise, "fma", "a, b, c")                                                              \
   TILEC_MATH_FUNCTIONS(TILEC_MATH_BUILTIN, X)                                                        \

@@ -232,6 +232,15 @@ BVal IrBuilder::builtin_elementwise(Builtin id, const Expr& e, const Args& a) {
       if (!x || !y) return BVal{};
       return BVal::of(b_.binary(id == Builtin::Maximum ? OpKind::Max : OpKind::Min, x, y, e.range));
     }
+    case Builtin::Clamp: {
+      // minimum(maximum(x, lo), hi): NaN in any operand propagates; lo > hi gives hi (PyTorch's
+      // clamp).
+      Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+      Value* lo = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      Value* hi = expr_as(*a[2], rv.tile.dtype, rv.tile.shape);
+      if (!x || !lo || !hi) return BVal{};
+      return BVal::of(b_.binary(OpKind::Min, b_.binary(OpKind::Max, x, lo, e.range), hi, e.range));
+    }
     case Builtin::Where: {
       Value* c = b_.broadcast_to(expr(*a[0]).v, rv.tile.shape, e.range);
       Value* x = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);

@@ -85,13 +85,13 @@ void check_math(size_t n, bool fast) {
   for (size_t i = 0; i < n && i < std::size(sx); ++i) x[i] = sx[i];
   const float sp[] = {1.f, 2.f, 0.5f, 1e-30f, 1e30f, 1.0000001f, 0.9999999f, 1e-40f};
   for (size_t i = 0; i < n && i < std::size(sp); ++i) p[i] = sp[i];
-  Buf dx(n * 4), dp(n * 4), dout(15 * n * 4);
+  Buf dx(n * 4), dp(n * 4), dout(16 * n * 4);
   dx.put(x);
   dp.put(p);
   if (fast) CHECK_CU(fast_math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
   else CHECK_CU(math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
   CHECK_CU(cuCtxSynchronize());
-  std::vector<float> out = dout.get<float>(15 * n);
+  std::vector<float> out = dout.get<float>(16 * n);
   struct Fn {
     const char* name;
     double bound;  // ulps (accurate mode)
@@ -100,8 +100,8 @@ void check_math(size_t n, bool fast) {
   const Fn fns[] = {{"exp", 3, 0}, {"exp2", 3, 0}, {"log", 3, 0}, {"log2", 3, 0}, {"sqrt", 0.5, 0},
                     {"rsqrt", 2, 0}, {"sin", 3, 1e-6}, {"cos", 3, 1e-6}, {"tanh", 4, 0}, {"sigmoid", 4, 0},
                     {"floor", 0, 0}, {"ceil", 0, 0}, {"pow", 128, 0}, {"// and %", 0, 0},
-                    {"erf", 3, 0}};
-  for (int f = 0; f < 15; ++f) {
+                    {"erf", 3, 0}, {"clamp", 0, 0}};
+  for (int f = 0; f < 16; ++f) {
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -121,6 +121,7 @@ void check_math(size_t n, bool fast) {
         case 11: ref = std::ceil(v); break;
         case 12: ref = std::pow(q, double(float(x[i] * 0.25f))); break;
         case 14: ref = std::erf(double(x[i] * 0.4f)); break;
+        case 15: ref = std::min(std::max(v, -2.5), q); break;
         default: {
           // v // 0.75 + v % 0.75 with f32 roundings as the kernel does them
           float fv = x[i], d = 0.75f;

@@ -298,6 +298,7 @@ TEST_CASE("each math function is an elementwise built-in and a unary op of the s
   CHECK(n == 11);
   CHECK(!math_function(OpKind::Abs));
   CHECK(!math_function(OpKind::Floor));
+  CHECK(tilec::builtin_family(tilec::Builtin::Clamp) == tilec::BuiltinFamily::Elementwise);
   CHECK(tilec::builtin_family(tilec::Builtin::Load) == tilec::BuiltinFamily::Memory);
   CHECK(tilec::builtin_family(tilec::Builtin::Kernel) == tilec::BuiltinFamily::Kernel);
 }
