@@ -104,12 +104,12 @@ const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
       b_.ins("rem.u32", {warp, warp, u32(l.warps_m * l.warps_n)});
     }
     std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
-                c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32), lr = b_.reg(RegClass::B32);
+                c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
     const std::vector<int64_t>& ps = l.pshape();
     b_.ins("div.u32", {wm, warp, u32(l.warps_n)});
     b_.ins("rem.u32", {wn, warp, u32(l.warps_n)});
-    b_.ins("shr.u32", {lr, lane, "2"});
-    b_.ins("mad.lo.u32", {r, wm, u32(ps[0] / l.warps_m), lr});
+    b_.ins("shr.u32", {q, lane, "2"});
+    b_.ins("mad.lo.u32", {r, wm, u32(ps[0] / l.warps_m), q});
     b_.ins("and.b32", {q, lane, "3"});
     b_.ins("shl.b32", {q, q, "1"});
     b_.ins("mad.lo.u32", {c, wn, u32(ps[1] / l.warps_n), q});

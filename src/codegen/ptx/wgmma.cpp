@@ -97,24 +97,23 @@ void Emitter::wgmma(const ir::Op& op) {
   std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{}", N, tn, tn);
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / 16; ++kk) {
-    std::string dbk = db;
+    std::string dak = da, dbk = db;
+    if (int64_t off = la ? k_offset(*la, a_kmajor, kk) : 0) {
+      dak = b_.reg(RegClass::B64);
+      b_.ins("add.s64", {dak, da, std::to_string(off >> 4)});
+    }
     if (int64_t off = k_offset(lb, b_kmajor, kk)) {
       dbk = b_.reg(RegClass::B64);
       b_.ins("add.s64", {dbk, db, std::to_string(off >> 4)});
     }
     std::string sd = kk == 0 ? first_scale_d : scale_d;
-    if (!la) {
+    if (la) {
+      b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
+    } else {
       std::string a = fmt::format("{{{}, {}, {}, {}}}", a_regs[size_t(4 * kk)], a_regs[size_t(4 * kk + 1)],
                                   a_regs[size_t(4 * kk + 2)], a_regs[size_t(4 * kk + 3)]);
       b_.ins(opcode, {acc_list, a, dbk, sd, "1", "1", b_kmajor ? "0" : "1"});
-      continue;
     }
-    std::string dak = da;
-    if (int64_t off = k_offset(*la, a_kmajor, kk)) {
-      dak = b_.reg(RegClass::B64);
-      b_.ins("add.s64", {dak, da, std::to_string(off >> 4)});
-    }
-    b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
   // The group may stay in flight through the rest of the iteration only when nothing reads the
