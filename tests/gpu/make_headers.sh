@@ -56,5 +56,15 @@ hopper=(-arch sm_90a -arch sm_80)
 "$tilec" samples/histogram.tile "${arch[@]}" -D NBINS=1024 --prefix h1k_ -o "$out/histogram_1k.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -o "$out/embedding_gather.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -D T=bf16 --prefix eg16_ -o "$out/embedding_gather_bf16.h"
+# Loads and stores at element offsets: the test kernels (window_mm also on sm_90a, where the
+# tma_wgmma path must decline it) and the two samples, with the benchmark's tile-size variants.
+"$tilec" tests/gpu/offsets.tile -arch sm_90a -arch sm_80 -o "$out/offsets.h"
+"$tilec" samples/stencil2d.tile "${arch[@]}" -o "$out/stencil2d.h"
+"$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=32 -D BN=128 --prefix st32x128_ -o "$out/stencil2d_32x128.h"
+"$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=8 -D BN=256 --prefix st8x256_ -o "$out/stencil2d_8x256.h"
+"$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=32 -D BN=64 --prefix st32x64_ -o "$out/stencil2d_32x64.h"
+"$tilec" samples/silu_gate.tile "${arch[@]}" -o "$out/silu_gate.h"
+"$tilec" samples/silu_gate.tile "${arch[@]}" -D BN=2048 --prefix sg2k_ -o "$out/silu_gate_2k.h"
+"$tilec" samples/silu_gate.tile "${arch[@]}" -D BN=512 --prefix sg512_ -o "$out/silu_gate_512.h"
 cp examples/vector_add_main.c "$out/"
 echo "headers in $out"
