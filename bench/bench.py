@@ -524,7 +524,8 @@ def silu_gate_kernel(x, out, D, BLOCK: tl.constexpr):
 # tilec's tile-size variants of the offset samples (tests/gpu/make_headers.sh: --prefix).
 STENCIL_TILEC = [("", "BM=16 BN=128"), ("st32x128_", "BM=32 BN=128"), ("st8x256_", "BM=8 BN=256"),
                  ("st32x64_", "BM=32 BN=64")]
-SILU_TILEC = [("", "BN=1024"), ("sg2k_", "BN=2048"), ("sg512_", "BN=512")]
+SILU_TILEC = [("", "BN=1024 WARPS=4"), ("sg1k2w_", "BN=1024 WARPS=2"), ("sg2k_", "BN=2048 WARPS=4"),
+              ("sg2k8w_", "BN=2048 WARPS=8")]
 
 
 def time_offset_workload(wl, nbytes, copy, eager, tritons, tilecs, errs):

@@ -32,6 +32,7 @@
 #include "stencil2d_8x256.h"
 #include "stencil2d_32x64.h"
 #include "silu_gate.h"
+#include "silu_gate_1k2w.h"
 #include "silu_gate_2k.h"
-#include "silu_gate_512.h"
+#include "silu_gate_2k8w.h"
 #include "variants.h"
