@@ -150,25 +150,27 @@ void check_shift_store(int64_t M, int64_t N, int64_t P, int64_t Q, int64_t dr, i
          size_t(P * Q), bad, first);
 }
 
-// f16: out[i, j] = x[i + dr, j + 8 k8], or 2.0 outside x.
-void check_shift_load_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int64_t k8, std::mt19937_64& rng) {
+// f16: out[i, j] = x[i + dr, j + 8 k8 + extra], or 2.0 outside x (extra: 0 for shift_load_h,
+// -3 for shift3_h).
+void check_shift_load_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int64_t k8, std::mt19937_64& rng,
+                        int64_t extra = 0) {
   std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
   std::vector<uint16_t> x(xf.size());
   for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
   Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
   dx.put(x);
   poison(dout);
-  CHECK_CU(shift_load_h(nullptr, dx.p, dout.p, P, Q, M, N, dr, k8));
+  CHECK_CU((extra ? shift3_h : shift_load_h)(nullptr, dx.p, dout.p, P, Q, M, N, dr, k8));
   CHECK_CU(cuCtxSynchronize());
   std::vector<uint16_t> out = dout.get<uint16_t>(size_t(M * N));
   size_t bad = 0, first = 0;
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
-      int64_t si = i + dr, sj = j + 8 * k8;
+      int64_t si = i + dr, sj = j + 8 * k8 + extra;
       uint16_t ref = inside(si, P) && inside(sj, Q) ? x[size_t(si * Q + sj)] : to_f16(2.f);
       if (out[size_t(i * N + j)] != ref && !bad++) first = size_t(i * N + j);
     }
-  report("shift_load_h " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+  report(std::string(extra ? "shift3_h " : "shift_load_h ") + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
              std::to_string(N) + " at (" + std::to_string(dr) + ", 8*" + std::to_string(k8) + ")",
          size_t(M * N), bad, first);
 }
@@ -296,6 +298,9 @@ int main(int argc, char** argv) {
   check_shift_load_h(100, 512, 100, 512, -2, 1, rng);
   check_shift_load_h(100, 512, 77, 256, 5, -3, rng);
   check_shift_load_h(99, 1001, 98, 1003, 1, 2, rng);
+  check_shift_load_h(100, 512, 100, 512, -2, 0, rng, -3);   // column -3: the first vector outside
+  check_shift_load_h(100, 512, 77, 256, 5, 32, rng, -3);    // the last columns past Q
+  check_shift_load_h(99, 1001, 98, 1003, 1, 1, rng, -3);    // general variant
   check_window1d(4096, 5, rng);
   check_window1d(1000003, 3, rng);
   check_window1d(4096, 5000, rng);  // both shifts wholly outside: zeros
