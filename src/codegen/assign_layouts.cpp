@@ -4,14 +4,21 @@
 //  - a reduction's result is the slice of its operand's layout (no data moves);
 //  - reshapes that only add or drop unit dimensions keep the operand's parent, and a broadcast
 //    back to that parent's shape is the parent itself (register-local);
-//  - elementwise ops take their first operand's layout; other operands with another layout
-//    get a convert_layout op (splats fit any layout and never need one);
-//  - loop-carried values keep the layout of their initial value; if results that of the then
-//    branch.
+//  - elementwise ops take the layout of their first operand in an mma fragment layout (an
+//    accumulator, or a row of one), else of their first operand; other operands with another
+//    layout get a convert_layout op (splats fit any layout and never need one);
+//  - a value computed only from iota, splats and scalars (a mask made of row and column
+//    indices) is computed again in the layout its user needs instead of being converted
+//    (rematerialization, as Triton's RemoveLayoutConversions does);
+//  - loop-carried values keep the layout of their initial value, except that one starting as
+//    a splat takes the layout the loop body gives it (found by dry runs of this assignment,
+//    whose changes to the IR are undone: a running row max stays in the accumulator's rows);
+//    if results take that of the then branch.
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lowering_steps.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tilec::codegen {
 namespace {
@@ -21,6 +28,14 @@ class LayoutAssignment {
   explicit LayoutAssignment(LoweredKernel& k) : k_(k) {}
 
   void block(ir::Block& b);
+  /// Dry run: layouts are assigned but the IR is left alone (no conversions inserted); the
+  /// yields' layouts are recorded as hints for the carried values of the next run.
+  void set_dry(bool dry) { dry_ = dry; }
+  /// Undoes what a dry run changed: its operand replacements and the ops it inserted.
+  void undo();
+  /// Layouts the loops' yields had in the last run, per loop op and carried value.
+  std::map<const ir::Op*, std::vector<Layout>> yields;
+  std::map<const ir::Op*, std::vector<Layout>> hints;
 
   Layout blocked(const ir::Type& t) const {
     int vec;
@@ -51,7 +66,29 @@ class LayoutAssignment {
     k_.conversion_smem_loc = loc_;
   }
 
+  /// Rematerialization (see the file comment): whether `v` can be computed again in layout
+  /// `want` by at most `budget` ops, and the operand layouts its op then needs.
+  bool remat_ok(const ir::Value* v, const Layout& want, int& budget) const;
+  bool operand_layouts(const ir::Op& op, const Layout& want, std::vector<Layout>& out) const;
+  ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc);
+
+  /// Creates an op at `bld`'s point (recorded in a dry run, which undo() takes back).
+  ir::Op* create(ir::Builder& bld, ir::OpKind kind, SourceRange loc, std::vector<ir::Value*> operands,
+                 std::vector<ir::Type> results) {
+    ir::Op* o = bld.create(kind, loc, std::move(operands), std::move(results));
+    if (dry_) inserted_.push_back(o);
+    return o;
+  }
+
   LoweredKernel& k_;
+  bool dry_ = false;
+  struct Replaced {
+    ir::Op* op;
+    size_t index;
+    ir::Value* old;
+  };
+  std::vector<Replaced> journal_;
+  std::vector<ir::Op*> inserted_;
   std::vector<std::vector<Layout>> loops_;  ///< carried layouts of the enclosing loops
   SourceRange loc_;                         ///< the op being lowered
 };
@@ -61,11 +98,19 @@ void LayoutAssignment::convert_operand(ir::Block& b, std::list<std::unique_ptr<i
   ir::Op& op = **it;
   ir::Value* v = op.operands[i];
   if (v->type.is_scalar() || equivalent(k_.layouts.at(v), want, k_.threads())) return;
+  if (dry_) journal_.push_back({&op, i, v});
+  int budget = 32;
+  if (!is_splat(v) && remat_ok(v, want, budget)) {
+    ir::Builder bld(*k_.fn, &b);
+    bld.set_before(&b, it);
+    op.operands[i] = remat(bld, v, want, op.loc);
+    return;
+  }
   if (is_splat(v)) {
     // A splat is one register whatever the layout: re-splat it in the wanted layout.
     ir::Builder bld(*k_.fn, &b);
     bld.set_before(&b, it);
-    ir::Op* s = bld.create(ir::OpKind::Splat, op.loc, {v->def->operands[0]}, {v->type});
+    ir::Op* s = create(bld, ir::OpKind::Splat, op.loc, {v->def->operands[0]}, {v->type});
     s->shape = v->def->shape;
     k_.layouts[s->result()] = want;
     op.operands[i] = s->result();
@@ -77,17 +122,88 @@ void LayoutAssignment::convert_operand(ir::Block& b, std::list<std::unique_ptr<i
     // Broadcast again, straight into the wanted layout: only the (smaller) operand goes
     // through shared memory (a bias row added to an mma accumulator).
     ir::Value* src = v->def->operands[0];
-    ir::Op* bc = bld.create(ir::OpKind::Broadcast, op.loc, {src}, {v->type});
+    ir::Op* bc = create(bld, ir::OpKind::Broadcast, op.loc, {src}, {v->type});
     bc->shape = v->def->shape;
     k_.layouts[bc->result()] = want;
     op.operands[i] = bc->result();
     note_conversion(src);
     return;
   }
-  ir::Op* c = bld.create(ir::OpKind::ConvertLayout, op.loc, {v}, {v->type});
+  ir::Op* c = create(bld, ir::OpKind::ConvertLayout, op.loc, {v}, {v->type});
   k_.layouts[c->result()] = want;
   op.operands[i] = c->result();
   note_conversion(v);
+}
+
+void LayoutAssignment::undo() {
+  for (auto r = journal_.rbegin(); r != journal_.rend(); ++r) r->op->operands[r->index] = r->old;
+  for (ir::Op* o : inserted_) {
+    auto& ops = o->parent->ops;
+    ops.erase(std::find_if(ops.begin(), ops.end(), [&](const auto& x) { return x.get() == o; }));
+  }
+  journal_.clear();
+  inserted_.clear();
+}
+
+bool LayoutAssignment::operand_layouts(const ir::Op& op, const Layout& want, std::vector<Layout>& out) const {
+  using ir::OpKind;
+  out.assign(op.operands.size(), want);
+  const std::vector<int64_t>& shape = op.results[0]->type.tile.shape;
+  switch (op.kind) {
+    case OpKind::Iota:
+    case OpKind::Splat: return true;
+    case OpKind::Reshape:
+      return op.operands[0]->type.is_scalar() || want.reshape_units(op.operands[0]->type.tile.shape, out[0]);
+    case OpKind::Broadcast: {
+      if (op.operands[0]->type.is_scalar()) return true;
+      // The operand's layout: `want` with the broadcast dimensions sliced off, then the unit
+      // dimensions put back; broadcasting it to `want` is then register-local.
+      const std::vector<int64_t>& src = op.operands[0]->type.tile.shape;
+      if (src.size() != shape.size()) return false;
+      Layout l = want;
+      for (int d = int(shape.size()) - 1; d >= 0; --d)
+        if (src[size_t(d)] == 1 && shape[size_t(d)] != 1) {
+          if (l.parent_dim(d) < 0) return false;
+          l = l.slice(d);
+        }
+      return l.reshape_units(src, out[0]);
+    }
+    default:
+      if (!ir::is_elementwise(op.kind)) return false;
+      for (const ir::Value* o : op.operands)
+        if (!o->type.is_scalar() && o->type.tile.shape != shape) return false;
+      return true;
+  }
+}
+
+bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget) const {
+  if (v->type.is_scalar()) return true;
+  if (!v->def || v->def->results.size() != 1 || !v->def->regions.empty() || --budget < 0) return false;
+  std::vector<Layout> wants;
+  if (!operand_layouts(*v->def, want, wants)) return false;
+  for (size_t i = 0; i < v->def->operands.size(); ++i)
+    if (!remat_ok(v->def->operands[i], wants[i], budget)) return false;
+  return true;
+}
+
+ir::Value* LayoutAssignment::remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc) {
+  if (v->type.is_scalar()) return v;
+  const ir::Op& d = *v->def;
+  std::vector<Layout> wants;
+  operand_layouts(d, want, wants);
+  std::vector<ir::Value*> operands;
+  for (size_t i = 0; i < d.operands.size(); ++i) operands.push_back(remat(bld, d.operands[i], wants[i], loc));
+  ir::Op* c = create(bld, d.kind, loc, operands, {v->type});
+  c->dtype = d.dtype;
+  c->value = d.value;
+  c->shape = d.shape;
+  c->order = d.order;
+  c->axis = d.axis;
+  c->pred = d.pred;
+  c->approx = d.approx;
+  c->combine = d.combine;
+  k_.layouts[c->result()] = want;
+  return c->result();
 }
 
 void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iterator it) {
@@ -104,22 +220,46 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
       Layout l = k_.accumulator_layout(op);
       convert_operand(b, it, 2, l);
       set(op.results[0], l);
+      if (k_.is_wgmma(op) && !k_.async_load(op.operands[0])) {
+        // wgmma's A from registers: in the fragment layout of m64nNk16's accumulator, which is
+        // also its A fragment layout (wgmma.cpp); a value from outside the loop (Q of an
+        // attention kernel) is converted once, where it is defined.
+        Layout want = wgmma_layout(op.operands[0]->type.tile.shape, k_.num_warps);
+        ir::Value* a = op.operands[0];
+        if (a->def && a->def->parent != &b && !dry_ && !equivalent(k_.layouts.at(a), want, k_.threads())) {
+          ir::Block& home = *a->def->parent;
+          auto at = std::find_if(home.ops.begin(), home.ops.end(), [&](const auto& o) { return o.get() == a->def; });
+          ir::Builder bld(*k_.fn, &home);
+          bld.set_before(&home, std::next(at));
+          ir::Op* c = bld.create(ir::OpKind::ConvertLayout, a->def->loc, {a}, {a->type});
+          k_.layouts[c->result()] = want;
+          op.operands[0] = c->result();
+          note_conversion(a);
+        } else {
+          convert_operand(b, it, 0, want);
+        }
+        return;
+      }
       need_general_smem(mma_staging_bytes(op));
       int64_t vec = mma_staging_bytes(op, !k_.async_load(op.operands[0]), !k_.async_load(op.operands[1]));
       k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, vec);
       return;
     }
     case OpKind::Reduce: {
-      if (!op.operands[0]->type.is_scalar() && k_.layouts.at(op.operands[0]).kind == Layout::Kind::Mma)
-        convert_operand(b, it, 0, blocked(op.operands[0]->type));  // reductions work on blocked layouts
+      // Reductions work on blocked layouts and on whole (unsliced) mma fragments.
+      if (!op.operands[0]->type.is_scalar()) {
+        const Layout& l = k_.layouts.at(op.operands[0]);
+        if (l.kind == Layout::Kind::Mma && (l.is_slice() || l.rank() != 2))
+          convert_operand(b, it, 0, blocked(op.operands[0]->type));
+      }
       const Layout& in = k_.layouts.at(op.operands[0]);
       set(op.results[0], op.operands[0]->type.is_scalar() ? blocked(op.results[0]->type) : in.slice(op.axis));
       // Partials of the warps along the axis meet in shared memory (values, then indices).
       int p = in.parent_dim(op.axis);
-      if (p >= 0 && in.warps_per_cta[size_t(p)] > 1) {
+      if (p >= 0 && in.warps_along(p) > 1) {
         int esz = dtype_bits(op.operands[0]->type.tile.dtype) == 64 ? 8 : 4;
         bool arg = op.combine == ir::Combine::Argmax || op.combine == ir::Combine::Argmin;
-        int64_t bytes = in.warps_per_cta[size_t(p)] * std::max<int64_t>(1, op.results[0]->type.tile.numel()) *
+        int64_t bytes = in.warps_along(p) * std::max<int64_t>(1, op.results[0]->type.tile.numel()) *
                         (esz + (arg ? 4 : 0));
         need_smem(bytes);
       }
@@ -248,7 +388,19 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
         const ir::Op& y = *body.ops.back();
         const ir::Value* next = y.kind == OpKind::Yield ? y.operands[i - first_init] : nullptr;
         if (is_splat(init) && next && next->def && next->def->kind == OpKind::Mma) l = k_.accumulator_layout(*next->def);
+        // Likewise any value starting as a splat takes the layout the body gave it last run.
+        auto h = hints.find(&op);
+        if (is_splat(init) && h != hints.end()) l = h->second[i - first_init];
         carried.push_back(l);
+      }
+      // An initial value in another layout (a splat given the body's layout) is converted; a
+      // splat with as many registers needs nothing (they all hold the one value, and the loop
+      // copies its registers in order).
+      for (size_t i = first_init; i < op.operands.size(); ++i) {
+        const ir::Value* init = op.operands[i];
+        const Layout& want = carried[i - first_init];
+        if (is_splat(init) && k_.layouts.at(init).regs_per_thread() == want.regs_per_thread()) continue;
+        convert_operand(b, it, i, want);
       }
       for (size_t i = 0; i < carried.size(); ++i) {
         set(body.args[i + first_arg], carried[i]);
@@ -262,6 +414,10 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
       loops_.pop_back();
       ir::Op& y = *body.ops.back();
       if (y.kind == OpKind::Yield) {
+        std::vector<Layout>& ys = yields[&op];
+        ys.clear();
+        for (size_t i = 0; i < y.operands.size(); ++i)
+          ys.push_back(y.operands[i]->type.is_scalar() ? carried[i] : k_.layouts.at(y.operands[i]));
         auto yit = std::prev(body.ops.end());
         for (size_t i = 0; i < y.operands.size(); ++i) convert_operand(body, yit, i, carried[i]);
       }
@@ -291,10 +447,16 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
     default: break;
   }
   if (ir::is_elementwise(op.kind)) {
-    // The first operand that is not a splat decides; the others are converted to it.
+    // The first operand in an mma fragment layout decides (moving an accumulator costs the
+    // most), else the first that is not a splat; the others are converted to it.
     const Layout* pick = nullptr;
     for (const ir::Value* v : op.operands)
-      if (!v->type.is_scalar() && !is_splat(v)) {
+      if (!v->type.is_scalar() && !is_splat(v) && k_.layouts.at(v).kind == Layout::Kind::Mma) {
+        pick = &k_.layouts.at(v);
+        break;
+      }
+    for (const ir::Value* v : op.operands)
+      if (!pick && !v->type.is_scalar() && !is_splat(v)) {
         pick = &k_.layouts.at(v);
         break;
       }
@@ -316,8 +478,29 @@ void LayoutAssignment::block(ir::Block& b) {
 
 void assign_layouts(LoweredKernel& k) {
   LayoutAssignment low(k);
-  for (ir::Value* a : k.fn->body.args)
-    if (!a->type.is_array) k.layouts[a] = low.blocked(a->type);
+  auto args = [&]() {
+    for (ir::Value* a : k.fn->body.args)
+      if (!a->type.is_array) k.layouts[a] = low.blocked(a->type);
+  };
+  // Dry runs until the carried values' layouts settle (each run can only move a carried value
+  // to the layout its yield had; a few rounds reach the fixed point of nested loops).
+  int64_t smem = k.conversion_smem, smem_vec = k.conversion_smem_vectorized;
+  SourceRange smem_loc = k.conversion_smem_loc;
+  low.set_dry(true);
+  for (int round = 0; round < 4; ++round) {
+    args();
+    low.block(k.fn->body);
+    low.undo();
+    k.layouts.clear();
+    bool same = low.yields == low.hints;
+    low.hints = low.yields;
+    if (same) break;
+  }
+  k.conversion_smem = smem;
+  k.conversion_smem_vectorized = smem_vec;
+  k.conversion_smem_loc = smem_loc;
+  low.set_dry(false);
+  args();
   low.block(k.fn->body);
 }
 

@@ -23,31 +23,51 @@ std::vector<int> Layout::sliced_dims() const {
 }
 
 int64_t Layout::parent_cta_tile(int p) const {
+  if (kind == Kind::Mma) return mma_tile(p);
   return int64_t(size_per_thread[size_t(p)]) * threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)];
 }
 
+// Mma layouts, per parent dimension p (0 = rows, 1 = columns): an instruction tile is
+// mma_tile(p) elements (inst_m rows, 8 columns), repeated mma_reps(p) times in each warp's
+// block; a thread holds mma_elems(p) elements of each tile (rows l/4 and l/4 + 8 when inst_m is
+// 16; columns 2 (l%4) + {0, 1}). A slice keeps the parent dimensions in `dims`.
+int64_t Layout::mma_tile(int p) const { return p == 0 ? inst_m : 8; }
+int64_t Layout::mma_reps(int p) const {
+  return (pshape()[size_t(p)] / (p == 0 ? warps_m : warps_n)) / mma_tile(p);
+}
+int Layout::mma_elems(int p) const { return p == 0 ? (inst_m == 16 ? 2 : 1) : 2; }
+bool Layout::mma_keeps(int p) const {
+  std::vector<int> kept = dims_or_identity();
+  return std::find(kept.begin(), kept.end(), p) != kept.end();
+}
+
 int64_t Layout::cta_tile(int d) const {
-  if (kind == Kind::Mma) return d == 0 ? inst_m : 8;
   int p = parent_dim(d);
+  if (kind == Kind::Mma) return p < 0 ? 1 : mma_tile(p);
   return p < 0 ? 1 : parent_cta_tile(p);
 }
 
 int64_t Layout::reps(int d) const {
-  if (kind == Kind::Mma) return (shape[size_t(d)] / (d == 0 ? warps_m : warps_n)) / cta_tile(d);
   int p = parent_dim(d);
   if (p < 0) return 1;
+  if (kind == Kind::Mma) return mma_reps(p);
   int64_t t = parent_cta_tile(p);
   return pshape()[size_t(p)] > t ? pshape()[size_t(p)] / t : 1;
 }
 
 int Layout::spt(int d) const {
-  if (kind == Kind::Mma) return d == 1 ? 2 : 1;
   int p = parent_dim(d);
+  if (kind == Kind::Mma) return p == 1 ? 2 : 1;
   return p < 0 ? 1 : size_per_thread[size_t(p)];
 }
 
 int64_t Layout::regs_per_thread() const {
-  if (kind == Kind::Mma) return reps(0) * reps(1) * (inst_m == 16 ? 4 : 2);
+  if (kind == Kind::Mma) {
+    int64_t n = 1;
+    for (int p = 0; p < 2; ++p)
+      if (mma_keeps(p)) n *= mma_reps(p) * mma_elems(p);
+    return n;
+  }
   int64_t n = 1;
   for (int d = 0; d < rank(); ++d) n *= reps(d) * spt(d);
   return n;
@@ -55,13 +75,19 @@ int64_t Layout::regs_per_thread() const {
 
 std::vector<int64_t> Layout::reg_offset(int64_t r) const {
   if (kind == Kind::Mma) {
-    // Register r: instruction tile (rm, rn) = r / per, element i = r % per of its fragment.
-    int per = inst_m == 16 ? 4 : 2;
-    int64_t tile = r / per, i = r % per;
-    int64_t rm = tile / reps(1), rn = tile % reps(1);
-    int64_t row = rm * inst_m + (inst_m == 16 ? 8 * (i / 2) : 0);
-    int64_t col = rn * 8 + (inst_m == 16 ? i % 2 : i);
-    return {row, col};
+    // Register r: instruction tile (rm, rn) = r / per, element i = r % per of its fragment, i =
+    // half * (column elements) + e; dimensions a slice dropped count once.
+    bool k0 = mma_keeps(0), k1 = mma_keeps(1);
+    int64_t e0 = k0 ? mma_elems(0) : 1, e1 = k1 ? mma_elems(1) : 1, r1 = k1 ? mma_reps(1) : 1;
+    int64_t per = e0 * e1, tile = r / per, i = r % per;
+    int64_t rm = tile / r1, rn = tile % r1;
+    int64_t row = rm * inst_m + 8 * (i / e1), col = rn * 8 + i % e1;
+    std::vector<int64_t> off(size_t(rank()), 0);
+    for (int d = 0; d < rank(); ++d) {
+      int p = parent_dim(d);
+      if (p >= 0) off[size_t(d)] = p == 0 ? row : col;
+    }
+    return off;
   }
   // Registers are numbered with the last dimension fastest, and within a dimension the
   // elements of one repetition before the next repetition.
@@ -77,10 +103,16 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
 
 int64_t Layout::reg_of(const std::vector<int64_t>& off) const {
   if (kind == Kind::Mma) {
-    int per = inst_m == 16 ? 4 : 2;
-    int64_t rm = off[0] / inst_m, rn = off[1] / 8;
-    int64_t i = inst_m == 16 ? 2 * ((off[0] % inst_m) / 8) + off[1] % 2 : off[1] % 2;
-    return (rm * reps(1) + rn) * per + i;
+    bool k0 = mma_keeps(0), k1 = mma_keeps(1);
+    int64_t e0 = k0 ? mma_elems(0) : 1, e1 = k1 ? mma_elems(1) : 1, r1 = k1 ? mma_reps(1) : 1;
+    int64_t row = 0, col = 0;
+    for (int d = 0; d < rank(); ++d) {
+      int p = parent_dim(d);
+      if (p == 0) row = off[size_t(d)];
+      if (p == 1) col = off[size_t(d)];
+    }
+    int64_t rm = row / inst_m, half = e0 > 1 ? (row % inst_m) / 8 : 0, rn = col / 8, e = e1 > 1 ? col % 2 : 0;
+    return (rm * r1 + rn) * (e0 * e1) + half * e1 + e;
   }
   int64_t r = 0;
   for (int d = 0; d < rank(); ++d) {
@@ -89,6 +121,30 @@ int64_t Layout::reg_of(const std::vector<int64_t>& off) const {
     r = r * per + rep * spt(d) + e;
   }
   return r;
+}
+
+int Layout::lanes_along(int p) const {
+  if (kind == Kind::Mma) return p == 0 ? 8 : 4;
+  return threads_per_warp[size_t(p)];
+}
+
+int Layout::lane_stride(int p) const {
+  if (kind == Kind::Mma) return p == 0 ? 4 : 1;
+  int s = 1;
+  for (int k = parent_rank() - 1; k > p; --k) s *= threads_per_warp[size_t(k)];
+  return s;
+}
+
+int Layout::warps_along(int p) const {
+  if (kind == Kind::Mma) return p == 0 ? warps_m : warps_n;
+  return warps_per_cta[size_t(p)];
+}
+
+int Layout::warp_stride(int p) const {
+  if (kind == Kind::Mma) return p == 0 ? warps_n : 1;
+  int s = 1;
+  for (int k = parent_rank() - 1; k > p; --k) s *= warps_per_cta[size_t(k)];
+  return s;
 }
 
 int64_t Layout::thread_coord(int thread, int p) const {
@@ -106,8 +162,11 @@ int64_t Layout::thread_coord(int thread, int p) const {
 void Layout::add_thread_base(int thread, std::vector<int64_t>& c) const {
   if (kind == Kind::Mma) {
     int lane = thread % 32, warp = (thread / 32) % (warps_m * warps_n);
-    c[0] += (warp / warps_n) * (shape[0] / warps_m) + lane / 4;
-    c[1] += (warp % warps_n) * (shape[1] / warps_n) + 2 * (lane % 4);
+    for (int d = 0; d < rank(); ++d) {
+      int p = parent_dim(d);
+      if (p == 0) c[size_t(d)] += (warp / warps_n) * (pshape()[0] / warps_m) + lane / 4;
+      if (p == 1) c[size_t(d)] += (warp % warps_n) * (pshape()[1] / warps_n) + 2 * (lane % 4);
+    }
     return;
   }
   for (int d = 0; d < rank(); ++d) {
@@ -125,7 +184,7 @@ std::vector<int64_t> Layout::coords(int thread, int64_t reg) const {
 }
 
 bool Layout::replicated() const {
-  if (kind == Kind::Mma) return mma_copies > 1;
+  if (kind == Kind::Mma) return mma_copies > 1 || !sliced_dims().empty();
   for (int p : sliced_dims())
     if (threads_per_warp[size_t(p)] * warps_per_cta[size_t(p)] > 1) return true;
   for (int p = 0; p < parent_rank(); ++p)
@@ -134,23 +193,25 @@ bool Layout::replicated() const {
 }
 
 std::string Layout::str() const {
-  if (kind == Kind::Mma)
-    return fmt::format("mma<m{}n8, warps=[{},{}]{}>", inst_m, warps_m, warps_n,
-                       mma_copies > 1 ? fmt::format(", copies={}", mma_copies) : "");
-  if (shape.empty() && size_per_thread.empty()) return "scalar";
   auto list = [](const auto& v) {
     std::string s = "[";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
     return s + "]";
   };
-  std::string blocked =
-      fmt::format("blocked<spt={} tpw={} wpc={}>", list(size_per_thread), list(threads_per_warp), list(warps_per_cta));
+  std::string blocked;
+  if (kind == Kind::Mma) {
+    blocked = fmt::format("mma<m{}n8, warps=[{},{}]{}>", inst_m, warps_m, warps_n,
+                          mma_copies > 1 ? fmt::format(", copies={}", mma_copies) : "");
+  } else {
+    if (shape.empty() && size_per_thread.empty()) return "scalar";
+    blocked = fmt::format("blocked<spt={} tpw={} wpc={}>", list(size_per_thread), list(threads_per_warp),
+                          list(warps_per_cta));
+  }
   if (!is_slice()) return blocked;
   return fmt::format("slice<{} of {}, dims={}>", blocked, list(pshape()), list(dims));
 }
 
 Layout Layout::parent() const {
-  if (kind == Kind::Mma) return *this;
   Layout p = *this;
   p.shape = pshape();
   p.parent_shape.clear();
@@ -170,7 +231,6 @@ Layout Layout::slice(int d) const {
 }
 
 bool Layout::reshape_units(const std::vector<int64_t>& to, Layout& out) const {
-  if (kind == Kind::Mma) return false;  // fragments are 2-D: reshapes go through a conversion
   // The non-unit dimensions must stay the same, in order.
   std::vector<int64_t> a, b;
   for (int64_t x : shape)

@@ -23,6 +23,9 @@ struct Layout {
   /// C/D fragments of m16n8kK and m8n8k4): `warps_m` × `warps_n` warps, each holding a
   /// (shape[0]/warps_m) × (shape[1]/warps_n) block made of inst_m × 8 instruction tiles; in
   /// each tile lane l holds rows l/4 (+8 when inst_m is 16) and columns 2*(l%4) + {0, 1}.
+  /// Mma layouts have slices too (a row reduction of an accumulator keeps its rows where the
+  /// fragments hold them: lane l keeps rows l/4 and l/4 + 8, and lanes 4i .. 4i+3 hold copies),
+  /// described by `parent_shape` and `dims` as for blocked slices.
   enum class Kind { Blocked, Mma };
   Kind kind = Kind::Blocked;
   int inst_m = 16;
@@ -43,7 +46,7 @@ struct Layout {
   std::vector<int> dims;
 
   int rank() const { return int(shape.size()); }
-  int parent_rank() const { return int(size_per_thread.size()); }
+  int parent_rank() const { return kind == Kind::Mma ? 2 : int(size_per_thread.size()); }
   const std::vector<int64_t>& pshape() const { return parent_shape.empty() ? shape : parent_shape; }
   /// The parent dimension of tile dimension `d` (-1 for an unbacked unit dimension).
   int parent_dim(int d) const { return dims.empty() ? d : dims[size_t(d)]; }
@@ -66,6 +69,14 @@ struct Layout {
   std::vector<int64_t> reg_offset(int64_t r) const;
   /// The register holding the element with compile-time offsets `off` (inverse of reg_offset).
   int64_t reg_of(const std::vector<int64_t>& off) const;
+  /// Along parent dimension `p`: the lanes of a warp that hold different coordinates, the lane
+  /// number's stride between them, and the same for the warps of the CTA (a reduction along p
+  /// shuffles lanes with xor masks lane_stride * 1, 2, 4, ... and meets the warps in shared
+  /// memory; powers of two).
+  int lanes_along(int p) const;
+  int lane_stride(int p) const;
+  int warps_along(int p) const;
+  int warp_stride(int p) const;
   /// The thread's coordinate along parent dimension `p` before wrap-around: lane part + warp part.
   int64_t thread_coord(int thread, int p) const;
   /// The coordinates of register `reg` of thread `thread` (wrapped modulo the shape).
@@ -95,6 +106,12 @@ struct Layout {
 
  private:
   std::vector<int> dims_or_identity() const;
+  // Mma: per parent dimension, the instruction tile's extent, its repetitions in a warp's
+  // block, a thread's elements of one tile, and whether the layout keeps the dimension.
+  int64_t mma_tile(int p) const;
+  int64_t mma_reps(int p) const;
+  int mma_elems(int p) const;
+  bool mma_keeps(int p) const;
 };
 
 /// The mma.sync accumulator layout for an (m, n) tile with `num_warps` warps, split between

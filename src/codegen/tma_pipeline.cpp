@@ -18,10 +18,19 @@ constexpr int64_t kBarrierBytes = 16;  // per stage: the full and the empty mbar
 
 bool is_16bit_float(DType d) { return d == DType::F16 || d == DType::BF16; }
 
-// Registers per thread a wgmma accumulator with `columns` f32 columns needs: columns / 2
-// accumulators (m64nN: N/2 per thread) plus about 40 for addresses, descriptors and the
-// epilogue.
-int64_t accumulator_registers(int64_t columns) { return columns / 2 + 40; }
+// Registers per thread the wgmma ops of a pipelined loop need: each accumulator of N f32
+// columns N / 2 (m64nN), each A operand of K 16-bit columns in registers K / 4 (RS form), plus
+// about 40 for addresses, descriptors and the epilogue.
+int64_t loop_registers(const LoweredKernel& k, const Pipeline& p) {
+  std::set<const ir::Op*> mmas;
+  for (const AsyncLoad& al : p.loads) mmas.insert(al.mma);
+  int64_t n = 40;
+  for (const ir::Op* mma : mmas) {
+    n += mma->operands[2]->type.tile.shape[1] / 2;
+    if (!k.async_load(mma->operands[0])) n += mma->operands[0]->type.tile.shape[1] / 4;
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -42,9 +51,9 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   for (const Pipeline& p : k.pipelines)
     for (const AsyncLoad& al : p.loads) {
       const ir::Op& mma = *al.mma;
-      if (!k.async_load(mma.operands[0]) || !k.async_load(mma.operands[1])) {
-        fail("an mma of the loop reads an operand that is not a pipelined load (computed in registers, or a load "
-             "with nonzero padding, an index computed in the loop or another use)");
+      if (!k.async_load(mma.operands[1])) {
+        fail("the b operand of an mma of the loop is not a pipelined load (computed in registers, or a load with "
+             "nonzero padding, an index computed in the loop or another use): wgmma reads b from shared memory");
         continue;
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");
@@ -63,13 +72,14 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
                          "and a multiple of 8 lines, at most 256",
                          al.lines, al.line_elems));
       int wg = int(c[0] / 64);
-      // Registers (accumulator_registers) within 64 Ki per SM shared by 128 threads per
-      // warpgroup (255 at most).
+      // Registers (loop_registers) within 64 Ki per SM shared by 128 threads per warpgroup
+      // (255 at most).
       int64_t budget = std::min<int64_t>(255, 65536 / (128 * std::max(wg, 1)));
-      if (accumulator_registers(c[1]) > budget)
-        fail(fmt::format("a {}x{} f32 accumulator needs {} registers per thread in {} warpgroups ({} threads); "
-                         "at most {} fit: use fewer rows or columns per tile",
-                         c[0], c[1], accumulator_registers(c[1]), wg, 128 * wg, budget));
+      if (loop_registers(k, p) > budget)
+        fail(fmt::format("the loop's wgmma accumulators and register operands ({}x{} f32 here) need about {} "
+                         "registers per thread in {} warpgroups ({} threads); at most {} fit: use fewer rows or "
+                         "columns per tile",
+                         c[0], c[1], loop_registers(k, p), wg, 128 * wg, budget));
       if (warpgroups && wg != warpgroups) fail("the wgmma accumulators need different numbers of warpgroups");
       warpgroups = std::max(warpgroups, wg);
     }
@@ -157,12 +167,10 @@ void plan_specialization(LoweredKernel& k) {
   int wg = k.num_warps / 4;
   int entry = std::min(255, 65536 / (128 * (wg + 1)) / 8 * 8);
   int consumer = std::min(240, (entry * 128 * (wg + 1) - 40 * 128) / (128 * wg) / 8 * 8);
-  int64_t need = 0;
-  for (const AsyncLoad& al : k.pipelines[0].loads)
-    need = std::max(need, accumulator_registers(al.mma->operands[2]->type.tile.shape[1]));
+  int64_t need = loop_registers(k, k.pipelines[0]);
   if (need > std::max(entry, consumer))
-    return inline_because(fmt::format("the accumulator needs about {} registers per thread; the consumers of a "
-                                      "warp-specialized CTA get {}",
+    return inline_because(fmt::format("the loop's wgmma ops need about {} registers per thread; the consumers of "
+                                      "a warp-specialized CTA get {}",
                                       need, std::max(entry, consumer)));
   // The producer's ops: the backward slice of the loop's bounds and the fixed TMA indices.
   std::set<const ir::Op*> slice;
@@ -210,7 +218,8 @@ const char* tma_schedule_name(TmaSchedule s) {
 }
 
 bool LoweredKernel::is_wgmma(const ir::Op& mma) const {
-  return path == CodePath::TmaWgmma && async_load(mma.operands[0]) && async_load(mma.operands[1]);
+  // wgmma_plan_ok checked every mma a pipelined load feeds; B always comes by TMA.
+  return path == CodePath::TmaWgmma && async_load(mma.operands[1]);
 }
 
 std::vector<const AsyncLoad*> LoweredKernel::tensor_maps() const {

@@ -1,4 +1,4 @@
-// The built-in table: signatures parsed once from their spelling in builtins.h.
+// The built-in table: families, and signatures parsed once from their spelling in builtins.h.
 #include "frontend/builtins.h"
 
 #include <map>
@@ -8,15 +8,24 @@ namespace {
 
 struct RawBuiltin {
   Builtin id;
+  BuiltinFamily family;
   const char* name;
   const char* params;
 };
 
 constexpr RawBuiltin kRaw[] = {
-#define X(e, name, params) {Builtin::e, name, params},
+#define X(e, family, name, params) {Builtin::e, BuiltinFamily::family, name, params},
     TILEC_BUILTINS(X)
 #undef X
 };
+
+// builtin_family and builtin_sig index the table by enum value.
+constexpr bool in_enum_order() {
+  for (size_t i = 0; i < std::size(kRaw); ++i)
+    if (kRaw[i].id != Builtin(i)) return false;
+  return true;
+}
+static_assert(in_enum_order(), "kRaw follows TILEC_BUILTINS, as the enum does");
 
 std::vector<BuiltinParam> parse_params(std::string_view text) {
   std::vector<BuiltinParam> out;
@@ -78,75 +87,6 @@ const BuiltinSig* find_builtin(std::string_view name) {
 
 const BuiltinSig& builtin_sig(Builtin b) { return table().sigs[size_t(b)]; }
 
-BuiltinFamily builtin_family(Builtin b) {
-  using F = BuiltinFamily;
-  switch (b) {
-    case Builtin::Bid:
-    case Builtin::NumBlocks:
-    case Builtin::NumTiles:
-    case Builtin::Cdiv:
-    case Builtin::NumSms:
-    case Builtin::Swizzle2d: return F::Grid;
-    case Builtin::Load:
-    case Builtin::Store: return F::Memory;
-    case Builtin::Gather:
-    case Builtin::Scatter:
-    case Builtin::AtomicAdd:
-    case Builtin::AtomicMax:
-    case Builtin::AtomicMin:
-    case Builtin::AtomicAnd:
-    case Builtin::AtomicOr:
-    case Builtin::AtomicXor:
-    case Builtin::AtomicXchg:
-    case Builtin::AtomicCas: return F::ElementMemory;
-    case Builtin::Arange:
-    case Builtin::Full:
-    case Builtin::Zeros:
-    case Builtin::Ones: return F::Make;
-    case Builtin::Reshape:
-    case Builtin::Permute:
-    case Builtin::Transpose:
-    case Builtin::ExpandDims:
-    case Builtin::BroadcastTo:
-    case Builtin::Cat:
-    case Builtin::Extract: return F::Shape;
-    case Builtin::Astype:
-    case Builtin::Bitcast: return F::Convert;
-    case Builtin::Where:
-    case Builtin::Minimum:
-    case Builtin::Maximum:
-    case Builtin::Abs:
-    case Builtin::Fma:
-    case Builtin::Exp:
-    case Builtin::Exp2:
-    case Builtin::Log:
-    case Builtin::Log2:
-    case Builtin::Sqrt:
-    case Builtin::Rsqrt:
-    case Builtin::Sin:
-    case Builtin::Cos:
-    case Builtin::Tanh:
-    case Builtin::Sigmoid:
-    case Builtin::Floor:
-    case Builtin::Ceil:
-    case Builtin::Isnan:
-    case Builtin::Pow: return F::Elementwise;
-    case Builtin::Sum:
-    case Builtin::Prod:
-    case Builtin::Max:
-    case Builtin::Min:
-    case Builtin::Argmax:
-    case Builtin::Argmin:
-    case Builtin::Cumsum:
-    case Builtin::Cumprod: return F::Reduce;
-    case Builtin::Histogram: return F::Histogram;
-    case Builtin::Mma: return F::Mma;
-    case Builtin::Print:
-    case Builtin::StaticAssert: return F::Debug;
-    case Builtin::Range: return F::Range;
-    case Builtin::Kernel: return F::Kernel;
-  }
-  return F::Kernel;  // not reached: the switch names every built-in
-}
+BuiltinFamily builtin_family(Builtin b) { return kRaw[size_t(b)].family; }
 
 }  // namespace tilec

@@ -1,6 +1,7 @@
 // The built-in functions of the language (language.md §5): one list gives each built-in's
-// enum value, name and parameter spelling. The checker binds arguments with the spelling; the
-// IR builder switches on the enum.
+// enum value, family, name and parameter spelling. The checker binds arguments with the
+// spelling and dispatches on the family; the IR builder does the same. The one-operand math
+// functions come from their own list (basic/math_functions.h).
 #pragma once
 
 #include <optional>
@@ -8,78 +9,76 @@
 #include <string_view>
 #include <vector>
 
+#include "basic/math_functions.h"
+
 namespace tilec {
 
-// X(Enum, "name", "parameters"): required parameters are plain names, optional ones end in
-// '=', names after '*' are keyword-only, "*rest" collects extra positional arguments.
-#define TILEC_BUILTINS(X)                                                         \
-  X(Bid, "bid", "axis")                                                           \
-  X(NumBlocks, "num_blocks", "axis")                                              \
-  X(NumTiles, "num_tiles", "array, axis, shape, order=")                          \
-  X(Cdiv, "cdiv", "a, b")                                                         \
-  X(NumSms, "num_sms", "")                                                        \
-  X(Swizzle2d, "swizzle2d", "i, num_m, num_n, group")                             \
-  X(Load, "load", "array, index=, shape, order=, padding=, *, offset=")           \
-  X(Store, "store", "array, index=, tile, order=, *, offset=")                    \
-  X(Gather, "gather", "array, indices, mask=, padding=")                          \
-  X(Scatter, "scatter", "array, indices, tile, mask=")                            \
-  X(AtomicAdd, "atomic_add", "array, indices, tile, mask=")                       \
-  X(AtomicMax, "atomic_max", "array, indices, tile, mask=")                       \
-  X(AtomicMin, "atomic_min", "array, indices, tile, mask=")                       \
-  X(AtomicAnd, "atomic_and", "array, indices, tile, mask=")                       \
-  X(AtomicOr, "atomic_or", "array, indices, tile, mask=")                         \
-  X(AtomicXor, "atomic_xor", "array, indices, tile, mask=")                       \
-  X(AtomicXchg, "atomic_xchg", "array, indices, tile, mask=")                     \
-  X(AtomicCas, "atomic_cas", "array, indices, expected, desired, mask=")          \
-  X(Arange, "arange", "n, dtype=")                                                \
-  X(Full, "full", "shape, value, dtype=")                                         \
-  X(Zeros, "zeros", "shape, dtype=")                                              \
-  X(Ones, "ones", "shape, dtype=")                                                \
-  X(Reshape, "reshape", "t, shape")                                               \
-  X(Permute, "permute", "t, dims")                                                \
-  X(Transpose, "transpose", "t, axis0=, axis1=")                                  \
-  X(ExpandDims, "expand_dims", "t, axis")                                         \
-  X(BroadcastTo, "broadcast_to", "t, shape")                                      \
-  X(Cat, "cat", "a, b, axis")                                                     \
-  X(Extract, "extract", "t, index, shape")                                        \
-  X(Astype, "astype", "t, dtype")                                                 \
-  X(Bitcast, "bitcast", "t, dtype")                                               \
-  X(Where, "where", "cond, a, b")                                                 \
-  X(Minimum, "minimum", "a, b")                                                   \
-  X(Maximum, "maximum", "a, b")                                                   \
-  X(Abs, "abs", "x")                                                              \
-  X(Fma, "fma", "a, b, c")                                                        \
-  X(Exp, "exp", "x, *, approx=")                                                  \
-  X(Exp2, "exp2", "x, *, approx=")                                                \
-  X(Log, "log", "x, *, approx=")                                                  \
-  X(Log2, "log2", "x, *, approx=")                                                \
-  X(Sqrt, "sqrt", "x, *, approx=")                                                \
-  X(Rsqrt, "rsqrt", "x, *, approx=")                                              \
-  X(Sin, "sin", "x, *, approx=")                                                  \
-  X(Cos, "cos", "x, *, approx=")                                                  \
-  X(Tanh, "tanh", "x, *, approx=")                                                \
-  X(Sigmoid, "sigmoid", "x, *, approx=")                                          \
-  X(Floor, "floor", "x")                                                          \
-  X(Ceil, "ceil", "x")                                                            \
-  X(Isnan, "isnan", "x")                                                          \
-  X(Pow, "pow", "x, y, *, approx=")                                               \
-  X(Sum, "sum", "t, *, axis=, keepdims=, dtype=")                                 \
-  X(Prod, "prod", "t, *, axis=, keepdims=, dtype=")                               \
-  X(Max, "max", "t, b=, *, axis=, keepdims=, dtype=")                             \
-  X(Min, "min", "t, b=, *, axis=, keepdims=, dtype=")                             \
-  X(Argmax, "argmax", "t, *, axis=, keepdims=")                                   \
-  X(Argmin, "argmin", "t, *, axis=, keepdims=")                                   \
-  X(Cumsum, "cumsum", "t, *, axis, dtype=")                                       \
-  X(Cumprod, "cumprod", "t, *, axis, dtype=")                                     \
-  X(Histogram, "histogram", "t, nbins, *, mask=")                                 \
-  X(Mma, "mma", "a, b, acc")                                                      \
-  X(Print, "print", "fmt, *values")                                               \
-  X(StaticAssert, "static_assert", "cond, message=")                              \
-  X(Range, "range", "a, b=, step=")                                               \
-  X(Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=")
+// X(Enum, Family, "name", "parameters"): Family is a BuiltinFamily; required parameters are
+// plain names, optional ones end in '=', names after '*' are keyword-only, "*rest" collects
+// extra positional arguments.
+#define TILEC_BUILTINS(X)                                                                            \
+  X(Bid, Grid, "bid", "axis")                                                                        \
+  X(NumBlocks, Grid, "num_blocks", "axis")                                                           \
+  X(NumTiles, Grid, "num_tiles", "array, axis, shape, order=")                                       \
+  X(Cdiv, Grid, "cdiv", "a, b")                                                                      \
+  X(NumSms, Grid, "num_sms", "")                                                                     \
+  X(Swizzle2d, Grid, "swizzle2d", "i, num_m, num_n, group")                                          \
+  X(Load, Memory, "load", "array, index=, shape, order=, padding=, *, offset=")                      \
+  X(Store, Memory, "store", "array, index=, tile, order=, *, offset=")                               \
+  X(Gather, ElementMemory, "gather", "array, indices, mask=, padding=")                              \
+  X(Scatter, ElementMemory, "scatter", "array, indices, tile, mask=")                                \
+  X(AtomicAdd, ElementMemory, "atomic_add", "array, indices, tile, mask=")                           \
+  X(AtomicMax, ElementMemory, "atomic_max", "array, indices, tile, mask=")                           \
+  X(AtomicMin, ElementMemory, "atomic_min", "array, indices, tile, mask=")                           \
+  X(AtomicAnd, ElementMemory, "atomic_and", "array, indices, tile, mask=")                           \
+  X(AtomicOr, ElementMemory, "atomic_or", "array, indices, tile, mask=")                             \
+  X(AtomicXor, ElementMemory, "atomic_xor", "array, indices, tile, mask=")                           \
+  X(AtomicXchg, ElementMemory, "atomic_xchg", "array, indices, tile, mask=")                         \
+  X(AtomicCas, ElementMemory, "atomic_cas", "array, indices, expected, desired, mask=")              \
+  X(Arange, Make, "arange", "n, dtype=")                                                             \
+  X(Full, Make, "full", "shape, value, dtype=")                                                      \
+  X(Zeros, Make, "zeros", "shape, dtype=")                                                           \
+  X(Ones, Make, "ones", "shape, dtype=")                                                             \
+  X(Reshape, Shape, "reshape", "t, shape")                                                           \
+  X(Permute, Shape, "permute", "t, dims")                                                            \
+  X(Transpose, Shape, "transpose", "t, axis0=, axis1=")                                              \
+  X(ExpandDims, Shape, "expand_dims", "t, axis")                                                     \
+  X(BroadcastTo, Shape, "broadcast_to", "t, shape")                                                  \
+  X(Cat, Shape, "cat", "a, b, axis")                                                                 \
+  X(Extract, Shape, "extract", "t, index, shape")                                                    \
+  X(Astype, Convert, "astype", "t, dtype")                                                           \
+  X(Bitcast, Convert, "bitcast", "t, dtype")                                                         \
+  X(Where, Elementwise, "where", "cond, a, b")                                                       \
+  X(Minimum, Elementwise, "minimum", "a, b")                                                         \
+  X(Maximum, Elementwise, "maximum", "a, b")                                                         \
+  X(Clamp, Elementwise, "clamp", "x, lo, hi")                                                        \
+  X(Abs, Elementwise, "abs", "x")                                                                    \
+  X(Fma, Elementwise, "fma", "a, b, c")                                                              \
+  TILEC_MATH_FUNCTIONS(TILEC_MATH_BUILTIN, X)                                                        \
+  X(Floor, Elementwise, "floor", "x")                                                                \
+  X(Ceil, Elementwise, "ceil", "x")                                                                  \
+  X(Isnan, Elementwise, "isnan", "x")                                                                \
+  X(Pow, Elementwise, "pow", "x, y, *, approx=")                                                     \
+  X(Sum, Reduce, "sum", "t, *, axis=, keepdims=, dtype=")                                            \
+  X(Prod, Reduce, "prod", "t, *, axis=, keepdims=, dtype=")                                          \
+  X(Max, Reduce, "max", "t, b=, *, axis=, keepdims=, dtype=")                                        \
+  X(Min, Reduce, "min", "t, b=, *, axis=, keepdims=, dtype=")                                        \
+  X(Argmax, Reduce, "argmax", "t, *, axis=, keepdims=")                                              \
+  X(Argmin, Reduce, "argmin", "t, *, axis=, keepdims=")                                              \
+  X(Cumsum, Reduce, "cumsum", "t, *, axis, dtype=")                                                  \
+  X(Cumprod, Reduce, "cumprod", "t, *, axis, dtype=")                                                \
+  X(Histogram, Histogram, "histogram", "t, nbins, *, mask=")                                         \
+  X(Mma, Mma, "mma", "a, b, acc")                                                                    \
+  X(Print, Debug, "print", "fmt, *values")                                                           \
+  X(StaticAssert, Debug, "static_assert", "cond, message=")                                          \
+  X(Range, Range, "range", "a, b=, step=")                                                           \
+  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=")
+
+// A math function of basic/math_functions.h as a built-in: elementwise, `f(x, *, approx=)`.
+#define TILEC_MATH_BUILTIN(e, name, X) X(e, Elementwise, name, "x, *, approx=")
 
 enum class Builtin {
-#define X(e, name, params) e,
+#define X(e, family, name, params) e,
   TILEC_BUILTINS(X)
 #undef X
 };

@@ -795,8 +795,10 @@ Value Checker::builtin_elementwise(Builtin b, BoundArgs& a) {
     }
     return r;
   }
-  // Operands: 1 (unary math), 2 (minimum, maximum, pow), 3 (fma).
-  size_t n = b == Builtin::Fma ? 3 : (b == Builtin::Minimum || b == Builtin::Maximum || b == Builtin::Pow) ? 2 : 1;
+  // Operands: 1 (unary math), 2 (minimum, maximum, pow), 3 (fma, clamp).
+  size_t n = (b == Builtin::Fma || b == Builtin::Clamp)                                ? 3
+             : (b == Builtin::Minimum || b == Builtin::Maximum || b == Builtin::Pow) ? 2
+                                                                                      : 1;
   for (size_t i = 0; i < n; ++i)
     if (!expect_tile(a.get(i), "the operand")) return Value::error();
   Value acc = a.get(0)->value;
@@ -827,6 +829,7 @@ Value Checker::builtin_elementwise(Builtin b, BoundArgs& a) {
   switch (b) {
     case Builtin::Minimum:
     case Builtin::Maximum:
+    case Builtin::Clamp:
     case Builtin::Abs:
       if (t == DType::Bool) {
         diag_.error(a.call->range, std::string(sig.name) + " is not defined for bool");

@@ -210,16 +210,10 @@ namespace {
 std::optional<OpKind> unary_math_op(Builtin id) {
   switch (id) {
     case Builtin::Abs: return OpKind::Abs;
-    case Builtin::Exp: return OpKind::Exp;
-    case Builtin::Exp2: return OpKind::Exp2;
-    case Builtin::Log: return OpKind::Log;
-    case Builtin::Log2: return OpKind::Log2;
-    case Builtin::Sqrt: return OpKind::Sqrt;
-    case Builtin::Rsqrt: return OpKind::Rsqrt;
-    case Builtin::Sin: return OpKind::Sin;
-    case Builtin::Cos: return OpKind::Cos;
-    case Builtin::Tanh: return OpKind::Tanh;
-    case Builtin::Sigmoid: return OpKind::Sigmoid;
+#define X(e, name, extra) \
+  case Builtin::e: return OpKind::e;
+    TILEC_MATH_FUNCTIONS(X, _)
+#undef X
     case Builtin::Floor: return OpKind::Floor;
     case Builtin::Ceil: return OpKind::Ceil;
     default: return std::nullopt;
@@ -237,6 +231,15 @@ BVal IrBuilder::builtin_elementwise(Builtin id, const Expr& e, const Args& a) {
       Value* y = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
       if (!x || !y) return BVal{};
       return BVal::of(b_.binary(id == Builtin::Maximum ? OpKind::Max : OpKind::Min, x, y, e.range));
+    }
+    case Builtin::Clamp: {
+      // minimum(maximum(x, lo), hi): NaN in any operand propagates; lo > hi gives hi (PyTorch's
+      // clamp).
+      Value* x = expr_as(*a[0], rv.tile.dtype, rv.tile.shape);
+      Value* lo = expr_as(*a[1], rv.tile.dtype, rv.tile.shape);
+      Value* hi = expr_as(*a[2], rv.tile.dtype, rv.tile.shape);
+      if (!x || !lo || !hi) return BVal{};
+      return BVal::of(b_.binary(OpKind::Min, b_.binary(OpKind::Max, x, lo, e.range), hi, e.range));
     }
     case Builtin::Where: {
       Value* c = b_.broadcast_to(expr(*a[0]).v, rv.tile.shape, e.range);

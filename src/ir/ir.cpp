@@ -56,6 +56,16 @@ int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
 bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::IsNan; }
 bool is_binary_elementwise(OpKind k) { return k >= OpKind::Add && k <= OpKind::Cmp; }
+std::optional<MathFunction> math_function(OpKind k) {
+  switch (k) {
+#define X(e, name, extra) \
+  case OpKind::e: return MathFunction::e;
+    TILEC_MATH_FUNCTIONS(X, _)
+#undef X
+    default: return std::nullopt;
+  }
+}
+
 bool is_terminator(OpKind k) {
   return k == OpKind::Yield || k == OpKind::Break || k == OpKind::Continue || k == OpKind::Return;
 }

@@ -6,9 +6,11 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "basic/math_functions.h"
 #include "basic/operators.h"
 #include "basic/source.h"
 #include "basic/tile_type.h"
@@ -34,16 +36,7 @@ namespace tilec::ir {
   X(Neg, "neg", 1)                                                                   \
   X(Not, "not", 1)              /* bitwise ~ (logical not on bool) */                \
   X(Abs, "abs", 1)                                                                   \
-  X(Exp, "exp", 1)                                                                   \
-  X(Exp2, "exp2", 1)                                                                 \
-  X(Log, "log", 1)                                                                   \
-  X(Log2, "log2", 1)                                                                 \
-  X(Sqrt, "sqrt", 1)                                                                 \
-  X(Rsqrt, "rsqrt", 1)                                                               \
-  X(Sin, "sin", 1)                                                                   \
-  X(Cos, "cos", 1)                                                                   \
-  X(Tanh, "tanh", 1)                                                                 \
-  X(Sigmoid, "sigmoid", 1)                                                           \
+  TILEC_MATH_FUNCTIONS(X, 1)    /* exp, log, tanh, ... (basic/math_functions.h) */    \
   X(Floor, "floor", 1)                                                               \
   X(Ceil, "ceil", 1)                                                                 \
   X(IsNan, "isnan", 1)                                                               \
@@ -124,6 +117,8 @@ int op_arity(OpKind k);
 bool is_elementwise(OpKind k);
 bool is_unary_elementwise(OpKind k);
 bool is_binary_elementwise(OpKind k);
+/// The math function (basic/math_functions.h) an op of kind `k` computes, or nullopt.
+std::optional<MathFunction> math_function(OpKind k);
 /// Ops that end a block: yield, break, continue, return.
 bool is_terminator(OpKind k);
 

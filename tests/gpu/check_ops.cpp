@@ -85,13 +85,13 @@ void check_math(size_t n, bool fast) {
   for (size_t i = 0; i < n && i < std::size(sx); ++i) x[i] = sx[i];
   const float sp[] = {1.f, 2.f, 0.5f, 1e-30f, 1e30f, 1.0000001f, 0.9999999f, 1e-40f};
   for (size_t i = 0; i < n && i < std::size(sp); ++i) p[i] = sp[i];
-  Buf dx(n * 4), dp(n * 4), dout(14 * n * 4);
+  Buf dx(n * 4), dp(n * 4), dout(16 * n * 4);
   dx.put(x);
   dp.put(p);
   if (fast) CHECK_CU(fast_math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
   else CHECK_CU(math_f32(nullptr, dx.p, dp.p, dout.p, int64_t(n)));
   CHECK_CU(cuCtxSynchronize());
-  std::vector<float> out = dout.get<float>(14 * n);
+  std::vector<float> out = dout.get<float>(16 * n);
   struct Fn {
     const char* name;
     double bound;  // ulps (accurate mode)
@@ -99,8 +99,9 @@ void check_math(size_t n, bool fast) {
   };
   const Fn fns[] = {{"exp", 3, 0}, {"exp2", 3, 0}, {"log", 3, 0}, {"log2", 3, 0}, {"sqrt", 0.5, 0},
                     {"rsqrt", 2, 0}, {"sin", 3, 1e-6}, {"cos", 3, 1e-6}, {"tanh", 4, 0}, {"sigmoid", 4, 0},
-                    {"floor", 0, 0}, {"ceil", 0, 0}, {"pow", 128, 0}, {"// and %", 0, 0}};
-  for (int f = 0; f < 14; ++f) {
+                    {"floor", 0, 0}, {"ceil", 0, 0}, {"pow", 128, 0}, {"// and %", 0, 0},
+                    {"erf", 2, 0}, {"clamp", 0, 0}};
+  for (int f = 0; f < 16; ++f) {
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -119,6 +120,8 @@ void check_math(size_t n, bool fast) {
         case 10: ref = std::floor(v); break;
         case 11: ref = std::ceil(v); break;
         case 12: ref = std::pow(q, double(float(x[i] * 0.25f))); break;
+        case 14: ref = std::erf(double(x[i] * 0.4f)); break;
+        case 15: ref = std::min(std::max(v, -2.5), q); break;
         default: {
           // v // 0.75 + v % 0.75 with f32 roundings as the kernel does them
           float fv = x[i], d = 0.75f;
@@ -335,6 +338,68 @@ void check_half(size_t n) {
 }
 
 // ---- 2-D tiles, loops, if, grid ------------------------------------------------------------
+
+// erf (docs/language.md §7.7) over every `stride`-th f32 bit pattern of [0, 5] with both signs
+// (erf is +-1 in f32 from 3.92 on), the specials, and every f16 and bf16 bit pattern, against
+// std::erf in double. f16 and bf16 compute in f32 and round once: within 1 ulp of their dtype.
+void check_erf(uint32_t stride) {
+  std::vector<float> x;
+  for (uint32_t b = 0; b <= 0x40a00000u; b += stride) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    x.push_back(f);
+    x.push_back(-f);
+  }
+  const float specials[] = {NAN, INFINITY, -INFINITY, 0.f, -0.f, 1e-45f, -1e-45f, 1e-38f, 0.875f,
+                            std::nextafter(0.875f, 0.f), -0.875f, 4.f, std::nextafter(4.f, 0.f), -4.f,
+                            3.9199f, 1e30f, -1e30f, 0.5f, 1.f, 2.f};
+  x.insert(x.end(), std::begin(specials), std::end(specials));
+  size_t n = std::max(x.size(), size_t(65536));
+  x.resize(n, 0.5f);
+  std::vector<uint16_t> h(n), g(n);
+  for (size_t i = 0; i < n; ++i) h[i] = g[i] = uint16_t(i);
+  Buf dx(n * 4), dh(n * 2), dg(n * 2), dout(n * 4), doh(n * 2), dog(n * 2);
+  dx.put(x);
+  dh.put(h);
+  dg.put(g);
+  CHECK_CU(erf_sweep(nullptr, dx.p, dh.p, dg.p, dout.p, doh.p, dog.p, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(n);
+  std::vector<uint16_t> oh = doh.get<uint16_t>(n), og = dog.get<uint16_t>(n);
+  double worst = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double e = ulps(out[i], std::erf(double(x[i])));
+    if (!(e <= worst)) {
+      worst = e;
+      at = i;
+    }
+  }
+  char detail[200];
+  std::snprintf(detail, sizeof detail, "worst %.2f ulp (bound 2) at x=%a, %zu inputs", worst, x[at], n);
+  verdict("erf f32 sweep", worst <= 2, detail);
+  // f16 and bf16: the result differs from the correctly rounded one by at most one step.
+  auto steps = [](uint16_t a, uint16_t b, bool f16) {
+    float fa = f16 ? f16_float(a) : bf16_float(a), fb = f16 ? f16_float(b) : bf16_float(b);
+    if (std::isnan(fa) || std::isnan(fb)) return (std::isnan(fa) && std::isnan(fb)) ? 0 : 1000;
+    if (fa == fb) return 0;
+    // ordered integers of the bit patterns
+    auto ord = [](uint16_t v) { return (v & 0x8000) ? -int(v & 0x7fff) : int(v); };
+    return std::abs(ord(a) - ord(b));
+  };
+  int wh = 0, wg = 0;
+  size_t ah = 0, ag = 0;
+  for (size_t i = 0; i < 65536; ++i) {
+    int eh = steps(oh[i], f16_bits(float(std::erf(double(f16_float(h[i]))))), true);
+    int eg = steps(og[i], bf16_bits(float(std::erf(double(bf16_float(g[i]))))), false);
+    if (eh > wh) wh = eh, ah = i;
+    if (eg > wg) wg = eg, ag = i;
+  }
+  std::snprintf(detail, sizeof detail, "worst %d ulp (bound 1) at bits 0x%04zx", wh, ah);
+  verdict("erf f16, every input", wh <= 1, detail);
+  std::snprintf(detail, sizeof detail, "worst %d ulp (bound 1) at bits 0x%04zx", wg, ag);
+  verdict("erf bf16, every input", wg <= 1, detail);
+}
 
 void check_tiles2d(int64_t M, int64_t N, int32_t k, bool flip) {
   std::vector<float> x(static_cast<size_t>(M * N)), r(static_cast<size_t>(M)), c(static_cast<size_t>(N));
@@ -1579,6 +1644,7 @@ int main(int argc, char** argv) {
     check_half(n);
   }
   if (!small) check_math((size_t(1) << 20) + 3, true);
+  check_erf(small ? 4099 : 127);
   check_tiles2d(1, 1, 3, false);
   check_tiles2d(17, 100, 4, true);
   check_tiles2d(100, 1000, 0, false);

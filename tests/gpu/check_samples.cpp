@@ -21,6 +21,7 @@ static const char* g_last_entry = "";
 #include <vector>
 
 #include "attention.h"
+#include "attention_variants.h"
 #include "batched_matmul.h"
 #include "cumsum_rows.h"
 #include "cumsum_rows_narrow.h"
@@ -581,39 +582,45 @@ void check_batched(int64_t batch, int64_t M, int64_t N, int64_t K, std::mt19937_
              rel_error(unpack(hc, Ty::F16), ref), 2e-3);
 }
 
-void check_attention(int64_t BH, int64_t S, std::mt19937_64& rng) {
-  const int64_t D = 64;
+// attention: O = softmax(Q K^T * scale [+ causal mask]) V per head, against a float64
+// reference from the same rounded inputs. `big` scales Q so the logits reach about +-50, where
+// the online softmax's running max matters.
+template <typename Launch>
+void check_attention(const char* what, Launch launch, Ty t, int64_t D, bool causal, int64_t BH, int64_t S,
+                     std::mt19937_64& rng, bool big = false) {
   std::vector<float> q(static_cast<size_t>(BH * S * D)), kk(q.size()), v(q.size());
-  fill(q, rng, -1.f, 1.f);
+  fill(q, rng, big ? -8.f : -1.f, big ? 8.f : 1.f);
   fill(kk, rng, -1.f, 1.f);
   fill(v, rng, -1.f, 1.f);
-  std::vector<double> qr = rounded(q, Ty::F16), kr = rounded(kk, Ty::F16), vr = rounded(v, Ty::F16);
-  std::vector<uint8_t> hq = pack(q, Ty::F16), hk = pack(kk, Ty::F16), hv = pack(v, Ty::F16), ho(hq.size());
+  std::vector<double> qr = rounded(q, t), kr = rounded(kk, t), vr = rounded(v, t);
+  std::vector<uint8_t> hq = pack(q, t), hk = pack(kk, t), hv = pack(v, t), ho(hq.size());
   Buffer dq(hq.size()), dk(hk.size()), dv(hv.size()), dout(ho.size());
   CHECK_CU(cuMemcpyHtoD(dq.p, hq.data(), hq.size()));
   CHECK_CU(cuMemcpyHtoD(dk.p, hk.data(), hk.size()));
   CHECK_CU(cuMemcpyHtoD(dv.p, hv.data(), hv.size()));
   poison(dout);
-  float scale = 0.125f;
-  CHECK_CU(attention(nullptr, dq.p, dk.p, dv.p, dout.p, BH, S, scale));
+  float scale = float(1.0 / std::sqrt(double(D)));
+  CHECK_CU(launch(nullptr, dq.p, dk.p, dv.p, dout.p, BH, S, scale));
   CHECK_CU(cuCtxSynchronize());
   CHECK_CU(cuMemcpyDtoH(ho.data(), dout.p, ho.size()));
   std::vector<double> ref(q.size(), 0.0), s(static_cast<size_t>(S));
   for (int64_t h = 0; h < BH; ++h)
     for (int64_t i = 0; i < S; ++i) {
+      int64_t n = causal ? i + 1 : S;  // top-left causal: key j <= query i
       double m = -INFINITY, sum = 0;
-      for (int64_t j = 0; j < S; ++j) {
+      for (int64_t j = 0; j < n; ++j) {
         double d = 0;
         for (int64_t c = 0; c < D; ++c) d += qr[size_t((h * S + i) * D + c)] * kr[size_t((h * S + j) * D + c)];
         s[size_t(j)] = d * scale;
         m = std::max(m, s[size_t(j)]);
       }
-      for (int64_t j = 0; j < S; ++j) sum += (s[size_t(j)] = std::exp(s[size_t(j)] - m));
-      for (int64_t j = 0; j < S; ++j)
+      for (int64_t j = 0; j < n; ++j) sum += (s[size_t(j)] = std::exp(s[size_t(j)] - m));
+      for (int64_t j = 0; j < n; ++j)
         for (int64_t c = 0; c < D; ++c) ref[size_t((h * S + i) * D + c)] += s[size_t(j)] / sum * vr[size_t((h * S + j) * D + c)];
     }
-  report_rel("attention f16 BH=" + std::to_string(BH) + " S=" + std::to_string(S) + " D=64",
-             rel_error(unpack(ho, Ty::F16), ref), 5e-3);
+  report_rel(std::string(what) + " " + ty_name(t) + " BH=" + std::to_string(BH) + " S=" + std::to_string(S) +
+                 " D=" + std::to_string(D) + (causal ? " causal" : "") + (big ? " large logits" : ""),
+             rel_error(unpack(ho, t), ref), t == Ty::BF16 ? 2e-2 : 5e-3);
 }
 
 // cumsum_rows: prefix sums along whole rows (tiles of BN columns, carried left to right).
@@ -822,8 +829,19 @@ int main(int argc, char** argv) {
   }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
-  check_attention(3, 100, rng);
-  check_attention(2, 257, rng);
+  // attention.h and attpc128_ are built for sm_90 (the portable mma.sync path); the others for
+  // sm_90a (the tma_wgmma path, register-A wgmma); S ragged, smaller than one tile, and past
+  // several pipeline rounds.
+  for (int64_t S : {100, 257, 1000, 40}) {
+    check_attention("attention (portable)", attention, Ty::F16, 64, false, 3, S, rng);
+    check_attention("attention D=128 causal (portable)", attpc128_attention, Ty::BF16, 128, true, 2, S, rng);
+    check_attention("attention bf16", attbf_attention, Ty::BF16, 64, false, 2, S, rng);
+    check_attention("attention causal", attc_attention, Ty::F16, 64, true, 2, S, rng);
+    check_attention("attention D=128 causal", attc128_attention, Ty::BF16, 128, true, 2, S, rng);
+    check_attention("attention D=128", att128_attention, Ty::F16, 128, false, 2, S, rng);
+  }
+  check_attention("attention", attention, Ty::F16, 64, false, 2, 2100, rng, true);
+  check_attention("attention D=128 causal", attc128_attention, Ty::BF16, 128, true, 1, 1500, rng, true);
   if (!small) check_transpose(1000, 3000, rng);
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}, {3, 5000}}) {
     check_cumsum_rows("cumsum_rows", cumsum_rows, M, N, rng);

@@ -50,6 +50,17 @@ hopper=(-arch sm_90a -arch sm_80)
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
 "$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"
+{
+  "$tilec" samples/attention.tile "${arch[@]}" -D T=bf16 -D D=128 -D CAUSAL=True -D BN=32 --prefix attpc128_ \
+    -o "$out/attention_portable_causal_d128.h"
+  "$tilec" samples/attention.tile "${hopper[@]}" -D T=bf16 --prefix attbf_ -o "$out/attention_bf16.h"
+  "$tilec" samples/attention.tile "${hopper[@]}" -D CAUSAL=True --prefix attc_ -o "$out/attention_causal.h"
+  "$tilec" samples/attention.tile "${hopper[@]}" -D T=bf16 -D D=128 -D CAUSAL=True --prefix attc128_ \
+    -o "$out/attention_causal_d128.h"
+  "$tilec" samples/attention.tile "${hopper[@]}" -D D=128 --prefix att128_ -o "$out/attention_d128.h"
+}
+printf '#include "attention_portable_causal_d128.h"\n#include "attention_bf16.h"\n#include "attention_causal.h"\n#include "attention_causal_d128.h"\n#include "attention_d128.h"\n' \
+  > "$out/attention_variants.h"
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -o "$out/cumsum_rows.h"
 "$tilec" samples/cumsum_rows.tile "${arch[@]}" -D BM=16 -D BN=256 --prefix narrow_ -o "$out/cumsum_rows_narrow.h"
 "$tilec" samples/histogram.tile "${arch[@]}" -o "$out/histogram.h"

@@ -90,26 +90,53 @@ const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
     if (layout == l) return tc;
   if (l.kind == Layout::Kind::Mma) {
     // Warp (wm, wn) = (w / warps_n, w % warps_n); lane l holds row l/4, columns 2*(l%4) + {0,1}.
+    // A slice keeps the coordinates of the dimensions it keeps; along a dropped one the
+    // first warp and lane are primary (the others hold copies).
     ThreadCoords tc;
     std::string lane = b_.reg(RegClass::B32), warp = b_.reg(RegClass::B32);
     b_.ins("and.b32", {lane, tid_, "31"});
     b_.ins("shr.u32", {warp, tid_, "5"});
+    std::vector<std::string> conds;
     if (l.mma_copies > 1) {
       // Warps past the first warps_m * warps_n hold copies; the first ones are primary.
-      tc.primary = b_.reg(RegClass::Pred);
-      b_.ins("setp.lt.u32", {tc.primary, warp, u32(l.warps_m * l.warps_n)});
+      std::string q = b_.reg(RegClass::Pred);
+      b_.ins("setp.lt.u32", {q, warp, u32(l.warps_m * l.warps_n)});
+      conds.push_back(q);
       b_.ins("rem.u32", {warp, warp, u32(l.warps_m * l.warps_n)});
     }
     std::string wm = b_.reg(RegClass::B32), wn = b_.reg(RegClass::B32), r = b_.reg(RegClass::B32),
                 c = b_.reg(RegClass::B32), q = b_.reg(RegClass::B32);
+    const std::vector<int64_t>& ps = l.pshape();
     b_.ins("div.u32", {wm, warp, u32(l.warps_n)});
     b_.ins("rem.u32", {wn, warp, u32(l.warps_n)});
     b_.ins("shr.u32", {q, lane, "2"});
-    b_.ins("mad.lo.u32", {r, wm, u32(l.shape[0] / l.warps_m), q});
+    b_.ins("mad.lo.u32", {r, wm, u32(ps[0] / l.warps_m), q});
     b_.ins("and.b32", {q, lane, "3"});
     b_.ins("shl.b32", {q, q, "1"});
-    b_.ins("mad.lo.u32", {c, wn, u32(l.shape[1] / l.warps_n), q});
-    tc.base = {r, c};
+    b_.ins("mad.lo.u32", {c, wn, u32(ps[1] / l.warps_n), q});
+    for (int p : l.sliced_dims()) {
+      // Dropped rows: lanes l/4 = 0 of warp row 0; dropped columns: lanes l%4 = 0 of warp column 0.
+      std::string first = b_.reg(RegClass::Pred);
+      b_.ins("setp.eq.u32", {first, p == 0 ? r : c, "0"});
+      conds.push_back(first);
+    }
+    for (int d = 0; d < l.rank(); ++d) {
+      int p = l.parent_dim(d);
+      if (p < 0 && zero_.empty()) {
+        zero_ = b_.reg(RegClass::B32);
+        b_.ins("mov.u32", {zero_, "0"});
+      }
+      tc.base.push_back(p == 0 ? r : p == 1 ? c : zero_);
+    }
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (i == 0) {
+        tc.primary = conds[0];
+      } else {
+        std::string both = b_.reg(RegClass::Pred);
+        b_.ins("and.pred", {both, tc.primary, conds[i]});
+        tc.primary = both;
+      }
+    }
     coords_.push_back({l, tc});
     return coords_.back().second;
   }

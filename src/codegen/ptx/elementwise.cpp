@@ -78,15 +78,19 @@ void ElementwiseEmitter::unary(const ir::Op& op) {
           if (op.kind == OpKind::Rsqrt) b_.ins("rcp.rn.f64", {r, r});
           break;
         }
-        r = arith_.from_f32(math_.math_f32(op.kind, arith_.to_f32(x, d), op.approx || cx_.o_.fast_math, op.loc), d);
+        r = arith_.from_f32(math_.math_f32(*ir::math_function(op.kind), arith_.to_f32(x, d), op.approx || cx_.o_.fast_math), d);
         break;
-      default:
+      default: {
         if (d == DType::F64) {
           cx_.error(op.loc, std::string("f64 ") + ir::op_name(op.kind) + " is not yet supported by the code generator");
           return;
         }
-        r = arith_.from_f32(math_.math_f32(op.kind, arith_.to_f32(x, d), op.approx || cx_.o_.fast_math, op.loc), d);
+        // The math functions of basic/math_functions.h (f16 and bf16 compute in f32).
+        std::optional<MathFunction> f = ir::math_function(op.kind);
+        TILEC_ASSERT(f.has_value(), std::string("no elementwise lowering for ") + ir::op_name(op.kind));
+        r = arith_.from_f32(math_.math_f32(*f, arith_.to_f32(x, d), op.approx || cx_.o_.fast_math), d);
         break;
+      }
     }
     out.push_back(r);
   }

@@ -207,16 +207,9 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Neg:
     case OpKind::Not:
     case OpKind::Abs:
-    case OpKind::Exp:
-    case OpKind::Exp2:
-    case OpKind::Log:
-    case OpKind::Log2:
-    case OpKind::Sqrt:
-    case OpKind::Rsqrt:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
+#define X(e, name, extra) case OpKind::e:
+    TILEC_MATH_FUNCTIONS(X, _)
+#undef X
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::IsNan: elementwise_.unary(op); break;

@@ -1,8 +1,8 @@
 // f32 math functions (language.md §6.9). By default they are accurate to a few ulp: range
 // reduction around PTX approximations or polynomials (Cody & Waite reductions; the logf and
-// sinf/cosf kernels of Cephes/musl); with approximations allowed (--fast-math or approx=True)
-// they use the PTX .approx instructions directly. docs/language.md lists the error bounds,
-// and tests/gpu checks them.
+// sinf/cosf kernels of Cephes/musl; the erff of Arm's optimized-routines); with approximations
+// allowed (--fast-math or approx=True) they use the PTX .approx instructions directly.
+// docs/language.md lists the error bounds, and tests/gpu checks them.
 #include "codegen/ptx/math.h"
 
 #include <cmath>
@@ -166,6 +166,41 @@ std::string MathEmitter::tanh_f32(const std::string& x, bool approx) {
   return r;
 }
 
+std::string MathEmitter::erf_f32(const std::string& x, bool approx) {
+  // The two-piece form of Arm's optimized-routines erff (math/erff.c, erff_data.c; MIT; the same
+  // split as CUDA's erff): x + x A(x^2) for |x| < 0.875, with A the minimax polynomial of
+  // (erf(x) - x) / x on [0, 0.921875]; 1 - e^-(|x| + |x| B(|x|)) with the sign of x for
+  // 0.875 <= |x| < 4, B minimax on [0.921875, 4]; +-1 from 4 on (erf(4) rounds to 1 in f32).
+  // Both pieces are computed and one is selected, so the warp does not diverge. Measured bounds:
+  // docs/language.md §7.7.
+  std::string ax = b_.reg(RegClass::B32), x2 = b_.reg(RegClass::B32);
+  b_.ins("abs.f32", {ax, x});
+  b_.ins("mul.rn.f32", {x2, x, x});
+  std::string a = poly(x2, {0x1.06eba6p-3, -0x1.8126e0p-2, 0x1.ce1a46p-4, -0x1.b68bd2p-6, 0x1.473f48p-8,
+                            -0x1.3a1a82p-11});
+  std::string small = b_.reg(RegClass::B32);
+  b_.ins("fma.rn.f32", {small, a, x, x});
+  std::string bp = poly(ax, {0x1.079d0cp-3, 0x1.450aa0p-1, 0x1.b55cb0p-4, -0x1.8d6300p-6, 0x1.fd1336p-9,
+                             -0x1.91d2ccp-12, 0x1.222900p-16});
+  std::string t = b_.reg(RegClass::B32);
+  b_.ins("fma.rn.f32", {t, bp, ax, ax});
+  b_.ins("neg.f32", {t, t});
+  std::string e = exp_f32(t, approx);
+  std::string big = b_.reg(RegClass::B32);
+  b_.ins("sub.rn.f32", {big, f32_imm(1.f), e});
+  b_.ins("copysign.f32", {big, x, big});
+  std::string one = b_.reg(RegClass::B32);
+  b_.ins("copysign.f32", {one, x, f32_imm(1.f)});
+  std::string r = b_.reg(RegClass::B32);
+  std::string p = b_.reg(RegClass::Pred);
+  b_.ins("setp.lt.f32", {p, ax, f32_imm(0.875f)});
+  b_.ins("selp.b32", {r, small, big, p});
+  // NaN compares false on both tests and goes through the second piece, which keeps it NaN.
+  b_.ins("setp.ge.f32", {p, ax, f32_imm(4.f)});
+  b_.ins("selp.b32", {r, one, r, p});
+  return r;
+}
+
 std::string MathEmitter::sincos_f32(const std::string& x, bool cosine, bool approx) {
   std::string r = b_.reg(RegClass::B32);
   if (approx) {
@@ -241,24 +276,23 @@ std::string MathEmitter::pow_f32(const std::string& x, const std::string& y, boo
   return r;
 }
 
-std::string MathEmitter::math_f32(ir::OpKind k, const std::string& x, bool approx, const SourceRange& loc) {
-  using ir::OpKind;
+std::string MathEmitter::math_f32(MathFunction f, const std::string& x, bool approx) {
   std::string r;
-  switch (k) {
-    case OpKind::Exp: return exp_f32(x, approx);
-    case OpKind::Exp2: return exp2_f32(x, approx);
-    case OpKind::Log2: return log2_f32(x, approx);
-    case OpKind::Log: {
+  switch (f) {
+    case MathFunction::Exp: return exp_f32(x, approx);
+    case MathFunction::Exp2: return exp2_f32(x, approx);
+    case MathFunction::Log2: return log2_f32(x, approx);
+    case MathFunction::Log: {
       std::string l = log2_f32(x, approx);
       r = b_.reg(RegClass::B32);
       b_.ins("mul.f32", {r, l, f32_imm(float(kLn2))});
       return r;
     }
-    case OpKind::Sqrt:
+    case MathFunction::Sqrt:
       r = b_.reg(RegClass::B32);
       b_.ins(approx ? "sqrt.approx.f32" : "sqrt.rn.f32", {r, x});
       return r;
-    case OpKind::Rsqrt:
+    case MathFunction::Rsqrt:
       r = b_.reg(RegClass::B32);
       if (approx) {
         b_.ins("rsqrt.approx.f32", {r, x});
@@ -267,10 +301,10 @@ std::string MathEmitter::math_f32(ir::OpKind k, const std::string& x, bool appro
         b_.ins("rcp.rn.f32", {r, r});
       }
       return r;
-    case OpKind::Tanh: return tanh_f32(x, approx);
-    case OpKind::Sin: return sincos_f32(x, false, approx);
-    case OpKind::Cos: return sincos_f32(x, true, approx);
-    case OpKind::Sigmoid: {
+    case MathFunction::Tanh: return tanh_f32(x, approx);
+    case MathFunction::Sin: return sincos_f32(x, false, approx);
+    case MathFunction::Cos: return sincos_f32(x, true, approx);
+    case MathFunction::Sigmoid: {
       // 1 / (1 + e^-x)
       std::string n = b_.reg(RegClass::B32);
       b_.ins("neg.f32", {n, x});
@@ -280,10 +314,9 @@ std::string MathEmitter::math_f32(ir::OpKind k, const std::string& x, bool appro
       b_.ins(approx ? "rcp.approx.f32" : "rcp.rn.f32", {r, e});
       return r;
     }
-    default:
-      cx_.error(loc, std::string("internal compiler error: no f32 lowering for ") + ir::op_name(k));
-      return x;
+    case MathFunction::Erf: return erf_f32(x, approx);
   }
+  return x;  // not reached: the switch names every function (-Werror=switch)
 }
 
 }  // namespace tilec::codegen

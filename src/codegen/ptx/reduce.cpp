@@ -1,7 +1,9 @@
 // Reductions along one tile dimension (architecture.md "Lowering"): first inside each thread,
 // then across the lanes of a warp with butterfly shuffles (shfl.sync.bfly), then across warps
 // through shared memory. Every thread ends with the results of the rows it held (the result's
-// slice layout), so a following broadcast needs no data movement.
+// slice layout), so a following broadcast needs no data movement. Blocked and mma layouts
+// alike (an attention kernel's row max and row sum of its score accumulator stay in the
+// accumulator's fragments: two shuffles per row).
 // NaN propagates through max/min; argmax/argmin return the first NaN if any, else the first
 // index of the extreme (language.md §6.5).
 #include "codegen/ptx/reduce.h"
@@ -153,7 +155,7 @@ void ReduceEmitter::reduce(const ir::Op& op) {
   // Threads whose coordinate along the axis wrapped around hold copies: they contribute the
   // identity so that nothing is counted twice.
   std::string valid;
-  if (p >= 0 && ls.parent_cta_tile(p) > ls.pshape()[size_t(p)]) {
+  if (p >= 0 && ls.kind == Layout::Kind::Blocked && ls.parent_cta_tile(p) > ls.pshape()[size_t(p)]) {
     int64_t lane_stride = 1, warp_stride = 1;
     for (int k = ls.parent_rank() - 1; k > p; --k) {
       lane_stride *= ls.threads_per_warp[size_t(k)];
@@ -214,9 +216,8 @@ void ReduceEmitter::reduce(const ir::Op& op) {
     if (!parts[o].empty()) std::tie(acc[o], idx[o]) = combine_tree(c, d, parts[o]);
   // 2. Across the lanes along the axis: butterfly.
   if (p >= 0) {
-    int64_t lane_stride = 1;
-    for (int k = ls.parent_rank() - 1; k > p; --k) lane_stride *= ls.threads_per_warp[size_t(k)];
-    for (int64_t m = 1; m < ls.threads_per_warp[size_t(p)]; m *= 2) {
+    int64_t lane_stride = ls.lane_stride(p);
+    for (int64_t m = 1; m < ls.lanes_along(p); m *= 2) {
       for (int64_t o = 0; o < nout; ++o) {
         std::string other = shuffle_xor(acc[size_t(o)], d, m * lane_stride);
         std::string oi = arg ? shuffle_xor(idx[size_t(o)], DType::I32, m * lane_stride) : "";
@@ -227,10 +228,9 @@ void ReduceEmitter::reduce(const ir::Op& op) {
   }
   // 3. Across the warps along the axis: through shared memory; each thread reads every
   // warp's partial result and combines them as a tree.
-  if (p >= 0 && ls.warps_per_cta[size_t(p)] > 1) {
-    int64_t wpc = ls.warps_per_cta[size_t(p)];
-    int64_t warp_stride = 1;
-    for (int k = ls.parent_rank() - 1; k > p; --k) warp_stride *= ls.warps_per_cta[size_t(k)];
+  if (p >= 0 && ls.warps_along(p) > 1) {
+    int64_t wpc = ls.warps_along(p);
+    int64_t warp_stride = ls.warp_stride(p);
     int64_t m = std::max<int64_t>(1, dst->type.tile.numel());
     int esz = reg_class(d) == RegClass::B64 ? 8 : 4;
     const ThreadCoords& td = cx_.coords(ld);

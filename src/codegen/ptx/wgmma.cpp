@@ -1,6 +1,7 @@
-// wgmma (PTX ISA §9.7.15): the TmaWgmma path's mma. Both operands are in 128-byte-swizzled
-// shared memory where TMA put them (ptx/tma.cpp) and are read through 64-bit matrix
-// descriptors; the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
+// wgmma (PTX ISA §9.7.15): the TmaWgmma path's mma. B is in 128-byte-swizzled shared memory
+// where TMA put it (ptx/tma.cpp) and is read through a 64-bit matrix descriptor; so is A when
+// it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
+// as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk16 instruction per 16-deep k step covers them.
 //
 // Descriptor facts (PTX ISA "Matrix Descriptor Format"; checked on the H200 by
@@ -34,29 +35,51 @@ void Emitter::wgmma(const ir::Op& op) {
   const ir::Value* A = op.operands[0];
   const ir::Value* B = op.operands[1];
   const ir::Value* C = op.operands[2];
-  const AsyncLoad& la = *k_.async_load(A);
+  const AsyncLoad* la = k_.async_load(A);  // null: A is in registers (the RS form)
   const AsyncLoad& lb = *k_.async_load(B);
   int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
   DType t = A->type.tile.dtype;
 
   // The accumulator: updated in place when this mma is its only reader (the loop-carried
-  // value), so no copy touches registers a wgmma in flight writes; else a fresh copy.
-  if (use_count_[C] == 1) {
+  // value), so no copy touches registers a wgmma in flight writes; else a fresh copy. A splat
+  // (one register for every element) always gets fresh registers; a splat of zero needs no
+  // copy at all: the first k step runs with scale-d false (D = A B).
+  bool zero_init = false, splat = C->def && C->def->kind == ir::OpKind::Splat;
+  if (splat) {
+    const ir::Value* x = C->def->operands[0];
+    zero_init = x->def && x->def->kind == ir::OpKind::Constant && x->def->value.i == 0 && x->def->value.f == 0.0;
+  }
+  if (use_count_[C] == 1 && !splat) {
     regs_[op.results[0]] = regs(C);
   } else {
     std::vector<std::string>& acc = define(op.results[0]);
     const std::vector<std::string>& cin = regs(C);
-    for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
+    if (!zero_init)
+      for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
   }
   const std::vector<std::string>& d = regs(op.results[0]);
 
-  // This warpgroup's part of A: its 64 rows.
-  std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
-  b_.ins("shr.u32", {wg, tid_, "7"});
-  bool a_kmajor = la.contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
-  // K-major A: 64 lines of 128 bytes per warpgroup; M-major A: one 64-element box each.
-  b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la.box_bytes()), async_base_.at(&la)});
-  std::string da = wgmma_descriptor(a0, a_kmajor ? 16 : la.box_bytes());
+  bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
+  std::string da;
+  std::vector<std::string> a_regs;  // RS: per k step, the four .b32 registers of A's fragment
+  if (la) {
+    // This warpgroup's part of A: its 64 rows. K-major A: 64 lines of 128 bytes per
+    // warpgroup; M-major A: one 64-element box each.
+    std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {wg, tid_, "7"});
+    b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la->box_bytes()), async_base_.at(la)});
+    da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes());
+  } else {
+    // A in wgmma_layout (the accumulator fragment layout, which is also wgmma's A fragment
+    // layout, PTX ISA §9.7.15.5.1): registers 8 kk .. 8 kk + 7 are the elements of k step kk
+    // in the order a0 .. a7 (rows g, g + 8; columns 2 (l%4) + {0, 1}, + 8), packed in pairs.
+    const std::vector<std::string>& ar = regs(A);
+    for (size_t i = 0; i + 1 < ar.size(); i += 2) {
+      std::string r = b_.reg(RegClass::B32);
+      b_.ins("mov.b32", {r, "{" + ar[i] + ", " + ar[i + 1] + "}"});
+      a_regs.push_back(r);
+    }
+  }
   std::string db = wgmma_descriptor(async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
   // Byte offset of k step kk from the operand's start.
   auto k_offset = [](const AsyncLoad& al, bool kmajor, int64_t kk) {
@@ -64,14 +87,18 @@ void Emitter::wgmma(const ir::Op& op) {
     return kk * 16 * 128;
   };
   std::string acc_list = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
-  std::string scale_d = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // always accumulate: D = A B + D
+  std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
+  b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // accumulate: D = A B + D
+  if (zero_init) {
+    first_scale_d = b_.reg(RegClass::Pred);
+    b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
+  }
   std::string tn(dtype_name(t));
   std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{}", N, tn, tn);
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / 16; ++kk) {
     std::string dak = da, dbk = db;
-    if (int64_t off = k_offset(la, a_kmajor, kk)) {
+    if (int64_t off = la ? k_offset(*la, a_kmajor, kk) : 0) {
       dak = b_.reg(RegClass::B64);
       b_.ins("add.s64", {dak, da, std::to_string(off >> 4)});
     }
@@ -79,7 +106,14 @@ void Emitter::wgmma(const ir::Op& op) {
       dbk = b_.reg(RegClass::B64);
       b_.ins("add.s64", {dbk, db, std::to_string(off >> 4)});
     }
-    b_.ins(opcode, {acc_list, dak, dbk, scale_d, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
+    std::string sd = kk == 0 ? first_scale_d : scale_d;
+    if (la) {
+      b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
+    } else {
+      std::string a = fmt::format("{{{}, {}, {}, {}}}", a_regs[size_t(4 * kk)], a_regs[size_t(4 * kk + 1)],
+                                  a_regs[size_t(4 * kk + 2)], a_regs[size_t(4 * kk + 3)]);
+      b_.ins(opcode, {acc_list, a, dbk, sd, "1", "1", b_kmajor ? "0" : "1"});
+    }
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
   // The group may stay in flight through the rest of the iteration only when nothing reads the

@@ -198,3 +198,69 @@ TEST_CASE("swizzled lines: chunks permuted within a line, 8 lines of one chunk i
   CHECK(swizzled_offset(1, 0, 128) == 128 + 16);  // line 1: chunk 0 ^ 1
   CHECK(swizzled_offset(2, 16, 64) == 128);  // 64-byte lines pair up: line 2 XORs with 1
 }
+
+// mma fragment layouts and their slices. The fragment rule, written out independently of
+// layout.cpp (PTX ISA §9.7.13.4 m16n8 C/D fragments; §9.7.15.5.1 wgmma m64nNk16 accumulator):
+// register 4 j + i of lane l holds row l/4 + 8 (i / 2), column 8 j + 2 (l % 4) + i % 2 of the
+// warp's 16-row block.
+TEST_CASE("wgmma_layout: warp w holds rows 16 w .., lane l the fragment of m16n8 per 8 columns", "[layout]") {
+  for (int warps : {4, 8}) {
+    Coords shape = {16 * warps, 64};
+    Layout l = tilec::codegen::wgmma_layout(shape, warps);
+    REQUIRE(l.regs_per_thread() == 32);
+    for (int t = 0; t < 32 * warps; ++t)
+      for (int64_t r = 0; r < 32; ++r) {
+        int lane = t % 32, w = t / 32, j = int(r / 4), i = int(r % 4);
+        CHECK(l.coords(t, r) == Coords{16 * w + lane / 4 + 8 * (i / 2), 8 * j + 2 * (lane % 4) + i % 2});
+      }
+  }
+}
+
+TEST_CASE("a slice of an mma layout keeps each row (or column) where the fragments hold it", "[layout]") {
+  using tilec::codegen::mma_layout;
+  using tilec::codegen::wgmma_layout;
+  std::vector<std::pair<Layout, int>> cases = {{wgmma_layout({128, 64}, 8), 8},
+                                               {wgmma_layout({64, 128}, 4), 4},
+                                               {mma_layout({128, 64}, 16, 8), 8},
+                                               {mma_layout({64, 64}, 16, 4), 4},
+                                               {mma_layout({16, 16}, 16, 4), 4}};
+  for (auto& [parent, warps] : cases)
+    for (int axis : {0, 1}) {
+      Layout s = parent.slice(axis);
+      INFO(parent.str() << " sliced along " << axis << ": " << s.str());
+      CHECK(s.is_slice());
+      CHECK(s.replicated());
+      // Every element of the reduced tile is held, equally often.
+      std::map<Coords, int64_t> count = holders(s, warps);
+      Coords rshape = {parent.shape[size_t(1 - axis)]};
+      CHECK(int64_t(count.size()) == rshape[0]);
+      std::set<int64_t> copies;
+      for (const auto& [c, n] : count) {
+        CHECK(inside(c, rshape));
+        copies.insert(n);
+      }
+      CHECK(copies.size() == 1);
+      // Broadcasting back is register-local: every thread holds, for each of its parent
+      // registers, the slice's element of the same row (column).
+      for (int t = 0; t < 32 * warps; ++t) {
+        std::set<Coords> held;
+        for (int64_t r = 0; r < s.regs_per_thread(); ++r) held.insert(s.coords(t, r));
+        for (int64_t r = 0; r < parent.regs_per_thread(); ++r)
+          CHECK(held.count(Coords{parent.coords(t, r)[size_t(1 - axis)]}) == 1);
+      }
+      for (int64_t r = 0; r < s.regs_per_thread(); ++r) CHECK(s.reg_of(s.reg_offset(r)) == r);
+      // keepdims: the unit dimension comes back unbacked, and the layout stays equivalent.
+      Coords kept = parent.shape;
+      kept[size_t(axis)] = 1;
+      Layout k;
+      REQUIRE(s.reshape_units(kept, k));
+      CHECK(k.rank() == 2);
+      CHECK(k.regs_per_thread() == s.regs_per_thread());
+      for (int t = 0; t < 32 * warps; t += 5)
+        for (int64_t r = 0; r < k.regs_per_thread(); ++r) {
+          Coords c = k.coords(t, r);
+          CHECK(c[size_t(axis)] == 0);
+          CHECK(c[size_t(1 - axis)] == s.coords(t, r)[0]);
+        }
+    }
+}

@@ -2,6 +2,9 @@
 // verifier catching malformed IR (bad yields, type mismatches, uses before definitions).
 #include <catch2/catch.hpp>
 
+#include <string>
+
+#include "frontend/builtins.h"
 #include "ir/ir.h"
 #include "ir/test_kernel.h"
 
@@ -273,4 +276,29 @@ TEST_CASE("the verifier reports wrong operand and result counts instead of crash
     k.b.create(OpKind::If, k.loc, {k.b.cmp(tilec::Op::Eq, k.i, k.i, k.loc)}, {});
     CHECK(verify(k.f) == "if: needs 2 regions, has 0");
   }
+}
+
+TEST_CASE("each math function is an elementwise built-in and a unary op of the same name", "[ir]") {
+  // basic/math_functions.h's one list makes both; docs/internals.md relies on it.
+  int n = 0;
+#define X(e, name, extra)                                                                  \
+  {                                                                                        \
+    const tilec::BuiltinSig* sig = tilec::find_builtin(name);                              \
+    REQUIRE(sig);                                                                          \
+    CHECK(sig->id == tilec::Builtin::e);                                                   \
+    CHECK(tilec::builtin_family(sig->id) == tilec::BuiltinFamily::Elementwise);            \
+    CHECK(sig->spelling == std::string(name) + "(x, *, approx=)");                         \
+    CHECK(std::string(op_name(OpKind::e)) == name);                                        \
+    CHECK(is_unary_elementwise(OpKind::e));                                                \
+    CHECK(math_function(OpKind::e) == tilec::MathFunction::e);                             \
+    ++n;                                                                                   \
+  }
+  TILEC_MATH_FUNCTIONS(X, _)
+#undef X
+  CHECK(n == 11);
+  CHECK(!math_function(OpKind::Abs));
+  CHECK(!math_function(OpKind::Floor));
+  CHECK(tilec::builtin_family(tilec::Builtin::Clamp) == tilec::BuiltinFamily::Elementwise);
+  CHECK(tilec::builtin_family(tilec::Builtin::Load) == tilec::BuiltinFamily::Memory);
+  CHECK(tilec::builtin_family(tilec::Builtin::Kernel) == tilec::BuiltinFamily::Kernel);
 }
