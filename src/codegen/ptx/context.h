@@ -127,12 +127,6 @@ class EmitContext {
     std::vector<std::string> stride_bytes;  ///< s64, in bytes, computed once at entry
     std::vector<int64_t> const_stride_bytes;  ///< the stride in bytes when known (vectorized innermost), else 0
     std::vector<std::string> extents;  ///< s64
-    /// The parameters the base and strides come from, and the element bytes: the general
-    /// variant's tile loads and stores read them again where they use them (memory.cpp,
-    /// plan_access), so that no register holds them through the kernel.
-    std::string base_param;
-    std::vector<std::string> stride_params;
-    int esz = 1;
   };
   std::map<const ir::ArrayParam*, ArrayRegs> arrays_;
   std::string tid_;        ///< u32: the thread's index among the compute threads (%tid.x, less

@@ -70,9 +70,6 @@ void Emitter::params() {
     b_.ins("cvta.to.global.u64", {ar.base, ar.base});
     const ir::ArrayParam* arr = base_params[i].first;
     int esz = arr->dtype == DType::Bool ? 1 : dtype_bytes(arr->dtype);
-    ar.base_param = base_params[i].second;
-    ar.stride_params = stride_params[i].second;
-    ar.esz = esz;
     for (size_t d = 0; d < arr->dims.size(); ++d) {
       std::string s = b_.reg(RegClass::B64);
       bool unit = o_.vectorized && d + 1 == arr->dims.size();

@@ -40,21 +40,7 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
   a.esz = dtype_bytes(arr->dtype);
   const ThreadCoords& tc = cx_.coords(l);
   std::string tile_base = b_.reg(RegClass::B64);
-  // The general variant reads the base and the strides from the parameters here, not from the
-  // registers loaded at entry: ptxas then keeps nothing live for them across the kernel (in a
-  // 128x256 matmul those 64-bit values were what spilled beside the accumulator).
-  std::vector<std::string> strides = ar.stride_bytes;
-  if (!cx_.o_.vectorized) {
-    b_.ins("ld.param.u64", {tile_base, "[" + ar.base_param + "]"});
-    b_.ins("cvta.to.global.u64", {tile_base, tile_base});
-    for (size_t d = 0; d < strides.size(); ++d) {
-      strides[d] = b_.reg(RegClass::B64);
-      b_.ins("ld.param.s64", {strides[d], "[" + ar.stride_params[d] + "]"});
-      b_.ins("mul.lo.s64", {strides[d], strides[d], std::to_string(ar.esz)});  // as at entry
-    }
-  } else {
-    b_.ins("mov.b64", {tile_base, ar.base});
-  }
+  b_.ins("mov.b64", {tile_base, ar.base});
   std::vector<std::string> conds;
   for (int j = 0; j < a.rank; ++j) {
     int ad = op.order.empty() ? j : int(op.order[size_t(j)]);
@@ -75,7 +61,7 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
       origin = b_.reg(RegClass::B64);
       b_.ins("shl.b64", {origin, idx, std::to_string(log_shape)});
     }
-    const std::string& sb = strides[size_t(ad)];
+    const std::string& sb = ar.stride_bytes[size_t(ad)];
     int64_t csb = ar.const_stride_bytes[size_t(ad)];
     if (csb) {
       std::string t = b_.reg(RegClass::B64);
@@ -218,7 +204,7 @@ std::pair<std::string, int64_t> element_offset(PtxBuilder& b, MemoryEmitter::Acc
   return {sum, imm};
 }
 
-// The address operand of every register of `l` (the vector accesses, which take no branch).
+// The address operand of every register of `l`, computed once, before any branch.
 std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l);
 
 std::string address(PtxBuilder& b, const MemoryEmitter::Access& a, const std::pair<std::string, int64_t>& off) {
@@ -239,6 +225,28 @@ std::string element_address(PtxBuilder& b, MemoryEmitter::Access& a, const Layou
   if (l.regs_per_thread() >= 64 && r % l.spt(l.rank() - 1) == 0) a.row_off.clear();
   return address(b, a, element_offset(b, a, l, r));
 }
+
+// The element-by-element accesses' addresses: for a thread holding fewer than 64 elements, all
+// computed once before the interior/edge branch (both paths use them); for more, computed by
+// each path where it uses them (new_path at the start of each path forgets the other's).
+class ElementAddresses {
+ public:
+  ElementAddresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l)
+      : b_(b), a_(a), l_(l), per_use_(l.regs_per_thread() >= 64) {
+    if (!per_use_) all_ = all_addresses(b, a, l);
+  }
+  void new_path() {
+    if (per_use_) a_.row_off.clear();
+  }
+  std::string operator()(int64_t r) { return per_use_ ? element_address(b_, a_, l_, r) : all_[size_t(r)]; }
+
+ private:
+  PtxBuilder& b_;
+  MemoryEmitter::Access& a_;
+  const Layout& l_;
+  bool per_use_;
+  std::vector<std::string> all_;
+};
 
 std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l) {
   std::vector<std::string> out;
@@ -412,25 +420,27 @@ void MemoryEmitter::load(const ir::Op& op) {
 
   // Element by element: a CTA-uniform branch picks the unmasked path for tiles wholly inside
   // the array, else each element in bounds is loaded and the rest read the padding value.
-  // Each path computes every element's address just before its load (element_address): all of
-  // them up front would hold two registers per element (a 128x256 tile: 256 per thread).
+  // The addresses are computed once before the branch, or, when a thread holds 64 or more
+  // elements, by each path just before each load (element_address): all of them up front
+  // would hold two registers per element (a 128x256 tile: 256 per thread).
+  ElementAddresses at(b_, a, l);
   if (a.interior.empty()) {  // always inside
-    for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], element_address(b_, a, l, r), "");
+    for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], at(r), "");
     return;
   }
   std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  a.row_off.clear();
-  for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], element_address(b_, a, l, r), "");
+  at.new_path();
+  for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], at(r), "");
   b_.ins("bra.uni", {done});
   b_.label(masked);
-  a.row_off.clear();
+  at.new_path();
   edge_limits(b_, a);
   for (int64_t r = 0; r < n; ++r) {
     if (c == RegClass::Pred) b_.ins("setp.ne.u32", {out[size_t(r)], pad, "0"});
     else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
     std::string p = element_valid(b_, a, l, tc.base, r);
-    load_one(out[size_t(r)], element_address(b_, a, l, r), p);
+    load_one(out[size_t(r)], at(r), p);
   }
   b_.label(done);
 }
@@ -487,21 +497,22 @@ void MemoryEmitter::store(const ir::Op& op) {
   }
 
   // Element by element: the unmasked path for interior tiles, else each element in bounds;
-  // each path computes the addresses as it goes (as load does).
+  // the addresses as load computes them (ElementAddresses).
+  ElementAddresses at(b_, a, l);
   if (a.interior.empty()) {  // always inside
-    for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], element_address(b_, a, l, r), primary);
+    for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], at(r), primary);
     return;
   }
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  a.row_off.clear();
-  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], element_address(b_, a, l, r), primary);
+  at.new_path();
+  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], at(r), primary);
   b_.ins("bra.uni", {done});
   b_.label(masked);
-  a.row_off.clear();
+  at.new_path();
   edge_limits(b_, a);
   for (int64_t r = 0; r < n; ++r)
-    store_one(in[size_t(r)], element_address(b_, a, l, r), both(b_, element_valid(b_, a, l, tc.base, r), primary));
+    store_one(in[size_t(r)], at(r), both(b_, element_valid(b_, a, l, tc.base, r), primary));
   b_.label(done);
 }
 
