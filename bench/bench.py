@@ -497,6 +497,128 @@ def bench_variants(variants_txt):
         del x, y, ref
 
 
+@triton.jit
+def stencil2d_kernel(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
+    in_r = rows < M
+    in_c = cols < N
+    centre = tl.load(x + rows * N + cols, mask=in_r & in_c, other=0.0)
+    up = tl.load(x + (rows - 1) * N + cols, mask=(rows >= 1) & in_r & in_c, other=0.0)
+    down = tl.load(x + (rows + 1) * N + cols, mask=(rows + 1 < M) & in_c, other=0.0)
+    left = tl.load(x + rows * N + cols - 1, mask=in_r & (cols >= 1) & in_c, other=0.0)
+    right = tl.load(x + rows * N + cols + 1, mask=in_r & (cols + 1 < N), other=0.0)
+    tl.store(out + rows * N + cols, 4.0 * centre - (up + down) - (left + right), mask=in_r & in_c)
+
+
+@triton.jit
+def silu_gate_kernel(x, out, D, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    m = cols < D
+    g = tl.load(x + row * 2 * D + cols, mask=m).to(tl.float32)
+    u = tl.load(x + row * 2 * D + D + cols, mask=m).to(tl.float32)
+    tl.store(out + row * D + cols, (g * tl.sigmoid(g) * u).to(out.dtype.element_ty), mask=m)
+
+
+# tilec's tile-size variants of the offset samples (tests/gpu/make_headers.sh: --prefix).
+STENCIL_TILEC = [("", "BM=8 BN=256 WARPS=4"), ("st8w_", "BM=8 BN=256 WARPS=8"),
+                 ("st16x128_", "BM=16 BN=128 WARPS=8"), ("st4x512_", "BM=4 BN=512 WARPS=8"),
+                 ("st8x128_", "BM=8 BN=128 WARPS=4"), ("st4x256_", "BM=4 BN=256 WARPS=4")]
+SILU_TILEC = [("", "BN=2048 WARPS=8"), ("sg1k_", "BN=1024 WARPS=4"), ("sg2k4w_", "BN=2048 WARPS=4")]
+
+
+def time_offset_workload(wl, nbytes, copy, eager, tritons, tilecs, errs):
+    """Times a plain copy of the same bytes, torch eager, every Triton configuration and every
+    tilec variant interleaved; records them with the best Triton configuration as the peer."""
+    fns = {"copy": copy, "eager": eager}
+    fns.update(tritons)
+    fns.update(tilecs)
+    times = interleaved_times(fns, iters=ROW_ITERS)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    best_triton = min(tritons, key=lambda k: med[k])
+    record(wl, "copy (same bytes)", med["copy"], nbytes)
+    record(wl, "torch eager", med["eager"], nbytes, f"{med['copy'] / med['eager']:.0%} of copy")
+    for k in tritons:
+        record(wl, k, med[k], nbytes, f"{med['copy'] / med[k]:.0%} of copy" + (", best Triton" if k == best_triton else ""))
+    for k in tilecs:
+        record(wl, k, med[k], nbytes,
+               f"{paired_ratio(times, best_triton, k):.3f}x best Triton (paired), "
+               f"{paired_ratio(times, 'copy', k):.0%} of copy, {med['eager'] / med[k]:.2f}x eager, rel err {errs[k]:.1e}")
+
+
+def bench_offsets():
+    """The samples of loads and stores at element offsets (language.md §7.2.1): a 2-D 5-point
+    stencil and the SwiGLU gate silu(x[:, :D]) * x[:, D:] at a run-time D."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    # stencil2d f32
+    for (M, N) in [(8192, 8192)]:
+        wl = f"stencil2d {M}x{N} f32"
+        x = torch.randn(M, N, device=dev)
+        y = torch.empty_like(x)
+        xp = torch.nn.functional.pad(x.double(), (1, 1, 1, 1))
+        ref = 4 * x.double() - (xp[:-2, 1:-1] + xp[2:, 1:-1]) - (xp[1:-1, :-2] + xp[1:-1, 2:])
+        del xp
+
+        def eager():
+            xp = torch.nn.functional.pad(x, (1, 1, 1, 1))
+            return 4 * x - (xp[:-2, 1:-1] + xp[2:, 1:-1]) - (xp[1:-1, :-2] + xp[1:-1, 2:])
+        check_close(wl + " eager", eager(), ref, 1e-6)
+        errs, tritons, tilecs = {}, {}, {}
+        for (bm, bn, nw) in [(16, 128, 4), (32, 128, 4), (8, 256, 4), (32, 256, 8)]:
+            label = f"Triton {bm}x{bn}, {nw} warps"
+            fn = (lambda bm, bn, nw: lambda: stencil2d_kernel[(triton.cdiv(M, bm), triton.cdiv(N, bn))](
+                x, y, M, N, BM=bm, BN=bn, num_warps=nw))(bm, bn, nw)
+            y.fill_(float("nan"))
+            fn()
+            check_close(wl + " " + label, y, ref, 1e-6)
+            tritons[label] = fn
+        for prefix, label in STENCIL_TILEC:
+            f = tilec_generic(prefix + "stencil2d", [U64, U64, I64, I64])
+            fn = (lambda f: lambda: f(x, y, M, N))(f)
+            y.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            errs["tilec " + label] = check_close(wl + " tilec " + label, y, ref, 1e-6)
+            tilecs["tilec " + label] = fn
+        time_offset_workload(wl, 2 * x.numel() * 4, lambda: y.copy_(x), eager, tritons, tilecs, errs)
+        del x, y, ref
+    # silu_gate bf16: x = [gate | up] of M rows, 2 D columns
+    for (M, D) in [(8192, 4096), (4096, 14336)]:
+        wl = f"silu_gate {M}x{D} bf16"
+        x = torch.randn(M, 2 * D, device=dev, dtype=torch.bfloat16) * 3
+        y = torch.empty(M, D, device=dev, dtype=torch.bfloat16)
+        xf = x.float()
+        ref = torch.nn.functional.silu(xf[:, :D]) * xf[:, D:]
+        del xf
+        src = torch.empty(M * D * 3 // 2, device=dev, dtype=torch.bfloat16)
+        dst = torch.empty_like(src)
+
+        def eager():
+            return torch.nn.functional.silu(x[:, :D]) * x[:, D:]
+        check_close(wl + " eager", eager(), ref, 1e-2)
+        errs, tritons, tilecs = {}, {}, {}
+        for (block, nw) in [(1024, 4), (2048, 8), (4096, 8)]:
+            label = f"Triton BLOCK={block}, {nw} warps"
+            fn = (lambda block, nw: lambda: silu_gate_kernel[(M, triton.cdiv(D, block))](
+                x, y, D, BLOCK=block, num_warps=nw))(block, nw)
+            y.fill_(float("nan"))
+            fn()
+            check_close(wl + " " + label, y, ref, 1e-2)
+            tritons[label] = fn
+        for prefix, label in SILU_TILEC:
+            f = tilec_generic(prefix + "silu_gate", [U64, U64, I64, I64, I64])
+            fn = (lambda f: lambda: f(x, y, M, 2 * D, D))(f)
+            y.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            errs["tilec " + label] = check_close(wl + " tilec " + label, y, ref, 1e-2)
+            tilecs["tilec " + label] = fn
+        time_offset_workload(wl, 3 * M * D * 2, lambda: dst.copy_(src), eager, tritons, tilecs, errs)
+        del x, y, ref, src, dst
+
+
 def record(workload, impl, ms, nbytes, note=""):
     gbs = nbytes / ms / 1e6 if nbytes else 0
     rows.append((workload, impl, ms, gbs, note))
@@ -816,7 +938,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:

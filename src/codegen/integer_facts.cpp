@@ -26,9 +26,11 @@ const ir::Value* widened_from(const ir::Value* v) {
 
 }  // namespace
 
-IntegerFacts::IntegerFacts(const LoweredKernel& k, bool vectorized) : k_(k) {
-  if (!vectorized) return;
-  for (const auto& [array, bytes] : array_vector_bytes(k)) {
+IntegerFacts::IntegerFacts(const LoweredKernel& k, bool vectorized)
+    : IntegerFacts(k, vectorized ? array_vector_bytes(k) : std::map<const ir::ArrayParam*, int>{}) {}
+
+IntegerFacts::IntegerFacts(const LoweredKernel& k, const std::map<const ir::ArrayParam*, int>& vector_bytes) : k_(k) {
+  for (const auto& [array, bytes] : vector_bytes) {
     if (array->dims.empty() || array->dims.back().symbol.empty()) continue;
     int esz = array->dtype == DType::Bool ? 1 : dtype_bytes(array->dtype);
     if (bytes <= esz || bytes % esz) continue;

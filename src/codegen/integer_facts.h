@@ -19,6 +19,9 @@ class IntegerFacts {
   /// vector_bytes (docs/header.md "Variants"), so such an extent is a multiple of
   /// vector_bytes / element size.
   IntegerFacts(const LoweredKernel& k, bool vectorized);
+  /// Facts of the vectorized variant of `k` from the vector bytes `vector_bytes` of some of its
+  /// arrays only (array_vector_bytes's form): access_vector_bytes uses the tile-index accesses'.
+  IntegerFacts(const LoweredKernel& k, const std::map<const ir::ArrayParam*, int>& vector_bytes);
 
   /// The largest power of two, at most 2^30, known to divide every element of the integer
   /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension

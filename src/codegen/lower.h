@@ -212,8 +212,16 @@ LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_l
 /// multiple of it (AbiParam::vector_bytes), so every vector is wholly inside the array or
 /// wholly outside: loads and stores need a predicate per vector and no edge path.
 int vector_access_bytes(const ir::Op& op, const Layout& l);
+/// The vectorized variant's access size of every tile load and store of `low` that is not a
+/// scalar (cp.async pipeline loads excepted), in bytes, 0 for element by element. At tile
+/// indices it is vector_access_bytes. At element offsets (load(offset=)) a vector must also
+/// start at a multiple of its size: it is vector_access_bytes capped by the alignment of the
+/// innermost offset, the largest power of two known to divide it (IntegerFacts, under the
+/// launch stub's check of array_vector_bytes, which these widths enlarge: the least fixed
+/// point from the tile-index accesses' check) times the element size, and 0 below 4 bytes.
+std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low);
 /// Per array that tile loads or stores access (cp.async pipeline loads excepted): the widest
-/// vector_access_bytes of those accesses, 1 when none is in vectors. The launch stub takes the
+/// access_vector_bytes of those accesses, 1 when none is in vectors. The launch stub takes the
 /// vectorized variant only when each array's innermost extent in bytes is a multiple of it.
 std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low);
 

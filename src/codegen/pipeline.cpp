@@ -109,6 +109,10 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
     if (op->kind != ir::OpKind::Load) continue;
     if (op->value.i != 0 || op->value.f != 0.0) continue;  // cp.async fills zeros only
     if (!op->order.empty()) continue;                         // tile dims are array dims
+    // Element offsets (load(offset=)) may start a line anywhere, so neither 16-byte cp.async
+    // chunks nor a TMA box at a tile index fits them: such a load goes through registers (and
+    // an mma operand it feeds is staged), which also keeps it off the tma_wgmma path.
+    if (op->offsets) continue;
     bool indices_ok = true;
     for (size_t i = 1; i < op->operands.size(); ++i)
       indices_ok = indices_ok && (op->operands[i] == body.args[0] || !inside.count(op->operands[i]));

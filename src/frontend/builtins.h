@@ -23,8 +23,8 @@ namespace tilec {
   X(Cdiv, Grid, "cdiv", "a, b")                                                                      \
   X(NumSms, Grid, "num_sms", "")                                                                     \
   X(Swizzle2d, Grid, "swizzle2d", "i, num_m, num_n, group")                                          \
-  X(Load, Memory, "load", "array, index, shape, order=, padding=")                                   \
-  X(Store, Memory, "store", "array, index, tile, order=")                                            \
+  X(Load, Memory, "load", "array, index=, shape, order=, padding=, *, offset=")                      \
+  X(Store, Memory, "store", "array, index=, tile, order=, *, offset=")                               \
   X(Gather, ElementMemory, "gather", "array, indices, mask=, padding=")                              \
   X(Scatter, ElementMemory, "scatter", "array, indices, tile, mask=")                                \
   X(AtomicAdd, ElementMemory, "atomic_add", "array, indices, tile, mask=")                           \
@@ -95,7 +95,7 @@ struct BuiltinParam {
 struct BuiltinSig {
   Builtin id;
   std::string_view name;
-  std::string_view spelling;  ///< "load(array, index, shape, order=, padding=)"
+  std::string_view spelling;  ///< "load(array, index=, shape, order=, padding=, *, offset=)"
   std::vector<BuiltinParam> params;
 };
 
@@ -103,7 +103,7 @@ struct BuiltinSig {
 /// (ir/build_builtins.cpp) each handle one family in one function.
 enum class BuiltinFamily {
   Grid,           ///< bid, num_blocks, num_tiles, cdiv, num_sms, swizzle2d
-  Memory,         ///< load, store (tile-index memory)
+  Memory,         ///< load, store (tile memory: at tile indices or element offsets)
   ElementMemory,  ///< gather, scatter, atomic_* (element-index memory)
   Make,           ///< arange, full, zeros, ones
   Shape,          ///< reshape, permute, transpose, expand_dims, broadcast_to, cat, extract

@@ -319,32 +319,46 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tile-index memory: load and store
+// Tile memory: load and store, at tile indices (index=) or element offsets (offset=)
 
 Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
+  const char* name = b == Builtin::Load ? "load" : "store";
   const Value& arr = a.get(0)->value;
   if (arr.kind != ValueKind::Array) {
-    diag_.error(a.get(0)->range, std::string(b == Builtin::Load ? "load" : "store") + " takes an array, not " +
-                                     describe(arr));
+    diag_.error(a.get(0)->range, std::string(name) + " takes an array, not " + describe(arr));
     return Value::error();
   }
   int rank = int(arr.array->dims.size());
-  // index: a tuple of `rank` integer scalars (a single scalar for rank 1).
-  Expr* idx = a.get(1);
+  // Exactly one of index= (tile indices) and offset= (element offsets, keyword-only).
+  Expr* offset = a.get(b == Builtin::Load ? 5 : 4);
+  if (offset && a.get(1)) {
+    diag_.error(offset->range, fmt::format("{} takes index= (tile indices) or offset= (element offsets), not both",
+                                           name));
+    return Value::error();
+  }
+  if (!offset && !a.get(1)) {
+    diag_.error(a.call->range, fmt::format("{} needs index= (tile indices) or offset= (element offsets): {}", name,
+                                           builtin_sig(b).spelling));
+    return Value::error();
+  }
+  // index or offset: a tuple of `rank` integer scalars (a single scalar for rank 1).
+  Expr* idx = offset ? offset : a.get(1);
+  const char* what = offset ? "offset" : "index";
   std::vector<Value> index = idx->value.kind == ValueKind::Tuple ? idx->value.elems : std::vector<Value>{idx->value};
   if (int(index.size()) != rank) {
-    diag_.error(idx->range, fmt::format("index has {} entries but array '{}' has rank {}", index.size(), arr.array->name, rank));
+    diag_.error(idx->range, fmt::format("{} has {} entries but array '{}' has rank {}", what, index.size(),
+                                        arr.array->name, rank));
     return Value::error();
   }
   for (const Value& v : index)
     if (!v.is_scalar() || !is_integer(v.tile.dtype)) {
-      diag_.error(idx->range, "tile indices must be integer scalars, not " + describe(v));
+      diag_.error(idx->range, std::string(offset ? "element offsets" : "tile indices") +
+                                  " must be integer scalars, not " + describe(v));
       return Value::error();
     }
   std::vector<int64_t> perm(static_cast<size_t>(rank));
   std::iota(perm.begin(), perm.end(), 0);
-  size_t order_slot = b == Builtin::Load ? 3 : 3;
-  if (Expr* o = a.get(order_slot)) {
+  if (Expr* o = a.get(3)) {
     const Value& ov = o->value;
     std::vector<int64_t> p;
     bool ok = true;

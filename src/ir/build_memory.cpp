@@ -8,19 +8,22 @@
 namespace tilec::ir {
 
 // ---------------------------------------------------------------------------------------------
-// Tile-index memory: load and store
+// Tile memory: load and store at tile indices (index=) or element offsets (offset=)
 
 BVal IrBuilder::builtin_memory(Builtin id, const Expr& e, const Args& a) {
   const tilec::Value& rv = e.value;
   const tilec::ArrayParam* arr = a[0]->value.array;
+  // The checker allows exactly one of index= (slot 1) and offset= (the last slot).
+  const Expr* offset = a[id == Builtin::Load ? 5 : 4];
+  const Expr* where = offset ? offset : a[1];
   if (id == Builtin::Load) {
     std::vector<Value*> ops{arrays_[arr]};
     std::vector<const Expr*> idx;
-    if (a[1]->kind == ExprKind::Tuple) for (const ExprPtr& x : a[1]->args) idx.push_back(x.get());
-    else if (a[1]->value.kind == ValueKind::Tuple) {
-      BVal t = expr(*a[1]);
+    if (where->kind == ExprKind::Tuple) for (const ExprPtr& x : where->args) idx.push_back(x.get());
+    else if (where->value.kind == ValueKind::Tuple) {
+      BVal t = expr(*where);
       for (BVal& el : t.elems) ops.push_back(el.v);
-    } else idx.push_back(a[1]);
+    } else idx.push_back(where);
     for (const Expr* x : idx) {
       BVal v = expr(*x);
       if (!v.v) v.v = expr_dtype(*x, x->value.tile.dtype);
@@ -41,6 +44,7 @@ BVal IrBuilder::builtin_memory(Builtin id, const Expr& e, const Args& a) {
     if (!order.empty()) ops = array_index;
     Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, order.empty() ? rv.tile.shape : array_shape)});
     if (a[4]) op->value = convert_scalar(*a[4]->value.constant, a[4]->value.tile.dtype, arr->dtype);
+    op->offsets = offset != nullptr;
     return BVal::of(order.empty() ? op->result() : permute(op->result(), order, e.range));
   }
   TILEC_ASSERT(id == Builtin::Store, "builtin_memory called for '" + std::string(builtin_sig(id).name) + "'");
@@ -55,13 +59,13 @@ BVal IrBuilder::builtin_memory(Builtin id, const Expr& e, const Args& a) {
     t = r->result();
   }
   std::vector<Value*> ops{arrays_[arr], t};
-  if (a[1]->kind == ExprKind::Tuple) {
-    for (const ExprPtr& x : a[1]->args) ops.push_back(expr(*x).v);
-  } else if (a[1]->value.kind == ValueKind::Tuple) {
-    BVal tt = expr(*a[1]);
+  if (where->kind == ExprKind::Tuple) {
+    for (const ExprPtr& x : where->args) ops.push_back(expr(*x).v);
+  } else if (where->value.kind == ValueKind::Tuple) {
+    BVal tt = expr(*where);
     for (BVal& el : tt.elems) ops.push_back(el.v);
   } else {
-    ops.push_back(expr(*a[1]).v);
+    ops.push_back(expr(*where).v);
   }
   for (Value* v : ops)
     if (!v) return BVal{};
@@ -78,7 +82,7 @@ BVal IrBuilder::builtin_memory(Builtin id, const Expr& e, const Args& a) {
     ops[1] = permute(ops[1], inverse, e.range);
     for (size_t i = 0; i < idx.size(); ++i) ops[i + 2] = idx[i];
   }
-  b_.create(OpKind::Store, e.range, ops, {});
+  b_.create(OpKind::Store, e.range, ops, {})->offsets = offset != nullptr;
   return BVal{};
 }
 

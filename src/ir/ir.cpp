@@ -211,6 +211,7 @@ class Cloner {
       c->axis = op->axis;
       c->pred = op->pred;
       c->approx = op->approx;
+      c->offsets = op->offsets;
       c->combine = op->combine;
       c->atomic = op->atomic;
       c->text = op->text;
@@ -353,7 +354,8 @@ class Printer {
         break;
       }
       case OpKind::Load: {
-        out += " " + name(op.operands[0]) + "[";
+        // load %a[%i, %j] (tile indices); load %a at [%r, %c] (element offsets)
+        out += " " + name(op.operands[0]) + (op.offsets ? " at [" : "[");
         for (size_t i = 1; i < op.operands.size(); ++i) out += (i > 1 ? ", " : "") + name(op.operands[i]);
         out += "]";
         if (!op.order.empty()) out += " order " + ints_text(op.order);
@@ -361,7 +363,7 @@ class Printer {
         break;
       }
       case OpKind::Store: {
-        out += " " + name(op.operands[1]) + ", " + name(op.operands[0]) + "[";
+        out += " " + name(op.operands[1]) + ", " + name(op.operands[0]) + (op.offsets ? " at [" : "[");
         for (size_t i = 2; i < op.operands.size(); ++i) out += (i > 2 ? ", " : "") + name(op.operands[i]);
         out += "]";
         if (!op.order.empty()) out += " order " + ints_text(op.order);

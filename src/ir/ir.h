@@ -68,8 +68,8 @@ namespace tilec::ir {
   X(NumBlocks, "num_blocks", 0) /* axis */                                           \
   X(NumSms, "num_sms", 0)                                                            \
   /* memory */                                                                       \
-  X(Load, "load", -1)           /* array, index...: shape, order, padding */         \
-  X(Store, "store", -1)         /* array, tile, index...: order */                   \
+  X(Load, "load", -1)           /* array, index...: shape, order, padding, offsets */ \
+  X(Store, "store", -1)         /* array, tile, index...: order, offsets */          \
   /* element-index memory (language.md §6.3): index operands are one integer tile per   \
      array dimension; every tile operand has the result's (or the stored tile's) shape;  \
      a trailing bool operand, when present, is the mask */                              \
@@ -172,6 +172,10 @@ struct Op {
   int axis = 0;                   ///< BlockId, NumBlocks; Reduce: the reduced tile dimension; Scan, Cat
   tilec::Op pred = tilec::Op::Eq; ///< Cmp: Lt Le Gt Ge Eq Ne
   bool approx = false;            ///< math ops: use the hardware approximation
+  /// Load/Store: the index operands are element offsets (`load(offset=)`, language.md
+  /// §7.2.1): the tile's first element is at those coordinates. Otherwise they are tile
+  /// indices, and the first element is at index × shape.
+  bool offsets = false;
   Combine combine = Combine::Sum; ///< Reduce; Scan (Sum or Prod)
   AtomicOp atomic = AtomicOp::Add; ///< Atomic
   std::string text;               ///< Assert: message; Print: format

@@ -115,6 +115,9 @@ class EmitContext {
   EmitOptions o_;
   PtxBuilder b_;
   IntegerFacts facts_;
+  /// The vectorized variant: each tile load's and store's vector bytes (access_vector_bytes);
+  /// empty in the general variant.
+  std::map<const ir::Op*, int> vector_bytes_;
   std::string entry_name_;  ///< the `.entry` being emitted
   SourceRange op_loc_;      ///< the op being lowered: where element-level errors point
   std::map<const ir::Value*, std::vector<std::string>> regs_;

@@ -1,10 +1,11 @@
-// load and store of tiles (language.md §6.1-6.2). One 64-bit base address per tile and thread;
-// element offsets inside the tile are immediates along the contiguous axis (vectorized
-// variant) or precomputed per row. In the vectorized variant, accesses along the innermost
-// dimension move whole vectors under one predicate each (no branch: the header guarantees
-// each vector is wholly inside or outside the array); other accesses take a CTA-uniform branch
-// to an unmasked path for interior tiles and a masked one (padding on load, dropped stores) for
-// edge tiles.
+// load and store of tiles (language.md §7.2.1-7.2.2), at tile indices or element offsets. One
+// 64-bit base address per tile and thread; element offsets inside the tile are immediates
+// along the contiguous axis (vectorized variant) or precomputed per row. In the vectorized
+// variant, accesses along the innermost dimension move whole vectors under one predicate each
+// (no branch: the header guarantees each vector is wholly inside or outside the array, and an
+// access at element offsets takes vectors only as wide as its offset's alignment); other
+// accesses take a CTA-uniform branch to an unmasked path for interior tiles and a masked one
+// (padding on load, dropped stores) for edge tiles.
 #include "codegen/ptx/memory.h"
 
 #include <map>
@@ -52,10 +53,14 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
     }
     int64_t shape = l.shape[size_t(j)];
     int log_shape = log2_exact(shape);
-    // origin = index * shape (a shift: tile dims are powers of two); the tile base moves by
-    // origin * stride bytes, a shift too when the stride is known (no 64-bit multiply).
-    std::string origin = b_.reg(RegClass::B64);
-    b_.ins("shl.b64", {origin, idx, std::to_string(log_shape)});
+    // origin = index * shape (a shift: tile dims are powers of two), or the element offset
+    // itself; the tile base moves by origin * stride bytes, a shift too when the stride is
+    // known (no 64-bit multiply).
+    std::string origin = idx;
+    if (!op.offsets) {
+      origin = b_.reg(RegClass::B64);
+      b_.ins("shl.b64", {origin, idx, std::to_string(log_shape)});
+    }
     const std::string& sb = ar.stride_bytes[size_t(ad)];
     int64_t csb = ar.const_stride_bytes[size_t(ad)];
     if (csb) {
@@ -289,7 +294,7 @@ void MemoryEmitter::load(const ir::Op& op) {
   int64_t n = l.regs_per_thread();
   RegClass c = reg_class(dt);
   std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
-  if (int bytes = a.contiguous ? vector_access_bytes(op, l) : 0) {
+  if (int bytes = a.contiguous ? cx_.vector_bytes_.at(&op) : 0) {
     // Vectors along the innermost dimension, each wholly inside the array or wholly outside
     // (the header launches this variant only then: vector_access_bytes): one predicate per
     // vector and no branch, so ptxas schedules the loads with the code around them. 16-bit
@@ -374,7 +379,7 @@ void MemoryEmitter::store(const ir::Op& op) {
   std::vector<std::string> addrs = all_addresses(b_, a, l);
   int64_t n = l.regs_per_thread();
   const std::string& primary = tc.primary;  // threads holding copies do not store
-  if (int bytes = a.contiguous ? vector_access_bytes(op, l) : 0) {
+  if (int bytes = a.contiguous ? cx_.vector_bytes_.at(&op) : 0) {
     // Vectors wholly inside or wholly outside the array (the mirror of load): one predicate
     // per vector, no branch; 16-bit floats packed two to a 32-bit word.
     edge_limits(b_, a);

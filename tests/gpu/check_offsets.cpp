@@ -1,0 +1,323 @@
+// GPU correctness of loads and stores at element offsets (language.md §7.2.1-7.2.2) through the
+// generated headers of tests/gpu/offsets.tile and the samples stencil2d and silu_gate (not in CI:
+// needs a GPU). Fresh random inputs each run, outputs poisoned first, results compared with a
+// CPU reference: run-time offsets of both signs, tiles partly and wholly outside the arrays,
+// ragged extents (the general variant) and aligned ones (the vectorized variant), padding
+// values, stores that must leave the rest of the array untouched. Exits non-zero on a mismatch.
+//   check_offsets [--small]     (--small: the sizes that compute-sanitizer runs)
+#include <cuda.h>
+
+// The PTX entry of the last launch (docs/header.md: TILEC_TRACE_LAUNCH), to print which variant
+// or path ran.
+static const char* g_last_entry = "";
+#define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "offsets.h"
+#include "silu_gate.h"
+#include "stencil2d.h"
+
+namespace {
+
+int failures = 0;
+
+#define CHECK_CU(call)                                                               \
+  do {                                                                               \
+    CUresult r_ = (call);                                                            \
+    if (r_ != CUDA_SUCCESS) {                                                        \
+      const char* s_ = nullptr;                                                      \
+      cuGetErrorString(r_, &s_);                                                     \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_); \
+      std::exit(2);                                                                  \
+    }                                                                                \
+  } while (0)
+
+struct Buffer {
+  CUdeviceptr p = 0;
+  size_t bytes = 0;
+  explicit Buffer(size_t n) : bytes(n) { CHECK_CU(cuMemAlloc(&p, n ? n : 1)); }
+  ~Buffer() { cuMemFree(p); }
+  template <typename T>
+  void put(const std::vector<T>& v) { CHECK_CU(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T))); }
+  template <typename T>
+  std::vector<T> get(size_t n) const {
+    std::vector<T> v(n);
+    CHECK_CU(cuMemcpyDtoH(v.data(), p, n * sizeof(T)));
+    return v;
+  }
+};
+
+// Poison: all-ones bits, a NaN for f32, f16 and bf16, so an unwritten element never passes.
+void poison(const Buffer& b) { CHECK_CU(cuMemsetD8(b.p, 0xff, b.bytes)); }
+
+std::vector<float> random_floats(size_t n, std::mt19937_64& rng, float lo, float hi) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+uint16_t to_f16(float f) {
+  _Float16 h = (_Float16)f;
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+float from_f16(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return float(h);
+}
+uint16_t to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+float from_bf16(uint16_t b) {
+  uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// One line per case; the entry that ran tells the variant (_v16: vectorized).
+void report(const std::string& what, size_t n, size_t bad, size_t first_bad) {
+  std::printf("%-58s n=%-9zu %s%s\n", (what + " [" + g_last_entry + "]").c_str(), n, bad ? "FAIL" : "ok  ",
+              bad ? (" first bad index " + std::to_string(first_bad)).c_str() : "");
+  if (bad) ++failures;
+}
+
+bool inside(int64_t i, int64_t n) { return i >= 0 && i < n; }
+
+// out[i, j] = x[i + dr, j + dc], or -1 outside x.
+void check_shift_load(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(P * Q), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(size_t(M * N) * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(shift_load(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(size_t(M * N));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t si = i + dr, sj = j + dc;
+      float ref = inside(si, P) && inside(sj, Q) ? x[size_t(si * Q + sj)] : -1.f;
+      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
+    }
+  report("shift_load " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
+         size_t(M * N), bad, first);
+}
+
+// out[i + dr, j + dc] = t[i, j] inside out, where t is x's tiling: x[i, j] inside x, 0 in the
+// rest of the (16, 64) tiles that cover it (the load's padding, stored like any element);
+// everything else keeps its poison.
+void check_shift_store(int64_t M, int64_t N, int64_t P, int64_t Q, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(M * N), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(size_t(P * Q) * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(shift_store(nullptr, dx.p, dout.p, M, N, P, Q, dr, dc));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint32_t> out = dout.get<uint32_t>(size_t(P * Q));
+  size_t bad = 0, first = 0;
+  for (int64_t p = 0; p < P; ++p)
+    for (int64_t q = 0; q < Q; ++q) {
+      int64_t i = p - dr, j = q - dc;
+      bool covered = inside(i, (M + 15) / 16 * 16) && inside(j, (N + 63) / 64 * 64);
+      uint32_t ref = !covered ? 0xffffffffu : inside(i, M) && inside(j, N) ? bits(x[size_t(i * N + j)]) : 0u;
+      if (out[size_t(p * Q + q)] != ref && !bad++) first = size_t(p * Q + q);
+    }
+  report("shift_store " + std::to_string(M) + "x" + std::to_string(N) + " -> " + std::to_string(P) + "x" +
+             std::to_string(Q) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
+         size_t(P * Q), bad, first);
+}
+
+// f16: out[i, j] = x[i + dr, j + 8 k8 + extra], or 2.0 outside x (extra: 0 for shift_load_h,
+// -3 for shift3_h).
+void check_shift_load_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int64_t k8, std::mt19937_64& rng,
+                        int64_t extra = 0) {
+  std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
+  std::vector<uint16_t> x(xf.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
+  Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU((extra ? shift3_h : shift_load_h)(nullptr, dx.p, dout.p, P, Q, M, N, dr, k8));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint16_t> out = dout.get<uint16_t>(size_t(M * N));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t si = i + dr, sj = j + 8 * k8 + extra;
+      uint16_t ref = inside(si, P) && inside(sj, Q) ? x[size_t(si * Q + sj)] : to_f16(2.f);
+      if (out[size_t(i * N + j)] != ref && !bad++) first = size_t(i * N + j);
+    }
+  report(std::string(extra ? "shift3_h " : "shift_load_h ") + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+             std::to_string(N) + " at (" + std::to_string(dr) + ", 8*" + std::to_string(k8) + ")",
+         size_t(M * N), bad, first);
+}
+
+// out[i] = x[i + s] + x[i - s], 0 outside.
+void check_window1d(int64_t n, int64_t s, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(n), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(x.size() * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(window1d(nullptr, dx.p, dout.p, n, s));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(size_t(n));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    float a = inside(i + s, n) ? x[size_t(i + s)] : 0.f, b = inside(i - s, n) ? x[size_t(i - s)] : 0.f;
+    if (bits(out[size_t(i)]) != bits(a + b) && !bad++) first = size_t(i);
+  }
+  report("window1d n=" + std::to_string(n) + " s=" + std::to_string(s), size_t(n), bad, first);
+}
+
+// C = A[s : s + M] @ B with rows of A outside it reading 0; f16 inputs, f32 accumulation.
+void check_window_mm(int64_t R, int64_t K, int64_t N, int64_t M, int64_t s, std::mt19937_64& rng) {
+  std::vector<float> af = random_floats(size_t(R * K), rng, -1.f, 1.f), bf = random_floats(size_t(K * N), rng, -1.f, 1.f);
+  std::vector<uint16_t> a(af.size()), b(bf.size());
+  for (size_t i = 0; i < a.size(); ++i) a[i] = to_f16(af[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = to_f16(bf[i]);
+  Buffer da(a.size() * 2), db(b.size() * 2), dc(size_t(M * N) * 4);
+  da.put(a);
+  db.put(b);
+  poison(dc);
+  CHECK_CU(window_mm(nullptr, da.p, db.p, dc.p, R, K, N, M, s));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> c = dc.get<float>(size_t(M * N));
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double ref = 0;
+      if (inside(i + s, R))
+        for (int64_t k = 0; k < K; ++k) ref += double(from_f16(a[size_t((i + s) * K + k)])) * from_f16(b[size_t(k * N + j)]);
+      double d = double(c[size_t(i * N + j)]) - ref;
+      num += std::isnan(d) ? INFINITY : d * d;
+      den += ref * ref;
+    }
+  double err = std::sqrt(num / (den ? den : 1));
+  bool ok = err <= 1e-5;  // either path: portable, or tma_wgmma with A from registers
+  std::printf("%-58s rel err %.2e %s\n",
+              ("window_mm " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + " s=" +
+               std::to_string(s) + " [" + g_last_entry + "]").c_str(),
+              err, ok ? "ok" : "FAIL");
+  if (!ok) ++failures;
+}
+
+// The 5-point stencil sample: out = 4 x - (up + down) - (left + right), zero outside, in f32
+// as the kernel computes it (4 x is exact, so contraction into an fma changes nothing).
+void check_stencil(int64_t M, int64_t N, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(M * N), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(x.size() * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(stencil2d(nullptr, dx.p, dout.p, M, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(x.size());
+  auto at = [&](int64_t i, int64_t j) { return inside(i, M) && inside(j, N) ? x[size_t(i * N + j)] : 0.f; };
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      float ref = 4.f * at(i, j) - (at(i - 1, j) + at(i + 1, j)) - (at(i, j - 1) + at(i, j + 1));
+      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
+    }
+  report("stencil2d f32 " + std::to_string(M) + "x" + std::to_string(N), size_t(M * N), bad, first);
+}
+
+// The gated activation sample: out = silu(x[:, :D]) * x[:, D:] in bf16, f32 arithmetic.
+void check_silu_gate(int64_t M, int64_t D, std::mt19937_64& rng) {
+  std::vector<float> xf = random_floats(size_t(M * 2 * D), rng, -6.f, 6.f);
+  std::vector<uint16_t> x(xf.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = to_bf16(xf[i]);
+  Buffer dx(x.size() * 2), dout(size_t(M * D) * 2);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(silu_gate(nullptr, dx.p, dout.p, M, 2 * D, D));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint16_t> out = dout.get<uint16_t>(size_t(M * D));
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < D; ++j) {
+      double g = from_bf16(x[size_t(i * 2 * D + j)]), u = from_bf16(x[size_t(i * 2 * D + D + j)]);
+      double ref = g / (1 + std::exp(-g)) * u, d = from_bf16(out[size_t(i * D + j)]) - ref;
+      num += std::isnan(d) ? INFINITY : d * d;
+      den += ref * ref;
+    }
+  double err = std::sqrt(num / (den ? den : 1));
+  bool ok = err <= 4e-3;  // one bf16 rounding: 2^-9 relative at most per element
+  std::printf("%-58s rel err %.2e %s\n",
+              ("silu_gate bf16 " + std::to_string(M) + "x" + std::to_string(D) + " [" + g_last_entry + "]").c_str(),
+              err, ok ? "ok" : "FAIL");
+  if (!ok) ++failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
+  CHECK_CU(cuInit(0));
+  CUdevice dev;
+  CUcontext ctx;
+  CHECK_CU(cuDeviceGet(&dev, 0));
+  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK_CU(cuCtxSetCurrent(ctx));
+  std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+
+  // Vectorized variant (every innermost extent a multiple of 4 f32), offsets of both signs.
+  check_shift_load(300, 1000, 300, 1000, -3, -5, rng);
+  check_shift_load(64, 128, 64, 128, -100, 0, rng);       // wholly outside for the first tiles
+  check_shift_load(64, 128, 48, 64, 70, 200, rng);        // every position outside: all -1
+  // General variant: ragged extents.
+  check_shift_load(301, 1001, 257, 999, 7, 3, rng);
+  check_shift_load(5, 3, 17, 65, -1, -1, rng);
+  check_shift_store(200, 300, 210, 296, -7, 5, rng);
+  check_shift_store(64, 64, 64, 64, 3, -70, rng);         // writes nothing
+  check_shift_store(33, 65, 40, 70, 2, 1, rng);           // general variant
+  // f16: aligned column offsets (16-byte vectors) and unaligned rows, then ragged.
+  check_shift_load_h(100, 512, 100, 512, -2, 1, rng);
+  check_shift_load_h(100, 512, 77, 256, 5, -3, rng);
+  check_shift_load_h(99, 1001, 98, 1003, 1, 2, rng);
+  check_shift_load_h(100, 512, 100, 512, -2, 0, rng, -3);   // column -3: the first vector outside
+  check_shift_load_h(100, 512, 77, 256, 5, 32, rng, -3);    // the last columns past Q
+  check_shift_load_h(99, 1001, 98, 1003, 1, 1, rng, -3);    // general variant
+  check_window1d(4096, 5, rng);
+  check_window1d(1000003, 3, rng);
+  check_window1d(4096, 5000, rng);  // both shifts wholly outside: zeros
+  check_window1d(1, 0, rng);
+  check_window_mm(300, 96, 128, 256, 20, rng);            // vectorized variant
+  check_window_mm(300, 100, 130, 257, -10, rng);          // ragged K, N, M: general
+  check_stencil(1, 1, rng);
+  check_stencil(17, 129, rng);
+  check_stencil(1000, 1003, rng);
+  check_stencil(256, 512, rng);
+  check_silu_gate(3, 1001, rng);
+  check_silu_gate(1, 8, rng);
+  check_silu_gate(64, 4096, rng);
+  if (!small) {
+    check_stencil(4096, 4096, rng);
+    check_silu_gate(2048, 4096, rng);
+    check_silu_gate(1000, 1536 + 7, rng);
+  }
+  std::printf("%s\n", failures ? "FAILED" : "all ok");
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,86 @@
+// Vector widths of loads and stores at element offsets (codegen/lower.h access_vector_bytes):
+// capped by the offset's alignment under the launch stub's check, at the least fixed point of
+// that check.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "../frontend/test_util.h"
+#include "codegen/lower.h"
+#include "ir/build.h"
+
+using namespace tilec::codegen;
+
+namespace {
+
+struct Lowered {
+  std::unique_ptr<tilec::test::Compiled> c;
+  std::unique_ptr<tilec::ir::Function> fn;
+  LoweredKernel k;
+};
+
+// The first kernel of `text`, lowered for sm_90 with 4 warps.
+std::unique_ptr<Lowered> lower(const std::string& text) {
+  auto l = std::make_unique<Lowered>();
+  l->c = tilec::test::check(text);
+  REQUIRE(l->c->messages.empty());
+  l->fn = tilec::ir::build_kernel(l->c->program.kernels.at(0), *l->c->diag);
+  l->fn->sig.options.num_warps = 4;
+  l->k = lower_kernel(*l->fn, *parse_target("sm_90"), 227 * 1024);
+  return l;
+}
+
+// The accesses in program order: "load x 16", "store out 4".
+std::vector<std::string> accesses(const LoweredKernel& k) {
+  std::map<const tilec::ir::Op*, int> va = access_vector_bytes(k);
+  std::vector<std::string> out;
+  tilec::ir::walk(k.fn->body, [&](tilec::ir::Op& op) {
+    auto it = va.find(&op);
+    if (it == va.end()) return;
+    out.push_back(std::string(op.kind == tilec::ir::OpKind::Load ? "load " : "store ") + op.operands[0]->type.array->name +
+                  " " + std::to_string(it->second));
+  });
+  return out;
+}
+
+int vector_bytes(const LoweredKernel& k, const std::string& array) {
+  for (const auto& [a, bytes] : array_vector_bytes(k))
+    if (a->name == array) return bytes;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("offset accesses: alignment from the tile and the stub's check", "[vectors]") {
+  auto l = lower(
+      "@kernel(grid=(cdiv(M, 16), cdiv(N, 128)))\n"
+      "def k(x: f32[M, N], h: f16[M, N], out: f32[M, N], d: i64):\n"
+      "    r = bid(0) * 16\n"
+      "    c = bid(1) * 128\n"
+      "    a = load(x, offset=(r - 1, c), shape=(16, 128))\n"   // aligned columns: 16 bytes
+      "    b = load(x, offset=(r, c - 1), shape=(16, 128))\n"   // one f32 per predicate
+      "    e = load(x, offset=(r, c + 2 * d), shape=(16, 128))\n"  // 8-byte aligned
+      "    f = load(x, offset=(r, c + d), shape=(16, 128))\n"   // nothing known: one f32
+      "    g = load(h, offset=(r, c + d), shape=(16, 128))\n"   // one f16: element by element
+      "    store(out, offset=(r, c + 1), tile=a + b + e + f + g.astype(f32))\n");
+  CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 4", "load x 8", "load x 4", "load h 0",
+                                                   "store out 4"});
+  CHECK(vector_bytes(l->k, "x") == 16);
+  CHECK(vector_bytes(l->k, "h") == 1);
+  CHECK(vector_bytes(l->k, "out") == 4);
+}
+
+TEST_CASE("offset accesses: a run-time column that another array's check aligns", "[vectors]") {
+  // out is stored in 16-byte vectors at c (a multiple of 1024), so the stub checks that D, its
+  // innermost extent, is a multiple of 8 bf16; then D + c is too, and the up half moves 16-byte
+  // vectors (the fixed point: no tile-index access gives the fact).
+  auto l = lower(
+      "@kernel(grid=(M, cdiv(D, 1024)))\n"
+      "def k(x: bf16[M, E], out: bf16[M, D]):\n"
+      "    c = bid(1) * 1024\n"
+      "    g = load(x, offset=(bid(0), c), shape=(1, 1024))\n"
+      "    u = load(x, offset=(bid(0), D + c), shape=(1, 1024))\n"
+      "    store(out, offset=(bid(0), c), tile=g * u)\n");
+  CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 16", "store out 16"});
+}
