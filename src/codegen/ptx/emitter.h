@@ -12,7 +12,6 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -36,12 +35,7 @@ namespace tilec::codegen {
 
 class Emitter : public EmitContext {
  public:
-  Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : EmitContext(k, o, diag) {
-    ir::walk(k.fn->body, [&](ir::Op& op) {
-      const ir::Value* a = op.kind == ir::OpKind::Mma ? op.operands[0] : nullptr;
-      if (a && k.is_wgmma(op) && !k.async_load(a) && a->def && a->def->parent != op.parent) rs_invariant_.insert(a);
-    });
-  }
+  Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : EmitContext(k, o, diag) {}
 
   /// The `.entry` named `name`, or "" after reporting an error.
   std::string entry(const std::string& name);
@@ -135,19 +129,9 @@ class Emitter : public EmitContext {
   /// the first register), and the last k steps went missing on the H200; tools/
   /// check_wgmma_sass.py checks the SASS for it.
   void wgmma_wait(int n);
-  /// Whether `mma`'s result is read only by its loop's yield (at `*slot` of the yield).
-  bool wgmma_yield_only(const ir::Op& mma, size_t* slot) const;
-  /// For an accumulator that may stay in flight into the next iteration (its carried value is
-  /// read there only after a wgmma that waits for every group): the loop-carried value whose
-  /// registers it accumulates in; else null.
-  const ir::Value* deferred_home(const ir::Op& mma) const;
   /// wgmma's A fragment from 16-bit registers in wgmma_layout: consecutive pairs packed into
   /// .b32 registers (four per k step).
   std::vector<std::string> wgmma_pack(const std::vector<std::string>& halves);
-  /// Register A operands of wgmma defined outside the mma's loop, and their packed registers
-  /// (made once, after the op that defines them).
-  std::set<const ir::Value*> rs_invariant_;
-  std::map<const ir::Value*, std::vector<std::string>> packed_a_;
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);

@@ -252,10 +252,6 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Assert: debug_.emit_assert(op); break;
     case OpKind::Print: debug_.emit_print(op); break;
   }
-  // A register A operand of wgmma defined outside the mma's loop (attention's Q) is packed into
-  // .b32 pairs once, here, so the loop keeps half as many registers for it.
-  if (!op.results.empty() && k_.path == CodePath::TmaWgmma && rs_invariant_.count(op.results[0]))
-    packed_a_[op.results[0]] = wgmma_pack(regs(op.results[0]));
 }
 
 void Emitter::grid_op(const ir::Op& op) {
