@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tilec::codegen {
 namespace {
@@ -69,6 +70,10 @@ class LayoutAssignment {
   /// Rematerialization (see the file comment): whether `v` can be computed again in layout
   /// `want` by at most `budget` ops, and the operand layouts its op then needs.
   bool remat_ok(const ir::Value* v, const Layout& want, int& budget) const;
+  /// A broadcast `op` of a slice `in` of an mma layout to a 2-D shape the mma layout's warps
+  /// also tile: `out` is that mma layout at the result's shape when every thread already
+  /// holds the rows (columns) it needs there.
+  bool mma_widening(const ir::Op& op, const Layout& in, Layout& out) const;
   bool operand_layouts(const ir::Op& op, const Layout& want, std::vector<Layout>& out) const;
   ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc);
 
@@ -176,6 +181,28 @@ bool LayoutAssignment::operand_layouts(const ir::Op& op, const Layout& want, std
   }
 }
 
+bool LayoutAssignment::mma_widening(const ir::Op& op, const Layout& in, Layout& out) const {
+  const std::vector<int64_t>& shape = op.results[0]->type.tile.shape;
+  const std::vector<int64_t>& src = op.operands[0]->type.tile.shape;
+  if (in.kind != Layout::Kind::Mma || shape.size() != 2 || src.size() != 2) return false;
+  out = in.parent();
+  out.shape = shape;
+  for (int p = 0; p < 2; ++p)
+    if (shape[size_t(p)] % (out.parent_cta_tile(p) * (p == 0 ? out.warps_m : out.warps_n))) return false;
+  // Register-local: every element a thread holds in `out` has its source in the same thread.
+  for (int t = 0; t < k_.threads(); ++t) {
+    std::set<std::vector<int64_t>> held;
+    for (int64_t r = 0; r < in.regs_per_thread(); ++r) held.insert(in.coords(t, r));
+    for (int64_t r = 0; r < out.regs_per_thread(); ++r) {
+      std::vector<int64_t> c = out.coords(t, r);
+      for (size_t d = 0; d < 2; ++d)
+        if (src[d] == 1) c[d] = 0;
+      if (!held.count(c)) return false;
+    }
+  }
+  return true;
+}
+
 bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget) const {
   if (v->type.is_scalar()) return true;
   if (!v->def || v->def->results.size() != 1 || !v->def->regions.empty() || --budget < 0) return false;
@@ -280,8 +307,14 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
       // Back to the parent's shape: the parent layout holds every element where the operand's
       // copies already are.
       const Layout& in = k_.layouts.at(op.operands[0]);
+      Layout widened;
       if (in.pshape() == op.results[0]->type.tile.shape) {
         set(op.results[0], in.parent());
+      } else if (mma_widening(op, in, widened)) {
+        // A row of one accumulator broadcast to another's width (attention's rescale factor,
+        // from the BN-wide scores to the D-wide output): the same warps hold the same rows.
+        set(op.results[0], widened);
+        return;
       } else {
         set(op.results[0], blocked(op.results[0]->type));
       }

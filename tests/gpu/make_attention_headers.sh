@@ -21,6 +21,8 @@
 # plus two bf16 sm_90a configurations, timed beside the others (the per-implementation table):
 #             d128_causal_bn32  -D D=128 -D CAUSAL=True -D BN=32 (no spills in either variant)
 #             d64_full_bn128    -D D=64 -D BN=128
+#             d128_full_bn128   -D D=128 -D BN=128
+#             d128_causal_bn128 -D D=128 -D CAUSAL=True -D BN=128
 # Writes the headers, attention_variants.h (the list bench/tilec_attention.c exports),
 # resources.txt (registers, stack and spills: tilec's ptxas report per header, and for the sm80
 # headers ptxas -arch=sm_90 on their PTX, which is what the driver's compile on the H200 does
@@ -41,6 +43,8 @@ declare -A flags=(
   [d128_causal]="-D D=128 -D CAUSAL=True"
   [d128_causal_bn32]="-D D=128 -D CAUSAL=True -D BN=32"
   [d64_full_bn128]="-D D=64 -D BN=128"
+  [d128_full_bn128]="-D D=128 -D BN=128"
+  [d128_causal_bn128]="-D D=128 -D CAUSAL=True -D BN=128"
 )
 builds=()
 for t in bf16 f16; do
@@ -48,7 +52,7 @@ for t in bf16 f16; do
     for a in sm90a sm80; do builds+=("${t}_${v}_${a}"); done
   done
 done
-builds+=(bf16_d128_causal_bn32_sm90a bf16_d64_full_bn128_sm90a)
+builds+=(bf16_d128_causal_bn32_sm90a bf16_d64_full_bn128_sm90a bf16_d128_full_bn128_sm90a bf16_d128_causal_bn128_sm90a)
 
 # compile NAME: the header NAME.h, its tilec -v trace in logs/NAME.log, for sm80 builds the
 # PTX assembled for sm_90 (logs/NAME.ptxas-sm90.txt), for sm90a builds the cubin.

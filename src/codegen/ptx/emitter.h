@@ -129,6 +129,9 @@ class Emitter : public EmitContext {
   /// the first register), and the last k steps went missing on the H200; tools/
   /// check_wgmma_sass.py checks the SASS for it.
   void wgmma_wait(int n);
+  /// wgmma's A fragment from 16-bit registers in wgmma_layout: consecutive pairs packed into
+  /// .b32 registers (four per k step).
+  std::vector<std::string> wgmma_pack(const std::vector<std::string>& halves);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);

@@ -73,12 +73,11 @@ void Emitter::wgmma(const ir::Op& op) {
     // A in wgmma_layout (the accumulator fragment layout, which is also wgmma's A fragment
     // layout, PTX ISA §9.7.15.5.1): registers 8 kk .. 8 kk + 7 are the elements of k step kk
     // in the order a0 .. a7 (rows g, g + 8; columns 2 (l%4) + {0, 1}, + 8), packed in pairs.
-    const std::vector<std::string>& ar = regs(A);
-    for (size_t i = 0; i + 1 < ar.size(); i += 2) {
-      std::string r = b_.reg(RegClass::B32);
-      b_.ins("mov.b32", {r, "{" + ar[i] + ", " + ar[i + 1] + "}"});
-      a_regs.push_back(r);
-    }
+    // Packed here, every time, also for a value from before the loop (Q): ptxas 13.0 reused
+    // the registers of a loop-invariant register A operand for other values inside the loop
+    // (found on the H200: attention with D = BN lost Q after the first iteration; Triton
+    // reports the same class of bug, fixed in CUDA 13.3's ptxas).
+    a_regs = wgmma_pack(regs(A));
   }
   std::string db = wgmma_descriptor(async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
   // Byte offset of k step kk from the operand's start.
@@ -127,6 +126,16 @@ void Emitter::wgmma(const ir::Op& op) {
                  std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
                  !C->def && C->owner == op.parent && use_count_[C] == 1;
   wgmma_wait(carried ? 1 : 0);
+}
+
+std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& halves) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i + 1 < halves.size(); i += 2) {
+    std::string r = b_.reg(RegClass::B32);
+    b_.ins("mov.b32", {r, "{" + halves[i] + ", " + halves[i + 1] + "}"});
+    out.push_back(r);
+  }
+  return out;
 }
 
 void Emitter::wgmma_wait(int n) {
