@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <regex>
 
+#include <fmt/format.h>
+
 #include <spdlog/spdlog.h>
 
 #include "codegen/abi.h"
@@ -67,6 +69,14 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
         if (k && r.entry == general_entry(k->name) && other.entry == vectorized_entry(k->name))
           text += " (the general variant, which runs when an array is not 16-byte aligned or not "
                   "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
+      // What the user can change: the registers a thread needs grow with the tile elements it
+      // holds, which more warps per CTA or smaller tiles divide.
+      if (k) {
+        int w = k->options.num_warps;
+        text += w ? fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
+                                std::min(2 * w, 32), w)
+                  : std::string("; fewer registers per thread: more warps (num_warps=) or smaller tiles");
+      }
       diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
     }
   }

@@ -149,7 +149,7 @@ class Emitter : public EmitContext {
   HistogramEmitter histogram_{*this, shape_};
   DebugEmitter debug_{*this, arith_};
   CpAsyncPipeline cp_async_{*this};
-  MmaSyncEmitter mma_sync_{*this, cp_async_};
+  MmaSyncEmitter mma_sync_{*this, cp_async_, memory_};
 
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;

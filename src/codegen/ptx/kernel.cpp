@@ -153,6 +153,9 @@ std::string Emitter::entry(const std::string& name) {
   params();
   prologue();
   exit_label_ = b_.label_name("exit");
+  // The general variant's mma operands that come straight from loads are loaded by the mma,
+  // a piece at a time (MmaSyncEmitter::find_staged_loads).
+  if (!o_.vectorized) mma_sync_.find_staged_loads(*k_.fn);
   if (k_.spec.specialized()) specialized_body();
   else block(k_.fn->body);
   if (failed_) return "";
@@ -190,6 +193,8 @@ void Emitter::op(const ir::Op& op) {
   // The load, permute and reshapes of an async load: the pipeline moves the tile and mma
   // reads it from shared memory.
   if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;
+  // The general variant's staged loads (and their reshapes): the mma that reads them loads them.
+  if (!o_.vectorized && mma_sync_.emitted_by_mma(op)) return;
   b_.loc(op.loc);
   op_loc_ = op.loc;
   switch (op.kind) {

@@ -179,7 +179,8 @@ std::string dim_offset(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l,
 
 // Byte offset of register `r` from the thread base: an immediate along the contiguous axis,
 // a register (sum of per-dim offsets) for the others. Returns (register or "", immediate).
-// Called for every register before the interior/edge branch, so both paths may use them.
+// The per-dimension offsets it makes are cached in `a.row_off`: a caller that computes
+// offsets on both sides of the interior/edge branch clears the cache at the start of each.
 std::pair<std::string, int64_t> element_offset(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, int64_t r) {
   std::vector<int64_t> off = l.reg_offset(r);
   int64_t imm = 0;
@@ -203,7 +204,7 @@ std::pair<std::string, int64_t> element_offset(PtxBuilder& b, MemoryEmitter::Acc
   return {sum, imm};
 }
 
-// The address operand of every register of `l`, computed once before any branch.
+// The address operand of every register of `l`, computed once, before any branch.
 std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l);
 
 std::string address(PtxBuilder& b, const MemoryEmitter::Access& a, const std::pair<std::string, int64_t>& off) {
@@ -214,6 +215,38 @@ std::string address(PtxBuilder& b, const MemoryEmitter::Access& a, const std::pa
   }
   return off.second ? fmt::format("[{}+{}]", base, off.second) : "[" + base + "]";
 }
+
+// The address operand of register `r`, computed where it is used. A thread that holds many
+// elements (64 or more) forgets the cached offsets at the start of each run of elements along
+// the last dimension, so that only the current run's offsets stay live, not one per row and
+// column of its share of the tile (a 128x256 accumulator in the mma layout: 16 rows and 16
+// columns of 64-bit offsets beside 128 values); the few adds are recomputed instead.
+std::string element_address(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, int64_t r) {
+  if (l.regs_per_thread() >= 64 && r % l.spt(l.rank() - 1) == 0) a.row_off.clear();
+  return address(b, a, element_offset(b, a, l, r));
+}
+
+// The element-by-element accesses' addresses: for a thread holding fewer than 64 elements, all
+// computed once before the interior/edge branch (both paths use them); for more, computed by
+// each path where it uses them (new_path at the start of each path forgets the other's).
+class ElementAddresses {
+ public:
+  ElementAddresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l)
+      : b_(b), a_(a), l_(l), per_use_(l.regs_per_thread() >= 64) {
+    if (!per_use_) all_ = all_addresses(b, a, l);
+  }
+  void new_path() {
+    if (per_use_) a_.row_off.clear();
+  }
+  std::string operator()(int64_t r) { return per_use_ ? element_address(b_, a_, l_, r) : all_[size_t(r)]; }
+
+ private:
+  PtxBuilder& b_;
+  MemoryEmitter::Access& a_;
+  const Layout& l_;
+  bool per_use_;
+  std::vector<std::string> all_;
+};
 
 std::vector<std::string> all_addresses(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l) {
   std::vector<std::string> out;
@@ -232,6 +265,8 @@ std::string both(PtxBuilder& b, const std::string& p, const std::string& q) {
 // Predicate: element `r` lies inside the array ("" when it always does).
 std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
                           int64_t r) {
+  // As element_address: with many elements per thread, only the current run's tests stay live.
+  if (l.regs_per_thread() >= 64 && r % l.spt(l.rank() - 1) == 0) a.valid.clear();
   std::vector<int64_t> off = l.reg_offset(r);
   std::string all;
   for (int j = 0; j < a.rank; ++j) {
@@ -262,25 +297,77 @@ std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout&
 
 }  // namespace
 
+void MemoryEmitter::load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred) {
+  // Loads into a scratch register of the memory width, then converts (bool) if needed.
+  if (dt == DType::Bool) {
+    std::string w = b_.reg(RegClass::B32);
+    b_.ins("mov.b32", {w, "0"});
+    b_.ins_if(pred, "ld.global.u8", {w, addr});
+    std::string p = b_.reg(RegClass::Pred);
+    b_.ins("setp.ne.u32", {p, w, "0"});
+    // A masked-off bool keeps its padding (selected below by the caller's mov).
+    b_.ins_if(pred, "mov.pred", {dst, p});
+    return;
+  }
+  b_.ins_if(pred, "ld.global." + ptx_load_type(dt), {dst, addr});
+}
+
+void MemoryEmitter::load_in_groups(
+    const ir::Op& op, int64_t group,
+    const std::function<void(int64_t first, const std::vector<std::string>& regs)>& consume) {
+  const ir::Value* res = op.results[0];
+  DType dt = res->type.tile.dtype;
+  const Layout& l = cx_.k_.layout(res);
+  Access a = plan_access(op, op.operands[0], l, 1);
+  const ThreadCoords& tc = cx_.coords(l);
+  int64_t n = l.regs_per_thread();
+  RegClass c = reg_class(dt);
+  std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
+  // One path: every group loaded, then consumed. The offsets and predicates it computes stay
+  // on that path (the other one computes its own).
+  auto path = [&](bool edge) {
+    a.row_off.clear();
+    a.valid.clear();
+    if (edge) edge_limits(b_, a);
+    for (int64_t first = 0; first < n; first += group) {
+      // Each group computes its own offsets (a few adds), so none stays live across groups.
+      a.row_off.clear();
+      std::vector<std::string> regs;
+      for (int64_t r = first; r < first + group; ++r) {
+        std::string dst = b_.reg(c);
+        std::string addr = element_address(b_, a, l, r);
+        std::string p;
+        if (edge) {
+          if (c == RegClass::Pred) b_.ins("setp.ne.u32", {dst, pad, "0"});
+          else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {dst, pad});
+          p = element_valid(b_, a, l, tc.base, r);
+        }
+        load_element(dt, dst, addr, p);
+        regs.push_back(dst);
+      }
+      consume(first, regs);
+    }
+  };
+  if (a.interior.empty()) {  // always inside
+    path(false);
+    return;
+  }
+  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
+  b_.ins_if("!" + a.interior, "bra.uni", {masked});
+  path(false);
+  b_.ins("bra.uni", {done});
+  b_.label(masked);
+  path(true);
+  b_.label(done);
+}
+
 void MemoryEmitter::load(const ir::Op& op) {
   const ir::Value* arr = op.operands[0];
   const ir::Value* res = op.results[0];
   DType dt = res->type.tile.dtype;
   std::vector<std::string>& out = cx_.define(res);
-  std::string suffix = ptx_load_type(dt);
-  // Loads into a scratch register of the memory width, then converts (bool) if needed.
   auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
-    if (dt == DType::Bool) {
-      std::string w = b_.reg(RegClass::B32);
-      b_.ins("mov.b32", {w, "0"});
-      b_.ins_if(pred, "ld.global.u8", {w, addr});
-      std::string p = b_.reg(RegClass::Pred);
-      b_.ins("setp.ne.u32", {p, w, "0"});
-      // A masked-off bool keeps its padding (selected below by the caller's mov).
-      b_.ins_if(pred, "mov.pred", {dst, p});
-      return;
-    }
-    b_.ins_if(pred, "ld.global." + suffix, {dst, addr});
+    load_element(dt, dst, addr, pred);
   };
   if (res->type.is_scalar()) {
     // A rank-0 array has one element; a scalar load reads it in every thread.
@@ -290,7 +377,6 @@ void MemoryEmitter::load(const ir::Op& op) {
   const Layout& l = cx_.k_.layout(res);
   Access a = plan_access(op, arr, l, 1);
   const ThreadCoords& tc = cx_.coords(l);
-  std::vector<std::string> addrs = all_addresses(b_, a, l);
   int64_t n = l.regs_per_thread();
   RegClass c = reg_class(dt);
   std::string pad = dt == DType::Bool ? (op.value.i ? "1" : "0") : imm(dt, op.value);
@@ -300,6 +386,7 @@ void MemoryEmitter::load(const ir::Op& op) {
     // vector and no branch, so ptxas schedules the loads with the code around them. 16-bit
     // floats travel in 32-bit words, two halves each, taken apart after the loads (ptxas then
     // reads the halves in place).
+    std::vector<std::string> addrs = all_addresses(b_, a, l);
     edge_limits(b_, a);
     int per = bytes / a.esz;
     bool halves = a.esz == 2;
@@ -333,21 +420,27 @@ void MemoryEmitter::load(const ir::Op& op) {
 
   // Element by element: a CTA-uniform branch picks the unmasked path for tiles wholly inside
   // the array, else each element in bounds is loaded and the rest read the padding value.
+  // The addresses are computed once before the branch, or, when a thread holds 64 or more
+  // elements, by each path just before each load (element_address): all of them up front
+  // would hold two registers per element (a 128x256 tile: 256 per thread).
+  ElementAddresses at(b_, a, l);
   if (a.interior.empty()) {  // always inside
-    for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], addrs[size_t(r)], "");
+    for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], at(r), "");
     return;
   }
   std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], addrs[size_t(r)], "");
+  at.new_path();
+  for (int64_t r = 0; r < n; ++r) load_one(out[size_t(r)], at(r), "");
   b_.ins("bra.uni", {done});
   b_.label(masked);
+  at.new_path();
   edge_limits(b_, a);
   for (int64_t r = 0; r < n; ++r) {
     if (c == RegClass::Pred) b_.ins("setp.ne.u32", {out[size_t(r)], pad, "0"});
     else b_.ins(c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {out[size_t(r)], pad});
     std::string p = element_valid(b_, a, l, tc.base, r);
-    load_one(out[size_t(r)], addrs[size_t(r)], p);
+    load_one(out[size_t(r)], at(r), p);
   }
   b_.label(done);
 }
@@ -376,12 +469,12 @@ void MemoryEmitter::store(const ir::Op& op) {
   const Layout& l = cx_.k_.layout(val);
   Access a = plan_access(op, arr, l, 2);
   const ThreadCoords& tc = cx_.coords(l);
-  std::vector<std::string> addrs = all_addresses(b_, a, l);
   int64_t n = l.regs_per_thread();
   const std::string& primary = tc.primary;  // threads holding copies do not store
   if (int bytes = a.contiguous ? cx_.vector_bytes_.at(&op) : 0) {
     // Vectors wholly inside or wholly outside the array (the mirror of load): one predicate
     // per vector, no branch; 16-bit floats packed two to a 32-bit word.
+    std::vector<std::string> addrs = all_addresses(b_, a, l);
     edge_limits(b_, a);
     int per = bytes / a.esz;
     std::string ty = a.esz == 8 ? "b64" : "b32";
@@ -403,18 +496,23 @@ void MemoryEmitter::store(const ir::Op& op) {
     return;
   }
 
-  // Element by element: the unmasked path for interior tiles, else each element in bounds.
+  // Element by element: the unmasked path for interior tiles, else each element in bounds;
+  // the addresses as load computes them (ElementAddresses).
+  ElementAddresses at(b_, a, l);
   if (a.interior.empty()) {  // always inside
-    for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], primary);
+    for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], at(r), primary);
     return;
   }
   std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
   b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], primary);
+  at.new_path();
+  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], at(r), primary);
   b_.ins("bra.uni", {done});
   b_.label(masked);
+  at.new_path();
   edge_limits(b_, a);
-  for (int64_t r = 0; r < n; ++r) store_one(in[size_t(r)], addrs[size_t(r)], both(b_, element_valid(b_, a, l, tc.base, r), primary));
+  for (int64_t r = 0; r < n; ++r)
+    store_one(in[size_t(r)], at(r), both(b_, element_valid(b_, a, l, tc.base, r), primary));
   b_.label(done);
 }
 

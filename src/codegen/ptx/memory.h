@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "codegen/ptx/context.h"
 
@@ -17,6 +20,14 @@ class MemoryEmitter : FamilyEmitter {
   void load(const ir::Op& op);
   /// A tile store, the mirror of load; threads holding copies do not store.
   void store(const ir::Op& op);
+  /// A tile load of the general variant (element by element) handed on `group` registers at a
+  /// time: loads registers [first, first + group) of the result's layout into fresh registers
+  /// and calls `consume(first, regs)`, group after group, on the unmasked path for interior
+  /// tiles and again on the masked one (padding) for edge tiles, each element's address
+  /// computed just before its load. Only one group is live at a time, not the whole tile
+  /// (mma_sync.cpp stages mma operands so). `group` divides the registers per thread.
+  void load_in_groups(const ir::Op& op, int64_t group,
+                      const std::function<void(int64_t first, const std::vector<std::string>& regs)>& consume);
 
   /// Address computation of one load or store (memory.cpp).
   struct Access;
@@ -25,6 +36,9 @@ class MemoryEmitter : FamilyEmitter {
   /// The tile's base address, bounds and interior predicate for `op`, whose tile has layout
   /// `l` and whose indices start at operand `first_index`.
   Access plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index);
+  /// One element of a load into `dst` (bool through a byte), under predicate `pred` ("" =
+  /// always).
+  void load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred);
 };
 
 }  // namespace tilec::codegen

@@ -118,27 +118,35 @@ std::string MmaSyncEmitter::smem_element(const SmemOperand& s, const std::string
   return "[" + addr + "]";
 }
 
-void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, int64_t pitch) {
+MmaSyncEmitter::StagePlan MmaSyncEmitter::stage_plan(const Layout& l, DType d, const std::string& base,
+                                                     int64_t pitch) {
   // Every thread writes the elements it holds, 16 bytes at a time where its layout has them
   // contiguous along the row (the usual blocked layout of a load).
-  const Layout& l = cx_.k_.layout(v);
-  DType d = v->type.tile.dtype;
-  int e = elem_bytes(d);
+  StagePlan s;
+  s.e = elem_bytes(d);
+  s.pitch = pitch;
   const ThreadCoords& tc = cx_.coords(l);
-  std::string row = tc.base[0], col = tc.base[1];
-  std::string addr = b_.reg(RegClass::B32);
-  b_.ins("mad.lo.u32", {addr, row, u32(pitch), base});
+  int rank = l.rank();
+  s.addr = b_.reg(RegClass::B32);
+  b_.ins("mad.lo.u32", {s.addr, tc.base[size_t(rank - 2)], u32(pitch), base});
   std::string cb = b_.reg(RegClass::B32);
-  b_.ins("mul.lo.u32", {cb, col, u32(e)});
-  b_.ins("add.u32", {addr, addr, cb});
-  const std::vector<std::string>& r = cx_.regs(v);
-  int spt = l.spt(1);
-  int per_store = std::max(1, std::min(spt, 16 / e));
-  bool guard = !tc.primary.empty();
-  for (int64_t i = 0; i < l.regs_per_thread();) {
-    std::vector<int64_t> off = l.reg_offset(i);
-    std::string at = fmt::format("[{}+{}]", addr, off[0] * pitch + off[1] * e);
-    int n = (off[1] % spt == 0 && (per_store * e) % 4 == 0 && per_store > 1) ? per_store : 1;
+  b_.ins("mul.lo.u32", {cb, tc.base[size_t(rank - 1)], u32(s.e)});
+  b_.ins("add.u32", {s.addr, s.addr, cb});
+  s.per_store = std::max(1, std::min(l.spt(rank - 1), 16 / s.e));
+  s.guard = tc.primary;
+  return s;
+}
+
+void MmaSyncEmitter::stage_registers(const Layout& l, const StagePlan& s, int64_t first,
+                                     const std::vector<std::string>& r) {
+  int rank = l.rank(), e = s.e, spt = l.spt(rank - 1);
+  int64_t len = int64_t(r.size());
+  for (int64_t i = 0; i < len;) {
+    std::vector<int64_t> off = l.reg_offset(first + i);
+    int64_t row = off[size_t(rank - 2)], col = off[size_t(rank - 1)];
+    std::string at = fmt::format("[{}+{}]", s.addr, row * s.pitch + col * e);
+    int per = s.per_store;
+    int n = (col % spt == 0 && (per * e) % 4 == 0 && per > 1 && i + per <= len) ? per : 1;
     std::vector<std::string> words;
     if (n > 1 && e == 2) {
       for (int k = 0; k < n; k += 2) {
@@ -173,10 +181,89 @@ void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, 
       opcode = words.size() == 1 ? "st.shared." + ty : fmt::format("st.shared.v{}.{}", words.size(), ty);
       ops.push_back(words.size() == 1 ? words[0] : "{" + fmt::format("{}", fmt::join(words, ", ")) + "}");
     }
-    if (guard) b_.ins_if(tc.primary, opcode, {ops[0], ops[1]});
+    if (!s.guard.empty()) b_.ins_if(s.guard, opcode, {ops[0], ops[1]});
     else b_.ins(opcode, {ops[0], ops[1]});
     i += n;
   }
+}
+
+void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, int64_t pitch) {
+  const Layout& l = cx_.k_.layout(v);
+  StagePlan s = stage_plan(l, v->type.tile.dtype, base, pitch);
+  stage_registers(l, s, 0, cx_.regs(v));
+}
+
+void MmaSyncEmitter::stage_load(const ir::Op& load, const std::string& base, int64_t pitch) {
+  const ir::Value* t = load.results[0];
+  const Layout& l = cx_.k_.layout(t);
+  StagePlan s = stage_plan(l, t->type.tile.dtype, base, pitch);
+  // One store's worth of registers at a time (16 bytes of a row where the layout allows).
+  int64_t group = s.per_store;
+  while (group > 1 && l.regs_per_thread() % group) group /= 2;
+  SourceRange at = cx_.op_loc_;
+  b_.loc(load.loc);
+  memory_.load_in_groups(load, group, [&](int64_t first, const std::vector<std::string>& regs) {
+    stage_registers(l, s, first, regs);
+  });
+  b_.loc(at);
+}
+
+void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
+  staged_.clear();
+  skipped_.clear();
+  std::map<const ir::Value*, int> uses;
+  ir::Function& fn = const_cast<ir::Function&>(f);
+  ir::walk(fn.body, [&](ir::Op& op) {
+    for (const ir::Value* v : op.operands) ++uses[v];
+  });
+  ir::walk(fn.body, [&](ir::Op& mma) {
+    if (mma.kind != ir::OpKind::Mma) return;
+    for (int i = 0; i < 2; ++i) {
+      const ir::Value* operand = mma.operands[size_t(i)];
+      const ir::Value* v = operand;
+      std::vector<const ir::Op*> chain;
+      bool single = true;
+      while (v->def && v->def->kind == ir::OpKind::Reshape) {
+        single = single && uses[v] == 1;
+        chain.push_back(v->def);
+        v = v->def->operands[0];
+      }
+      const ir::Op* ld = v->def;
+      if (!single || !ld || ld->kind != ir::OpKind::Load || uses[v] != 1 || v->type.is_scalar()) continue;
+      // The load's shape is the operand's after leading unit dimensions (the staging keeps
+      // the load's last two dimensions).
+      const std::vector<int64_t>& ls = v->type.tile.shape;
+      const std::vector<int64_t>& os = operand->type.tile.shape;
+      bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[0] && ls.back() == os[1];
+      for (size_t d = 0; d + 2 < ls.size(); ++d) shape_ok = shape_ok && ls[d] == 1;
+      if (!shape_ok) continue;
+      // Same block, and nothing between the load and the mma that could change what it reads.
+      bool same_block = ld->parent == mma.parent;
+      for (const ir::Op* c : chain) same_block = same_block && c->parent == mma.parent;
+      if (!same_block) continue;
+      bool quiet = true, after = false;
+      for (const auto& o : mma.parent->ops) {
+        if (o.get() == &mma) break;
+        if (o.get() == ld) {
+          after = true;
+          continue;
+        }
+        if (!after) continue;
+        switch (o->kind) {
+          case ir::OpKind::Store:
+          case ir::OpKind::Scatter:
+          case ir::OpKind::Atomic:
+          case ir::OpKind::Print:
+          case ir::OpKind::Assert: quiet = false; break;
+          default: quiet = quiet && o->regions.empty();
+        }
+      }
+      if (!quiet || !after) continue;
+      staged_[operand] = ld;
+      skipped_.insert(ld);
+      skipped_.insert(chain.begin(), chain.end());
+    }
+  });
 }
 
 void MmaSyncEmitter::mma(const ir::Op& op) {
@@ -204,7 +291,9 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
     b_.ins("mov.u32", {base, cx_.smem_});
     if (staged) b_.ins("add.u32", {base, base, u32(staged)});
     s[i] = {base, e, 1, shape[1] * e + 16, false};
-    stage_operand(v, base, s[i].pitch);
+    auto staged_load = staged_.find(v);
+    if (staged_load != staged_.end()) stage_load(*staged_load->second, base, s[i].pitch);
+    else stage_operand(v, base, s[i].pitch);
     staged += shape[0] * s[i].pitch;
   }
   if (staged) cx_.cta_barrier();

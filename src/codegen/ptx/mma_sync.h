@@ -2,20 +2,38 @@
 // stage (cp_async.h) or staged from registers, fragments by ldmatrix or ld.shared.
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "codegen/ptx/context.h"
 #include "codegen/ptx/cp_async.h"
+#include "codegen/ptx/memory.h"
 
 namespace tilec::codegen {
 
 class MmaSyncEmitter : FamilyEmitter {
  public:
-  MmaSyncEmitter(EmitContext& cx, CpAsyncPipeline& pipeline) : FamilyEmitter(cx), pipeline_(pipeline) {}
+  MmaSyncEmitter(EmitContext& cx, CpAsyncPipeline& pipeline, MemoryEmitter& memory)
+      : FamilyEmitter(cx), pipeline_(pipeline), memory_(memory) {}
 
   /// a @ b + acc with mma.sync: each operand from the stage its async load filled (vectorized
-  /// variant) or staged row-major in the conversion buffer; f8 needs sm_89.
+  /// variant) or staged row-major in the conversion buffer, straight from its load where it
+  /// has a staged load (find_staged_loads); f8 needs sm_89.
   void mma(const ir::Op& op);
+  /// The general variant: finds the mma operands that come straight from a tile load (through
+  /// reshapes that drop leading unit dimensions) which nothing else reads and which no op
+  /// between the load and the mma can change (no store, scatter, atomic, print, assert or
+  /// nested region between them in the same block). The mma loads such an operand itself, a
+  /// 16-byte row piece at a time, each piece stored to shared memory before the next is loaded,
+  /// so the operand never occupies registers whole: with a 128x256 f32 accumulator, whole 128x64
+  /// and 64x256 f16 operands and their 64-bit element addresses took more than 255 registers
+  /// and spilled (issue 20). Call once per entry, before the body.
+  void find_staged_loads(const ir::Function& f);
+  /// Whether `op` is a staged load, or a reshape of one, that the mma reading it emits (the
+  /// dispatcher then skips it).
+  bool emitted_by_mma(const ir::Op& op) const { return skipped_.count(&op) > 0; }
 
  private:
   /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
@@ -35,6 +53,23 @@ class MmaSyncEmitter : FamilyEmitter {
   /// Writes tile `v` (2-D, any layout) row-major into shared memory at `base` (u32 register)
   /// with `pitch` bytes per row.
   void stage_operand(const ir::Value* v, const std::string& base, int64_t pitch);
+  /// The same for the tile that staged load `load` reads (its shape is the operand's, after
+  /// leading unit dimensions), loaded and stored one piece at a time (load_in_groups).
+  void stage_load(const ir::Op& load, const std::string& base, int64_t pitch);
+  /// Where this thread's registers of a tile with layout `l` go in the staged operand: the u32
+  /// shared address of its first element (row-major, `pitch` bytes per row, the last two
+  /// dimensions of `l`), and the registers of each st.shared (16 bytes where its layout holds
+  /// them contiguous along the row, else 1).
+  struct StagePlan {
+    std::string addr;
+    std::string guard;  ///< predicate: this thread holds the first copy ("" = always)
+    int e = 2;          ///< element bytes
+    int64_t pitch = 0;
+    int per_store = 1;  ///< registers per st.shared where contiguous
+  };
+  StagePlan stage_plan(const Layout& l, DType d, const std::string& base, int64_t pitch);
+  /// Stores registers `r` (registers first .. of layout `l`) at their places (stage_plan).
+  void stage_registers(const Layout& l, const StagePlan& s, int64_t first, const std::vector<std::string>& r);
   /// ldmatrix lane addresses of this warp: line (l%8) + 8*bit + warp_line, chunk bit' +
   /// warp_chunk, with (bit, bit') = ((l/8)%2, l/16), or (l/16, (l/8)%2) when line_bit_high.
   LaneAddress lane_address(const SmemOperand& s, bool line_bit_high, const std::string& warp_line,
@@ -46,6 +81,11 @@ class MmaSyncEmitter : FamilyEmitter {
                            int64_t c_off);
 
   CpAsyncPipeline& pipeline_;  ///< whose late sync runs inside the loop's last mma
+  MemoryEmitter& memory_;      ///< whose loads the staged operands come from
+  /// The general variant's staged loads: operand value of an mma → its load (find_staged_loads),
+  /// and the ops the dispatcher skips (the loads and the reshapes after them).
+  std::map<const ir::Value*, const ir::Op*> staged_;
+  std::set<const ir::Op*> skipped_;
 };
 
 }  // namespace tilec::codegen

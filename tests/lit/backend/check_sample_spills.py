@@ -1,0 +1,89 @@
+"""Every sample, and the dtype and size variants the GPU checks build, compiles with -Werror
+for every -arch the tests use, so ptxas reports no spill for any entry (a spill is a -Wspills
+warning; issue 20), except the entries listed in KNOWN_SPILLS, each with the most spill-store
+bytes it may have on any arch: a spill anywhere else, in another entry, or beyond its bound
+fails, and so does a listed variant that no longer spills (then it leaves the list).
+One fatbin per variant holds all the archs, so each tilec run assembles them side by side.
+
+    check_sample_spills.py TILEC SAMPLES_DIR OUT_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+ARCHS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
+# -D variants beyond the defaults: those tests/gpu/make_headers.sh builds, and attention's
+# causal D=128 form, which spilled too.
+VARIANTS = {
+    "matmul": [[], ["-D", "T=bf16"], ["-D", "T=f32"], ["-D", "T=i8"]],
+    "matmul_bias_relu": [[], ["-D", "T=bf16"]],
+    "attention": [[], ["-D", "CAUSAL=True"], ["-D", "CAUSAL=True", "-D", "D=128"], ["-D", "D=128"]],
+    "softmax": [[], ["-D", "T=f16", "-D", "TILE_N=4096"], ["-D", "T=f16", "-D", "TILE_N=32768"]],
+    "layernorm": [[], ["-D", "T=f16", "-D", "TILE_N=4096"], ["-D", "T=bf16", "-D", "TILE_N=8192"]],
+    "rmsnorm": [[], ["-D", "T=bf16", "-D", "TILE_N=4096"]],
+    "embedding_gather": [[], ["-D", "T=bf16"]],
+}
+# The entries that still spill, by sample and -D set: entry -> the most spill-store bytes on
+# any of the five archs (measured 2026-12-01 with CUDA 13 ptxas, after merging main at
+# 232d4e1). Before issue 20's staged loads and per-use addresses the general variants (the
+# kernel's own name) stored 736-904 bytes (matmul, matmul_bias_relu, matmul_bt) and 168-264
+# (attention causal D=128). Their 128x256 (attention D=128: 128x128) f32 accumulators take
+# 128 registers per thread in 8 warps, and ptxas runs the loop at 255; what still spills is a
+# few values around the loop and the epilogue. The attention D=128 entries of the vectorized
+# and tma_wgmma paths started to spill with main's attention changes (issue 17: 32696d1, and
+# aefe79c took the tma_wgmma entries from 4 to 40-68 bytes; 232d4e1's longest-first causal
+# order moved the causal ones again).
+KNOWN_SPILLS = {
+    ("matmul", ""): {"matmul": 76},
+    ("matmul", "-D T=bf16"): {"matmul": 76},
+    ("matmul_bias_relu", ""): {"matmul_bias_relu": 52},
+    ("matmul_bias_relu", "-D T=bf16"): {"matmul_bias_relu": 52},
+    ("matmul_bt", ""): {"matmul_bt": 100},
+    ("attention", "-D CAUSAL=True -D D=128"): {"attention": 92, "attention_v16": 88, "attention_wgmma": 68},
+    ("attention", "-D D=128"): {"attention_wgmma": 40},
+}
+SPILL = re.compile(r"error: (\w+) on (sm_\w+): .*; spills: (\d+) bytes stored")
+
+tilec, samples, out = sys.argv[1:4]
+os.makedirs(out, exist_ok=True)
+jobs = []
+for f in sorted(os.listdir(samples)):
+    if f.endswith(".tile"):
+        name = f[:-5]
+        for i, defines in enumerate(VARIANTS.get(name, [[]])):
+            jobs.append((name, defines, os.path.join(out, f"{name}.{i}.fatbin")))
+
+
+def compile_one(job):
+    name, defines, fatbin = job
+    cmd = [tilec, os.path.join(samples, name + ".tile"), *defines, "-Werror", "-j", "2", "-o", fatbin]
+    for arch in ARCHS:
+        cmd[2:2] = ["-arch", arch]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    label = " ".join([name] + defines)
+    bound = KNOWN_SPILLS.get((name, " ".join(defines)))
+    spills = [m.groups() for m in SPILL.finditer(r.stderr)]
+    other = [line for line in r.stderr.splitlines() if "error:" in line and not SPILL.search(line)]
+    if r.returncode == 0 and not r.stderr:
+        if bound is not None:
+            return f"FAIL: {label}: listed in KNOWN_SPILLS but no longer spills: take it off the list"
+        return f"{label}: no spills on {', '.join(ARCHS)}"
+    if bound is None or other or not spills:
+        return f"FAIL: {label}: tilec exit {r.returncode}: {r.stderr.strip()[:600]}"
+    bad = [f"{entry} on {arch}: {stored} bytes" for entry, arch, stored in spills
+           if int(stored) > bound.get(entry, 0)]
+    if bad:
+        return f"FAIL: {label}: spills beyond the known bounds {bound}: {'; '.join(bad)}"
+    worst = {}
+    for entry, _, stored in spills:
+        worst[entry] = max(worst.get(entry, 0), int(stored))
+    return f"{label}: known spills, at most {worst} bytes (bounds {bound}); every other entry clean"
+
+
+with ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) // 2)) as pool:
+    results = list(pool.map(compile_one, jobs))
+for line in results:
+    print(line)
+sys.exit(1 if any(line.startswith("FAIL") for line in results) else 0)
