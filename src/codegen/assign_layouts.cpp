@@ -221,14 +221,7 @@ ir::Value* LayoutAssignment::remat(ir::Builder& bld, ir::Value* v, const Layout&
   std::vector<ir::Value*> operands;
   for (size_t i = 0; i < d.operands.size(); ++i) operands.push_back(remat(bld, d.operands[i], wants[i], loc));
   ir::Op* c = create(bld, d.kind, loc, operands, {v->type});
-  c->dtype = d.dtype;
-  c->value = d.value;
-  c->shape = d.shape;
-  c->order = d.order;
-  c->axis = d.axis;
-  c->pred = d.pred;
-  c->approx = d.approx;
-  c->combine = d.combine;
+  ir::copy_attributes(d, *c);
   k_.layouts[c->result()] = want;
   return c->result();
 }

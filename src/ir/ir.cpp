@@ -88,6 +88,20 @@ std::string Type::str() const {
 // ---------------------------------------------------------------------------------------------
 // Builder
 
+void copy_attributes(const Op& from, Op& to) {
+  to.dtype = from.dtype;
+  to.value = from.value;
+  to.shape = from.shape;
+  to.order = from.order;
+  to.axis = from.axis;
+  to.pred = from.pred;
+  to.approx = from.approx;
+  to.offsets = from.offsets;
+  to.combine = from.combine;
+  to.atomic = from.atomic;
+  to.text = from.text;
+}
+
 Op* Builder::create(OpKind k, SourceRange loc, std::vector<Value*> operands, std::vector<Type> results) {
   auto op = std::make_unique<Op>(k, loc);
   op->operands = std::move(operands);
@@ -202,19 +216,8 @@ class Cloner {
     }
     for (const auto& op : from.ops) {
       auto c = std::make_unique<Op>(op->kind, op->loc);
-      // Every attribute field of Op (ir.h); a field added there must be copied here too (the
-      // clone test in tests/unit/ir compares printed forms).
-      c->dtype = op->dtype;
-      c->value = op->value;
-      c->shape = op->shape;
-      c->order = op->order;
-      c->axis = op->axis;
-      c->pred = op->pred;
-      c->approx = op->approx;
-      c->offsets = op->offsets;
-      c->combine = op->combine;
-      c->atomic = op->atomic;
-      c->text = op->text;
+      // The clone test in tests/unit/ir compares printed forms.
+      copy_attributes(*op, *c);
       c->parent = &into;
       for (const Value* o : op->operands) c->operands.push_back(value(o));
       for (const Value* old : op->results) {

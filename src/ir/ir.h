@@ -203,6 +203,11 @@ struct Function {
 /// dimension extent (never negative: the launch stub rejects negative extents), else -1.
 int dimension_index(const Function& fn, const Value* v);
 
+/// Copies every attribute field of `from` (dtype, value, shape, order, axis, pred, approx,
+/// offsets, combine, atomic, text) to `to`: operands, results, regions and parent are left
+/// alone. A field added to Op must be copied here (clone and rematerialization use it).
+void copy_attributes(const Op& from, Op& to);
+
 /// Builds ops at an insertion point (the end of a block, or before an op).
 class Builder {
  public:

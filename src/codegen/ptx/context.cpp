@@ -85,6 +85,28 @@ std::string EmitContext::primary_copy(const ir::Value* v) {
   return p;
 }
 
+std::string EmitContext::all_of(const std::vector<std::string>& preds) {
+  std::string out;
+  for (const std::string& q : preds) {
+    if (out.empty()) {
+      out = q;
+      continue;
+    }
+    std::string both = b_.reg(RegClass::Pred);
+    b_.ins("and.pred", {both, out, q});
+    out = both;
+  }
+  return out;
+}
+
+const std::string& EmitContext::zero() {
+  if (zero_.empty()) {
+    zero_ = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {zero_, "0"});
+  }
+  return zero_;
+}
+
 const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
   for (auto& [layout, tc] : coords_)
     if (layout == l) return tc;
@@ -122,21 +144,9 @@ const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
     }
     for (int d = 0; d < l.rank(); ++d) {
       int p = l.parent_dim(d);
-      if (p < 0 && zero_.empty()) {
-        zero_ = b_.reg(RegClass::B32);
-        b_.ins("mov.u32", {zero_, "0"});
-      }
-      tc.base.push_back(p == 0 ? r : p == 1 ? c : zero_);
+      tc.base.push_back(p == 0 ? r : p == 1 ? c : zero());
     }
-    for (size_t i = 0; i < conds.size(); ++i) {
-      if (i == 0) {
-        tc.primary = conds[0];
-      } else {
-        std::string both = b_.reg(RegClass::Pred);
-        b_.ins("and.pred", {both, tc.primary, conds[i]});
-        tc.primary = both;
-      }
-    }
+    tc.primary = all_of(conds);
     coords_.push_back({l, tc});
     return coords_.back().second;
   }
@@ -200,22 +210,10 @@ const EmitContext::ThreadCoords& EmitContext::coords(const Layout& l) {
     if (p >= 0) {
       tc.base.push_back(pc.base[size_t(p)]);
     } else {
-      if (zero_.empty()) {
-        zero_ = b_.reg(RegClass::B32);
-        b_.ins("mov.u32", {zero_, "0"});
-      }
-      tc.base.push_back(zero_);
+      tc.base.push_back(zero());
     }
   }
-  for (size_t i = 0; i < conds.size(); ++i) {
-    if (i == 0) {
-      tc.primary = conds[0];
-    } else {
-      std::string q = b_.reg(RegClass::Pred);
-      b_.ins("and.pred", {q, tc.primary, conds[i]});
-      tc.primary = q;
-    }
-  }
+  tc.primary = all_of(conds);
   coords_.push_back({l, tc});
   return coords_.back().second;
 }

@@ -159,6 +159,10 @@ class EmitContext {
   };
   std::deque<ParentCoords> parents_;
   std::string zero_;  ///< a u32 register holding 0
+  /// zero_, emitted at the first call.
+  const std::string& zero();
+  /// The conjunction of `preds` (and.pred chain); "" when empty.
+  std::string all_of(const std::vector<std::string>& preds);
 };
 
 /// The start of each op family's emitter: the shared context, and its PTX builder under the
