@@ -99,6 +99,6 @@ TEST_CASE("the portable plan fits every GPU the image loads on", "[arch]") {
   CHECK(image_shared_per_cta(targets({"sm_90a", "sm_100a"}), "") == 227 * 1024);
   CHECK(image_shared_per_cta(targets({"sm_100"}), "") == 227 * 1024);
   CHECK(image_shared_per_cta(targets({"sm_100"}), "sm_100") == 99 * 1024);
-  CHECK(image_shared_per_cta(targets({"sm_87"}), "") == 163 * 1024);
+  CHECK(image_shared_per_cta(targets({"sm_87"}), "") == 99 * 1024);  // also runs on 8.8 and 8.9
   CHECK(image_shared_per_cta({}, "") == 227 * 1024);
 }
