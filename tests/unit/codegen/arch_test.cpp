@@ -67,21 +67,19 @@ TEST_CASE("-arch sm_90 builds sm_90a and sm_80; other values build themselves", 
 }
 
 TEST_CASE("SASS runs on its major's later minors, `a` SASS on its own; PTX on every later GPU", "[arch]") {
-  Target sm80 = *parse_target("sm_80"), sm86 = *parse_target("sm_86"), sm90a = *parse_target("sm_90a");
-  Target sm100f = *parse_target("sm_100f");
-  CHECK(sm80.sass_runs_on(80));
-  CHECK(sm80.sass_runs_on(86));
-  CHECK(sm80.sass_runs_on(89));
-  CHECK_FALSE(sm80.sass_runs_on(90));
-  CHECK_FALSE(sm86.sass_runs_on(80));
-  CHECK(sm90a.sass_runs_on(90));
-  CHECK_FALSE(sm90a.sass_runs_on(100));
-  CHECK(sm100f.sass_runs_on(103));
-  CHECK_FALSE(sm100f.sass_runs_on(120));
-  CHECK(sm80.ptx_runs_on(120));
-  CHECK_FALSE(sm86.ptx_runs_on(80));
-  CHECK_FALSE(sm90a.ptx_runs_on(100));
-  CHECK(sm90a.ptx_runs_on(90));
+  struct Case {
+    const char* arch;
+    int cc;
+    bool sass, ptx;
+  };
+  for (const Case& c : {Case{"sm_80", 80, true, true}, Case{"sm_80", 86, true, true}, Case{"sm_80", 89, true, true},
+                        Case{"sm_80", 90, false, true}, Case{"sm_80", 120, false, true}, Case{"sm_86", 80, false, false},
+                        Case{"sm_90a", 90, true, true}, Case{"sm_90a", 100, false, false},
+                        Case{"sm_100f", 103, true, true}, Case{"sm_100f", 120, false, false}}) {
+    INFO(c.arch << " on " << c.cc);
+    CHECK(parse_target(c.arch)->sass_runs_on(c.cc) == c.sass);
+    CHECK(parse_target(c.arch)->ptx_runs_on(c.cc) == c.ptx);
+  }
 }
 
 TEST_CASE("the portable plan fits every GPU the image loads on", "[arch]") {
