@@ -76,6 +76,10 @@ void Emitter::wgmma(const ir::Op& op) {
     // warpgroup; M-major A: one 64-element box each.
     std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
     b_.ins("shr.u32", {wg, tid_, "7"});
+    // The same in every lane, said so by a shuffle from lane 0 (as CUTLASS's
+    // canonical_warp_group_idx): ptxas then keeps the descriptors in uniform registers instead
+    // of moving each one there (R2UR) before every wgmma.
+    b_.ins("shfl.sync.idx.b32", {wg, wg, "0", "31", "-1"});
     b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la->box_bytes()), async_base_.at(la)});
     da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes());
   } else {

@@ -32,13 +32,15 @@ VARIANTS = {
 # f32 accumulators take 128 registers per thread in 8 warps, and ptxas runs the loop at 255;
 # what still spills is a few values around the loop and the epilogue. Attention D=128 spilled
 # 40-92 bytes until 2026-12-02 (Q in shared memory on the tma_wgmma path, the mask only on the
-# last tiles in samples/attention.tile).
+# last tiles in samples/attention.tile); with BN=128 (the sample's default since then) the
+# causal general variant, for unaligned arrays, keeps 8 bytes.
 KNOWN_SPILLS = {
     ("matmul", ""): {"matmul": 76},
     ("matmul", "-D T=bf16"): {"matmul": 76},
     ("matmul_bias_relu", ""): {"matmul_bias_relu": 52},
     ("matmul_bias_relu", "-D T=bf16"): {"matmul_bias_relu": 52},
     ("matmul_bt", ""): {"matmul_bt": 100},
+    ("attention", "-D CAUSAL=True -D D=128"): {"attention": 8},
 }
 SPILL = re.compile(r"error: (\w+) on (sm_\w+): .*; spills: (\d+) bytes stored")
 
