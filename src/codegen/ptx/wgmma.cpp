@@ -4,6 +4,14 @@
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk16 instruction per 16-deep k step covers them.
 //
+// f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
+// .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
+// form's fragment, two adjacent columns of one row. The tile keeps one .b16 register per
+// element (wgmma_layout, as every other op reads it); the instruction gets packed pairs. A
+// loop-carried accumulator stays packed for the whole loop (packed before it, unpacked after
+// its last group finished), so its group may stay in flight as an f32 one does; any other f16
+// accumulator is packed before the instructions and unpacked after wait_group 0.
+//
 // Descriptor facts (PTX ISA "Matrix Descriptor Format"; checked on the H200 by
 // bench/hopper_proto): bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
 // stride byte offset >> 4, 62-63 swizzle (1 = 128 bytes). With 128-byte lines the stride byte
@@ -39,6 +47,8 @@ void Emitter::wgmma(const ir::Op& op) {
   const AsyncLoad& lb = *k_.async_load(B);
   int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
   DType t = A->type.tile.dtype;
+  bool f16_acc = C->type.tile.dtype == DType::F16;
+  bool carried = wgmma_carried(op);
 
   // The accumulator: updated in place when this mma is its only reader (the loop-carried
   // value), so no copy touches registers a wgmma in flight writes; else a fresh copy. A splat
@@ -54,10 +64,22 @@ void Emitter::wgmma(const ir::Op& op) {
   } else {
     std::vector<std::string>& acc = define(op.results[0]);
     const std::vector<std::string>& cin = regs(C);
-    if (!zero_init)
+    if (!zero_init && !f16_acc)
       for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
   }
   const std::vector<std::string>& d = regs(op.results[0]);
+  // The registers the instructions update: the elements themselves (f32), or packed pairs
+  // (f16): the loop's (wgmma_pack_carried) or packed here from C.
+  std::vector<std::string> packed;
+  auto kept = wgmma_packed_.find(C);
+  bool unpack_after = f16_acc && !(carried && kept != wgmma_packed_.end());
+  if (f16_acc && !unpack_after) {
+    packed = kept->second;
+  } else if (f16_acc && zero_init) {
+    for (int64_t i = 0; i < N / 4; ++i) packed.push_back(b_.reg(RegClass::B32));
+  } else if (f16_acc) {
+    packed = wgmma_pack(regs(C));
+  }
 
   bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
   std::string da;
@@ -85,7 +107,7 @@ void Emitter::wgmma(const ir::Op& op) {
     if (kmajor) return (kk * 16 / 64) * al.box_bytes() + (kk * 16 % 64) * 2;
     return kk * 16 * 128;
   };
-  std::string acc_list = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
+  std::string acc_list = "{" + fmt::format("{}", fmt::join(f16_acc ? packed : d, ", ")) + "}";
   std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
   b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // accumulate: D = A B + D
   if (zero_init) {
@@ -93,7 +115,7 @@ void Emitter::wgmma(const ir::Op& op) {
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
   std::string tn(dtype_name(t));
-  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{}", N, tn, tn);
+  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.{}.{}.{}", N, f16_acc ? "f16" : "f32", tn, tn);
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / 16; ++kk) {
     std::string dak = da, dbk = db;
@@ -115,17 +137,43 @@ void Emitter::wgmma(const ir::Op& op) {
     }
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
+  if (unpack_after) {
+    // The elements read the packed registers: the group must have finished.
+    wgmma_wait(0);
+    wgmma_unpack(packed, d);
+    return;
+  }
+  wgmma_wait(carried ? 1 : 0);
+}
+
+bool Emitter::wgmma_carried(const ir::Op& op) {
   // The group may stay in flight through the rest of the iteration only when nothing reads the
   // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
   // Likewise the accumulator must come straight from the loop-carried value, which nothing
   // else reads: an op on it at the top of the next iteration (acc * 0.5, an if that resets it)
   // would read registers the group in flight still writes.
+  const ir::Value* C = op.operands[2];
   const ir::Op& last = *op.parent->ops.back();
-  bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
-                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
-                 !C->def && C->owner == op.parent && use_count_[C] == 1;
-  wgmma_wait(carried ? 1 : 0);
+  return use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
+         std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
+         !C->def && C->owner == op.parent && use_count_[C] == 1;
+}
+
+void Emitter::wgmma_pack_carried(const ir::Op& loop) {
+  for (const auto& o : loop.regions[0]->ops)
+    if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && o->operands[2]->type.tile.dtype == DType::F16 &&
+        wgmma_carried(*o))
+      wgmma_packed_[o->operands[2]] = wgmma_pack(regs(o->operands[2]));
+}
+
+void Emitter::wgmma_unpack_carried(const ir::Op& loop) {
+  for (const ir::Value* arg : loop.regions[0]->args) {
+    auto it = wgmma_packed_.find(arg);
+    if (it == wgmma_packed_.end()) continue;
+    wgmma_unpack(it->second, regs(arg));
+    wgmma_packed_.erase(it);
+  }
 }
 
 std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& halves) {
@@ -136,6 +184,11 @@ std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& hal
     out.push_back(r);
   }
   return out;
+}
+
+void Emitter::wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves) {
+  for (size_t i = 0; i < packed.size(); ++i)
+    b_.ins("mov.b32", {"{" + halves[2 * i] + ", " + halves[2 * i + 1] + "}", packed[i]});
 }
 
 void Emitter::wgmma_wait(int n) {
