@@ -569,7 +569,7 @@ void check_f16_acc(const char* name, MatmulKernel k, int64_t M, int64_t N, int64
   // Row by row: exact partial sums (float64 holds these sums of f16 products to ~1e-16), the
   // magnitudes of every value rounded to f16, and of the products.
   std::vector<double> ref(size_t(M * N)), rounded_sum(size_t(M * N)), abs_sum(size_t(M * N));
-  std::vector<double> part(size_t(N)), carried(size_t(N));
+  std::vector<double> part(static_cast<size_t>(N)), carried(static_cast<size_t>(N));
   int64_t roundings = 0;
   for (int64_t i = 0; i < M; ++i) {
     std::fill(part.begin(), part.end(), 0.0);
