@@ -130,19 +130,10 @@ class Emitter : public EmitContext {
   /// check_wgmma_sass.py checks the SASS for it.
   void wgmma_wait(int n);
   /// wgmma's A fragment from 16-bit registers in wgmma_layout: consecutive pairs packed into
-  /// .b32 registers (four per k step); also an f16 accumulator's D registers (N/4 per thread).
+  /// .b32 registers (four per k step); also an f16 accumulator's D (N/4 registers per thread).
   std::vector<std::string> wgmma_pack(const std::vector<std::string>& halves);
   /// The inverse of wgmma_pack: .b32 register i into halves 2i (low) and 2i + 1.
   void wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves);
-  /// Whether the wgmma `op` updates the loop-carried accumulator in place and nothing else
-  /// reads it in the iteration: its group may then stay in flight (wait_group 1).
-  bool wgmma_carried(const ir::Op& op);
-  /// Before the pipelined `loop`: packs each carried f16 accumulator (wgmma_carried) of its
-  /// wgmma ops into the .b32 pairs the instructions update for the whole loop (wgmma_packed_).
-  void wgmma_pack_carried(const ir::Op& loop);
-  /// After `loop`'s last wait_group 0: the packed accumulators back into the body arguments'
-  /// per-element registers, which the loop's results alias.
-  void wgmma_unpack_carried(const ir::Op& loop);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);
@@ -164,9 +155,6 @@ class Emitter : public EmitContext {
 
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;
-  /// Loop-carried f16 wgmma accumulators (body arguments) and their packed .b32 registers,
-  /// while their loop is emitted (wgmma_pack_carried).
-  std::map<const ir::Value*, std::vector<std::string>> wgmma_packed_;
   std::string param_text_;  ///< the entry's parameter list
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {

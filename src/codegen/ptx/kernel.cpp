@@ -319,7 +319,6 @@ void Emitter::emit_for(const ir::Op& op) {
   CpAsyncPipeline::State ps;
   TmaState ts;
   if (pipe) tma ? tma_prologue(op, *pipe, ts) : cp_async_.prologue(op, *pipe, ps);
-  if (tma) wgmma_pack_carried(op);
   std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
   const std::string& upper = regs(op.operands[1])[0];
   const std::string& step = regs(op.operands[2])[0];
@@ -360,7 +359,6 @@ void Emitter::emit_for(const ir::Op& op) {
   b_.ins("bra.uni", {top});
   b_.label(done);
   if (pipe) tma ? tma_epilogue(ts) : cp_async_.epilogue(ps);
-  if (tma) wgmma_unpack_carried(op);  // after the epilogue's wait_group 0
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
 }
 

@@ -7,10 +7,11 @@
 // f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
 // .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
 // form's fragment, two adjacent columns of one row. The tile keeps one .b16 register per
-// element (wgmma_layout, as every other op reads it); the instruction gets packed pairs. A
-// loop-carried accumulator stays packed for the whole loop (packed before it, unpacked after
-// its last group finished), so its group may stay in flight as an f32 one does; any other f16
-// accumulator is packed before the instructions and unpacked after wait_group 0.
+// element (wgmma_layout, as every other op reads it): the pairs are packed before the
+// instructions and unpacked after wait_group 0, so no f16 group stays in flight. Keeping a
+// loop-carried accumulator packed through the whole loop, with one group in flight, measured
+// the same on the H200 (bench/results/2026-12-02-wgmma-f16-acc-h200.md: within the run-to-run
+// spread at 4096^3 and 8192^3), so the simpler form is the one here.
 //
 // Descriptor facts (PTX ISA "Matrix Descriptor Format"; checked on the H200 by
 // bench/hopper_proto): bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
@@ -48,7 +49,6 @@ void Emitter::wgmma(const ir::Op& op) {
   int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
   DType t = A->type.tile.dtype;
   bool f16_acc = C->type.tile.dtype == DType::F16;
-  bool carried = wgmma_carried(op);
 
   // The accumulator: updated in place when this mma is its only reader (the loop-carried
   // value), so no copy touches registers a wgmma in flight writes; else a fresh copy. A splat
@@ -68,18 +68,11 @@ void Emitter::wgmma(const ir::Op& op) {
       for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
   }
   const std::vector<std::string>& d = regs(op.results[0]);
-  // The registers the instructions update: the elements themselves (f32), or packed pairs
-  // (f16): the loop's (wgmma_pack_carried) or packed here from C.
-  std::vector<std::string> packed;
-  auto kept = wgmma_packed_.find(C);
-  bool unpack_after = f16_acc && !(carried && kept != wgmma_packed_.end());
-  if (f16_acc && !unpack_after) {
-    packed = kept->second;
-  } else if (f16_acc && zero_init) {
+  std::vector<std::string> packed;  // f16: the .b32 pairs the instructions update
+  if (f16_acc && zero_init)
     for (int64_t i = 0; i < N / 4; ++i) packed.push_back(b_.reg(RegClass::B32));
-  } else if (f16_acc) {
+  else if (f16_acc)
     packed = wgmma_pack(regs(C));
-  }
 
   bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
   std::string da;
@@ -115,7 +108,8 @@ void Emitter::wgmma(const ir::Op& op) {
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
   std::string tn(dtype_name(t));
-  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.{}.{}.{}", N, f16_acc ? "f16" : "f32", tn, tn);
+  std::string opcode =
+      fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.{}.{}.{}", N, f16_acc ? "f16" : "f32", tn, tn);
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / 16; ++kk) {
     std::string dak = da, dbk = db;
@@ -137,43 +131,23 @@ void Emitter::wgmma(const ir::Op& op) {
     }
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
-  if (unpack_after) {
-    // The elements read the packed registers: the group must have finished.
+  if (f16_acc) {
+    // The elements are unpacked from the registers the group writes: it must have finished.
     wgmma_wait(0);
     wgmma_unpack(packed, d);
     return;
   }
-  wgmma_wait(carried ? 1 : 0);
-}
-
-bool Emitter::wgmma_carried(const ir::Op& op) {
   // The group may stay in flight through the rest of the iteration only when nothing reads the
   // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
   // Likewise the accumulator must come straight from the loop-carried value, which nothing
   // else reads: an op on it at the top of the next iteration (acc * 0.5, an if that resets it)
   // would read registers the group in flight still writes.
-  const ir::Value* C = op.operands[2];
   const ir::Op& last = *op.parent->ops.back();
-  return use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
-         std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
-         !C->def && C->owner == op.parent && use_count_[C] == 1;
-}
-
-void Emitter::wgmma_pack_carried(const ir::Op& loop) {
-  for (const auto& o : loop.regions[0]->ops)
-    if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && o->operands[2]->type.tile.dtype == DType::F16 &&
-        wgmma_carried(*o))
-      wgmma_packed_[o->operands[2]] = wgmma_pack(regs(o->operands[2]));
-}
-
-void Emitter::wgmma_unpack_carried(const ir::Op& loop) {
-  for (const ir::Value* arg : loop.regions[0]->args) {
-    auto it = wgmma_packed_.find(arg);
-    if (it == wgmma_packed_.end()) continue;
-    wgmma_unpack(it->second, regs(arg));
-    wgmma_packed_.erase(it);
-  }
+  bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
+                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
+                 !C->def && C->owner == op.parent && use_count_[C] == 1;
+  wgmma_wait(carried ? 1 : 0);
 }
 
 std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& halves) {
