@@ -206,8 +206,8 @@ class Machine {
     if (t.pc >= e_.code.size()) return exit_thread(t, e_.code.back());
     const Insn& in = e_.code[t.pc];
     const std::string& op = in.parts[0];
-    bool effect = op == "bra" || op == "ret" || op == "exit" || op == "trap" || op == "bar" || op == "mbarrier" ||
-                  op == "cp" || op == "wgmma";
+    bool effect = op == "bra" || op == "ret" || op == "exit" || op == "trap" || op == "bar" || op == "barrier" ||
+                  op == "mbarrier" || op == "cp" || op == "wgmma";
     if (in.pred >= 0) {
       Val g = t.r[size_t(in.pred)];
       if (!g.known) {
@@ -300,7 +300,9 @@ class Machine {
       const Insn& in = e_.code[th_[size_t(arrived[0])].pc];
       size_t want = 0;
       if (in.ops.size() > 1) {
-        want = size_t(value(th_[size_t(arrived[0])], in.ops[1]).v / 128) * size_t(cfg_.threads_per_warpgroup);
+        Val n = value(th_[size_t(arrived[0])], in.ops[1]);
+        if (!n.known || n.v % 128) return fail(in, "a barrier count that is not whole warpgroups");
+        want = size_t(n.v / 128) * size_t(cfg_.threads_per_warpgroup);
       } else {
         for (const Thread& x : th_) want += x.state != Thread::Exited;
       }
@@ -319,6 +321,7 @@ class Machine {
     if (what == "init") {
       if (!address(t, in, in.ops.at(0), addr)) return;
       Val n = value(t, in.ops.at(1));
+      if (!n.known || n.v == 0) return fail(in, "arrival count the model does not know");
       bool any_valid = false;
       for (auto& [a, b] : mbar_) any_valid = any_valid || b.valid;
       if (!any_valid) ring_fills_.push_back(0);  // a new ring
@@ -374,7 +377,8 @@ class Machine {
     if (!address(t, in, in.ops.at(0), dst)) return;
     MBarrier* b = barrier(t, in, in.ops.at(2), bar);
     if (!b) return;
-    Val map = value(t, Operand{Kind::Reg, in.ops.at(1).reg, 0, "", {}});
+    const Operand& m = in.ops.at(1);
+    Val map = m.reg >= 0 ? t.r[size_t(m.reg)] : value(t, Operand{Kind::Sym, -1, 0, m.name, {}});
     std::string param;
     for (size_t i = 0; i < e_.params.size(); ++i)
       if (map.known && map.v == kParamBase + 256 * i) param = e_.params[i];
@@ -478,8 +482,8 @@ class Machine {
       const Fill& f = fills_[size_t(it->second.fill)];
       if (!it->second.landed)
         return fail(in, fmt::format("read before full: fill {} of ring {} has not landed", f.tag, f.ring));
-      for (int i : g.threads) {
-        const Thread& x = th_[size_t(i)];
+      for (int k : g.threads) {
+        const Thread& x = th_[size_t(k)];
         auto seen = x.observed.find(f.bar);
         if (x.state != Thread::Exited && (seen == x.observed.end() || seen->second <= f.phase))
           return fail(in, fmt::format("read before full: thread {} has not waited for the full mbarrier of fill {} "

@@ -81,17 +81,31 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// A configuration for `kernel` ("ring", "ring_inline", "ring_persistent") with M x N x K.
-RingModelConfig config(const std::string& kernel, const Tiles& t, int64_t M, int64_t N, int64_t K) {
+// A configuration for `kernel` ("ring", "ring_inline", "ring_persistent") with M x N x K: the
+// entry's last three .params are the extents M, K, N (in the order the signature names them),
+// its 128-byte-aligned ones the tensor maps of A and B.
+RingModelConfig config(const std::string& ptx, const std::string& kernel, const Tiles& t, int64_t M, int64_t N,
+                       int64_t K) {
   RingModelConfig c;
   c.entry = kernel + "_wgmma";
-  // Parameters: A's and B's tensor maps, the three arrays' pointer and strides, then M, K, N.
-  std::string p = kernel + "_param_";
-  c.params[p + "11"] = uint64_t(M);
-  c.params[p + "12"] = uint64_t(K);
-  c.params[p + "13"] = uint64_t(N);
-  c.box_bytes[p + "0"] = 64 * t.consumers * 128;  // A: BM lines of 128 bytes per box
-  c.box_bytes[p + "1"] = t.bn * 128;              // B^T: BN lines
+  std::string head = entry_text(ptx, c.entry);
+  head = head.substr(0, head.find(')'));
+  std::vector<std::string> params, maps;
+  std::istringstream lines(head);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(".param") == std::string::npos) continue;
+    std::string name = line.substr(line.find_last_of(' ') + 1);
+    name = name.substr(0, name.find_first_of("[,"));
+    params.push_back(name);
+    if (line.find(".align 128") != std::string::npos) maps.push_back(name);
+  }
+  REQUIRE(params.size() >= 3);
+  REQUIRE(maps.size() == 2);
+  c.params[params[params.size() - 3]] = uint64_t(M);
+  c.params[params[params.size() - 2]] = uint64_t(K);
+  c.params[params[params.size() - 1]] = uint64_t(N);
+  c.box_bytes[maps[0]] = 64 * t.consumers * 128;  // A: BM lines of 128 bytes per box
+  c.box_bytes[maps[1]] = t.bn * 128;              // B^T: BN lines
   return c;
 }
 
@@ -160,7 +174,7 @@ TEST_CASE("ring model: every schedule, stage count, consumer count and trip coun
       for (int64_t n : trips)
         for (uint64_t seed : {1u, 2u, 3u}) {
           if (n == 1000 && seed > 1) continue;
-          RingModelConfig c = config(kernel, t, BM, t.bn, n * t.bk);
+          RingModelConfig c = config(ptx, kernel, t, BM, t.bn, n * t.bk);
           c.seed = seed;
           RingModelResult r = run_ring_model(ptx, c);
           INFO(describe(c, t, n));
@@ -178,7 +192,7 @@ TEST_CASE("ring model: a CTA with no tile leaves at once", "[ring_model]") {
   const Tiles& t = kTiles[9];  // 2 consumers, 4 stages
   std::string ptx = compile_ring(t);
   // ring_inline returns before its loop when bid(0) is past the last tile.
-  RingModelConfig c = config("ring_inline", t, 128, t.bn, 10 * t.bk);
+  RingModelConfig c = config(ptx, "ring_inline", t, 128, t.bn, 10 * t.bk);
   c.ctaid = 1;
   RingModelResult r = run_ring_model(ptx, c);
   REQUIRE(r.error == "");
@@ -188,7 +202,7 @@ TEST_CASE("ring model: a CTA with no tile leaves at once", "[ring_model]") {
   for (int64_t tiles : {2, 5, 7})
     for (uint32_t cta = 0; cta < 3; ++cta)
       for (int64_t n : {int64_t(0), int64_t(1), int64_t(5), int64_t(9)}) {
-        RingModelConfig p = config("ring_persistent", t, 128 * tiles, t.bn, n * t.bk);
+        RingModelConfig p = config(ptx, "ring_persistent", t, 128 * tiles, t.bn, n * t.bk);
         p.ctaid = cta;
         p.nctaid = 3;
         RingModelResult q = run_ring_model(ptx, p);
@@ -212,14 +226,14 @@ TEST_CASE("ring model: a broken parity, arrive count or wait depth fails", "[rin
     CHECK(int(ms.size()) == waits + 3 + 1);
     for (const auto& [what, text] : ms)
       for (uint64_t seed : {1u, 2u, 3u}) {
-        RingModelConfig c = config(kernel, t, 128, t.bn, 40 * t.bk);
+        RingModelConfig c = config(ptx, kernel, t, 128, t.bn, 40 * t.bk);
         c.seed = seed;
         RingModelResult r = run_ring_model(text, c);
         INFO(kernel << ": " << what << ", seed " << seed);
         CHECK(r.error != "");
       }
     // Unbroken, the same runs pass.
-    RingModelResult ok = run_ring_model(ptx, config(kernel, t, 128, t.bn, 40 * t.bk));
+    RingModelResult ok = run_ring_model(ptx, config(ptx, kernel, t, 128, t.bn, 40 * t.bk));
     CHECK(ok.error == "");
   }
 }
