@@ -17,17 +17,7 @@
 static const char* g_last_entry = "";
 #define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
 #include "variants_headers.h"
-
-#define CHECK_CU(call)                                                                  \
-  do {                                                                                  \
-    CUresult r_ = (call);                                                               \
-    if (r_ != CUDA_SUCCESS) {                                                           \
-      const char* s_ = nullptr;                                                         \
-      cuGetErrorString(r_, &s_);                                                        \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_);   \
-      std::exit(2);                                                                     \
-    }                                                                                   \
-  } while (0)
+#include "../../tests/gpu/cuda_check.h"
 
 using Launch = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
 struct Variant {
@@ -56,14 +46,10 @@ int main(int argc, char** argv) {
   std::vector<int64_t> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoll(argv[i]));
   if (sizes.empty()) sizes = {4096, 8192};
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  use_device_0();
   const int rounds = 15, per_round = 5;
-  std::printf("| variant | size | entry | median ms | TFLOP/s (median) | spread ms (min-max) |\n|---|---|---|---|---|---|\n");
+  std::printf("| variant | size | entry | median ms | TFLOP/s (median) | spread ms (min-max) |\n");
+  std::printf("|---|---|---|---|---|---|\n");
   for (int64_t n : sizes) {
     size_t elems = size_t(n * n);
     std::vector<uint16_t> ha(elems), hb(elems);

@@ -22,6 +22,7 @@ static const char* g_last_entry = "";
 #include <tuple>
 #include <vector>
 
+#include "cuda_check.h"
 #include "attention.h"
 #include "attention_variants.h"
 #include "batched_matmul.h"
@@ -52,17 +53,6 @@ static const char* g_last_entry = "";
 namespace {
 
 int failures = 0;
-
-#define CHECK_CU(call)                                                             \
-  do {                                                                             \
-    CUresult r_ = (call);                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                      \
-      const char* s_ = nullptr;                                                    \
-      cuGetErrorString(r_, &s_);                                                   \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_); \
-      std::exit(2);                                                                \
-    }                                                                              \
-  } while (0)
 
 // Fills with uniform values in [lo, hi) from a per-run seed (fresh inputs every run).
 void fill(std::vector<float>& v, std::mt19937_64& rng, float lo, float hi) {
@@ -506,12 +496,16 @@ void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt1
 
 // tests/gpu/hopper.tile: the tma_wgmma path's other shapes. `a_t`: A stored [K, M] (M-major);
 // `b_t`: B stored [N, K]. C (f32) = A @ B compared with a float64 product of the rounded inputs.
-void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
-                  std::mt19937_64& rng, double scale = 1.0) {
+// One launch of a hopper.tile kernel, C (f32, M x N) = A @ B: fresh A (M K elements) and B
+// (K N) of dtype t in [-1, 1), C poisoned. `ar`, `br`: the inputs as the kernel sees them
+// (rounded to t), in their stored order.
+struct HopperRun {
+  std::vector<double> ar, br, c;
+};
+HopperRun run_hopper(MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
   fill(a, rng, -1.f, 1.f);
   fill(b, rng, -1.f, 1.f);
-  std::vector<double> ar = rounded(a, t), br = rounded(b, t);
   std::vector<uint8_t> ha = pack(a, t), hb = pack(b, t), hc(size_t(M * N) * 4);
   Buffer da(ha.size()), db(hb.size()), dc(hc.size());
   CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
@@ -520,19 +514,33 @@ void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
   CHECK_CU(k(nullptr, da.p, db.p, dc.p, M, K, N));
   CHECK_CU(cuCtxSynchronize());
   CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  return {rounded(a, t), rounded(b, t), unpack(hc, Ty::F32)};
+}
+
+// The label of a hopper.tile case ("name MxNxK [entry]"), after checking the path that ran: the
+// tma_wgmma entry on a 9.0 device when every row is 16-byte aligned (A's rows hold M elements
+// when `a_t` (stored [K, M]) else K, B's K when `b_t` (stored [N, K]) else N, C's N f32 values)
+// and K > 0.
+std::string hopper_case(const char* name, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t) {
+  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                     " [" + g_last_entry + "]";
+  bool aligned = (a_t ? M : K) % 8 == 0 && (b_t ? K : N) % 8 == 0 && N % 4 == 0;
+  expect_path(what, g_device_cc == 90 && aligned && K > 0);
+  return what;
+}
+
+void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
+                  std::mt19937_64& rng, double scale = 1.0) {
+  HopperRun run = run_hopper(k, t, M, N, K, rng);
   std::vector<double> ref(size_t(M * N), 0.0);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t kk = 0; kk < K; ++kk) {
-      double x = ar[size_t(a_t ? kk * M + i : i * K + kk)];
-      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += scale * x * br[size_t(b_t ? j * K + kk : kk * N + j)];
+      double x = run.ar[size_t(a_t ? kk * M + i : i * K + kk)];
+      for (int64_t j = 0; j < N; ++j)
+        ref[size_t(i * N + j)] += scale * x * run.br[size_t(b_t ? j * K + kk : kk * N + j)];
     }
-  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
-                     " [" + g_last_entry + "]";
-  // Every row 16-byte aligned: A's rows hold M (stored [K, M]) or K elements, B's K or N, C's N
-  // f32 values.
-  bool aligned = (a_t ? M : K) % 8 == 0 && (b_t ? K : N) % 8 == 0 && N % 4 == 0;
-  expect_path(what, g_device_cc == 90 && aligned && K > 0);
-  report_rel(what, rel_error(unpack(hc, Ty::F32), ref), tolerance(t));
+  std::string what = hopper_case(name, M, N, K, a_t, b_t);
+  report_rel(what, rel_error(run.c, ref), tolerance(t));
 }
 
 // hopper.tile's f16-accumulator kernels: C (f32, the f16 accumulator's values exactly) = A @ B
@@ -553,19 +561,10 @@ void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
 // |one step's sum| ~ 1.3, far over the bound (0.1-0.5 at these K).
 void check_f16_acc(const char* name, MatmulKernel k, int64_t M, int64_t N, int64_t K, bool b_t, int64_t fresh_every,
                    std::mt19937_64& rng) {
-  std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
-  fill(a, rng, -1.f, 1.f);
-  fill(b, rng, -1.f, 1.f);
-  std::vector<double> ar = rounded(a, Ty::F16), br = rounded(b, Ty::F16);
-  std::vector<uint8_t> ha = pack(a, Ty::F16), hb = pack(b, Ty::F16), hc(size_t(M * N) * 4);
-  Buffer da(ha.size()), db(hb.size()), dc(hc.size());
-  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
-  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
-  poison(dc);
-  CHECK_CU(k(nullptr, da.p, db.p, dc.p, M, K, N));
-  CHECK_CU(cuCtxSynchronize());
-  CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
-  std::vector<double> out = unpack(hc, Ty::F32);
+  HopperRun run = run_hopper(k, Ty::F16, M, N, K, rng);
+  const std::vector<double>& ar = run.ar;
+  const std::vector<double>& br = run.br;
+  const std::vector<double>& out = run.c;
   // Row by row: exact partial sums (float64 holds these sums of f16 products to ~1e-16), the
   // magnitudes of every value rounded to f16, and of the products.
   std::vector<double> ref(size_t(M * N)), rounded_sum(size_t(M * N)), abs_sum(size_t(M * N));
@@ -584,7 +583,8 @@ void check_f16_acc(const char* name, MatmulKernel k, int64_t M, int64_t N, int64
         part[size_t(j)] += p;
         as[j] += std::fabs(p);
       }
-      bool step_end = kk % 16 == 15 || kk + 1 == K, tile_end = fresh_every && (kk % fresh_every == fresh_every - 1 || kk + 1 == K);
+      bool step_end = kk % 16 == 15 || kk + 1 == K;
+      bool tile_end = fresh_every && (kk % fresh_every == fresh_every - 1 || kk + 1 == K);
       if (step_end) {
         ++n;
         for (int64_t j = 0; j < N; ++j) rs[j] += std::fabs(part[size_t(j)]);
@@ -613,10 +613,7 @@ void check_f16_acc(const char* name, MatmulKernel k, int64_t M, int64_t N, int64
     }
     if (!(r <= worst)) worst = std::isnan(r) ? INFINITY : r;
   }
-  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
-                     " [" + g_last_entry + "]";
-  bool aligned = K % 8 == 0 && (b_t ? K : N) % 8 == 0 && N % 4 == 0;
-  expect_path(what, g_device_cc == 90 && aligned && K > 0);
+  std::string what = hopper_case(name, M, N, K, false, b_t);
   char err[64];
   std::snprintf(err, sizeof err, " rel err %.1e, worst=|err|/bound", rel_error(out, ref));
   report((what + err).c_str(), out.size(), bad, worst, first);
@@ -840,12 +837,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  CUdevice dev = use_device_0();
   int major = 0, minor = 0;
   CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
   CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
