@@ -16,6 +16,7 @@
 //    if results take that of the then branch.
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lowering_steps.h"
+#include "ir/passes/passes.h"
 
 #include <algorithm>
 #include <map>
@@ -528,6 +529,13 @@ void assign_layouts(LoweredKernel& k) {
   low.set_dry(false);
   args();
   low.block(k.fn->body);
+  // Rematerialization leaves the ops whose values it computed again without users, with any
+  // conversion made for them (a mask's first computation, in the layout of its operands): a
+  // conversion through shared memory costs a barrier even when nothing reads it.
+  ir::eliminate_dead_code(*k.fn);
+  std::vector<const ir::Value*> values = values_in_program_order(k);
+  std::set<const ir::Value*> live(values.begin(), values.end());
+  for (auto it = k.layouts.begin(); it != k.layouts.end();) it = live.count(it->first) ? std::next(it) : k.layouts.erase(it);
 }
 
 }  // namespace tilec::codegen

@@ -80,13 +80,20 @@ struct Pipeline {
   int stages = 2;
   int64_t stage_bytes = 0;  ///< one stage: every async load of the loop
   std::vector<AsyncLoad> loads;
+  /// TMA: tiles loaded once, before the loop, into a buffer of their own that every iteration's
+  /// wgmma reads as its A operand (the Q tile of flash attention, FA3's "Q in shared memory":
+  /// no registers held across the loop). They sit after the stages (offset: bytes from stage
+  /// 0, 1024-byte aligned) and complete on one mbarrier of their own, after the empty ones.
+  std::vector<AsyncLoad> resident;
+  int64_t resident_bytes() const;
   /// cp.async: the mma that holds the late sync (the wait, the barrier and the next stage's
   /// copies, before its last k step), when it is the body's last reader of the stage and sits
   /// at the top level of the body (so every thread reaches it once per iteration); else null,
   /// and they sit at the top of each iteration (finish_pipelines).
   const ir::Op* sync_mma = nullptr;
-  /// TMA: the stage's mbarriers after the stages: full[s] at barriers + 8 s, empty[s] at
-  /// barriers + 8 (stages + s) (bytes from the pipeline offset).
+  /// TMA: the mbarriers after the stages and the resident tiles: full[s] at barriers + 8 s,
+  /// empty[s] at barriers + 8 (stages + s), the resident tiles' at barriers + 16 stages (bytes
+  /// from the 1024-byte aligned start of the stages).
   int64_t barriers = 0;
 };
 
@@ -173,6 +180,11 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// (lowering_steps.h); `print_after` as for lower_kernel.
 std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
                                              std::string& why, std::string* print_after = nullptr);
+
+/// TMA boxes of the 128-byte swizzle fit `al`: whole 128-byte spans of each line, 8 to 256
+/// lines in multiples of 8 (one swizzle pattern), arrays of at most 5 dimensions (PTX ISA
+/// §9.7.9.25.5.1, cp.async.bulk.tensor; tma_pipeline.cpp).
+bool tma_box_ok(const AsyncLoad& al);
 
 /// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.

@@ -23,6 +23,9 @@
 //   producer: tma.copy %a, %b every iteration                 before the loop
 //   mbarrier.wait full / mbarrier.arrive empty                 in each iteration
 //   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
+// Tiles loaded once before the loop (Pipeline::resident, on either schedule) have their own
+// mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
+// "mbarrier.wait resident" before the loop, and the annotation {tma resident}.
 #include "codegen/lower.h"
 
 #include <map>
@@ -72,7 +75,22 @@ std::vector<std::string> cp_async_issue(const Pipeline& p, const ir::ValueName& 
 }
 
 std::string mbarrier_init(const LoweredKernel& k, const Pipeline& p) {
-  return fmt::format("mbarrier.init full x{} count 1, empty x{} count {}", p.stages, p.stages, k.num_warps / 4);
+  return fmt::format("mbarrier.init full x{} count 1, empty x{} count {}{}", p.stages, p.stages, k.num_warps / 4,
+                     p.resident.empty() ? "" : ", resident x1 count 1");
+}
+
+// "tma.copy %3 once, " when the pipeline has resident tiles.
+std::string resident_text(const Pipeline& p, const ir::ValueName& name) {
+  std::string s;
+  for (const AsyncLoad& al : p.resident) s += (s.empty() ? "" : ", ") + name(al.load->results[0]);
+  return s.empty() ? s : "tma.copy " + s + " once, ";
+}
+
+bool is_resident(const LoweredKernel& k, const AsyncLoad* al) {
+  for (const Pipeline& p : k.pipelines)
+    for (const AsyncLoad& r : p.resident)
+      if (&r == al) return true;
+  return false;
 }
 
 std::vector<std::string> before(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
@@ -81,12 +99,14 @@ std::vector<std::string> before(const LoweredKernel& k, const ir::Op& op, const 
   if (specialized && &op == k.fn->body.ops.front().get()) lines = {mbarrier_init(k, k.pipelines[0]), "barrier"};
   if (const Pipeline* p = k.pipeline(&op)) {
     std::string loads = loads_text(*p, name);
-    if (specialized) lines.push_back(fmt::format("producer: tma.copy {} every iteration", loads));
-    else if (tma) lines = {mbarrier_init(k, *p), fmt::format("tma.copy {} first {}", loads, p->stages - 1), "barrier"};
+    std::string once = resident_text(*p, name);
+    if (specialized) lines.push_back(fmt::format("producer: {}tma.copy {} every iteration", once, loads));
+    else if (tma) lines = {mbarrier_init(k, *p), fmt::format("{}tma.copy {} first {}", once, loads, p->stages - 1), "barrier"};
     else if (p->sync_mma)
       lines = {fmt::format("cp_async.copy {} first {}", loads, p->stages),
                fmt::format("cp_async.wait_group {}", p->stages - 1), "barrier"};
     else lines = {fmt::format("cp_async.copy {} first {}", loads, p->stages - 1)};
+    if (tma && !p->resident.empty()) lines.push_back("mbarrier.wait resident");
   } else if (const Pipeline* p = body_of(k, op, true)) {
     if (tma) lines = {"mbarrier.wait full"};
     else if (!p->sync_mma) lines = cp_async_issue(*p, name);
@@ -111,9 +131,10 @@ std::vector<std::string> after(const LoweredKernel& k, const ir::Op& op, const i
 std::string annotation(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
   bool tma = k.path == CodePath::TmaWgmma;
   if (!op.results.empty())
-    if (k.async_load(op.results[0])) {
-      if (op.kind != ir::OpKind::Load) return " {view of the stage}";
-      return tma ? " {tma stage}" : " {cp_async stage}";
+    if (const AsyncLoad* al = k.async_load(op.results[0])) {
+      bool resident = is_resident(k, al);
+      if (op.kind != ir::OpKind::Load) return resident ? " {view of the resident tile}" : " {view of the stage}";
+      return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
   if (op.kind != ir::OpKind::Mma) return "";
   if (k.is_wgmma(op)) return " {wgmma}";
@@ -161,6 +182,11 @@ std::string print_lowered(const LoweredKernel& k) {
                            &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines, al.line_elems,
                            al.boxes(), kmajor ? "K" : al.operand == 0 ? "M" : "N");
       }
+      for (const AsyncLoad& al : p.resident)
+        out += fmt::format("; wgmma operand a from a {}x{} tile loaded once, at stage offset {} ({} boxes of "
+                           "128-byte lines, {}-major)",
+                           al.lines, al.line_elems, p.stages * p.stage_bytes + al.offset, al.boxes(),
+                           al.contiguous_dim == 1 ? "K" : "M");
       out += "\n";
     }
     return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));

@@ -95,6 +95,39 @@ bool follow_chain(const ir::Op& load, const Users& users, const std::set<const i
   return is_pow2(al.pitch()) && al.pitch() >= 16 && al.pitch() <= kAlign && al.esz <= 8;
 }
 
+// A tile load that a copy engine can do: cp.async and TMA fill zeros only, and the tile's
+// dimensions are the array's.
+bool copyable(const ir::Op& op) {
+  if (op.kind != ir::OpKind::Load) return false;
+  if (op.value.i != 0 || op.value.f != 0.0) return false;  // cp.async fills zeros only
+  if (!op.order.empty()) return false;                        // tile dims are array dims
+  // Element offsets (load(offset=)) may start a line anywhere, so neither 16-byte cp.async
+  // chunks nor a TMA box at a tile index fits them: such a load goes through registers (and
+  // an mma operand it feeds is staged), which also keeps it off the tma_wgmma path.
+  return !op.offsets;
+}
+
+// TMA: the loads before `loop`, in the block that holds it, whose tile reaches operand a of an
+// mma at the top level of the loop's body and nothing else, in TMA boxes (Pipeline::resident).
+// Others stay in registers (wgmma's register-A form).
+std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users) {
+  ir::Block& outer = *loop.parent;
+  ir::Block& body = *loop.regions[0];
+  std::set<const ir::Op*> ops;
+  for (auto& op : outer.ops) ops.insert(op.get());
+  for (auto& op : body.ops) ops.insert(op.get());
+  std::vector<AsyncLoad> out;
+  for (auto& op : outer.ops) {
+    if (op.get() == &loop) break;
+    AsyncLoad al;
+    std::vector<const ir::Value*> chain;
+    if (copyable(*op) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 && al.mma->parent == &body &&
+        tma_box_ok(al))
+      out.push_back(al);
+  }
+  return out;
+}
+
 // The async loads of one loop body, or none.
 std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
   ir::Block& body = *loop.regions[0];
@@ -106,13 +139,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
   for (auto& op : body.ops) body_ops.insert(op.get());
   std::vector<AsyncLoad> loads;
   for (auto& op : body.ops) {
-    if (op->kind != ir::OpKind::Load) continue;
-    if (op->value.i != 0 || op->value.f != 0.0) continue;  // cp.async fills zeros only
-    if (!op->order.empty()) continue;                         // tile dims are array dims
-    // Element offsets (load(offset=)) may start a line anywhere, so neither 16-byte cp.async
-    // chunks nor a TMA box at a tile index fits them: such a load goes through registers (and
-    // an mma operand it feeds is staged), which also keeps it off the tma_wgmma path.
-    if (op->offsets) continue;
+    if (!copyable(*op)) continue;
     bool indices_ok = true;
     for (size_t i = 1; i < op->operands.size(); ++i)
       indices_ok = indices_ok && (op->operands[i] == body.args[0] || !inside.count(op->operands[i]));
@@ -153,21 +180,29 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
       p.stage_bytes += align_up(al.bytes(), kAlign);
     }
     p.loads = std::move(loads);
+    if (k.path == CodePath::TmaWgmma) {
+      int64_t at = 0;
+      for (AsyncLoad& al : p.resident = find_resident(*loop, users)) {
+        al.offset = at;
+        at += align_up(al.bytes(), kAlign);
+      }
+    }
     planned.insert(loop);
     k.pipelines.push_back(std::move(p));
   }
   for (const Pipeline& p : k.pipelines)
-    for (const AsyncLoad& al : p.loads) {
-      std::vector<const ir::Value*> todo{al.load->results[0]};
-      while (!todo.empty()) {
-        const ir::Value* v = todo.back();
-        todo.pop_back();
-        k.async_values[v] = &al;
-        if (auto it = users.find(v); it != users.end())
-          for (const ir::Op* u : it->second)
-            if (u->kind != ir::OpKind::Mma) todo.push_back(u->results[0]);
+    for (const std::vector<AsyncLoad>* loads : {&p.loads, &p.resident})
+      for (const AsyncLoad& al : *loads) {
+        std::vector<const ir::Value*> todo{al.load->results[0]};
+        while (!todo.empty()) {
+          const ir::Value* v = todo.back();
+          todo.pop_back();
+          k.async_values[v] = &al;
+          if (auto it = users.find(v); it != users.end())
+            for (const ir::Op* u : it->second)
+              if (u->kind != ir::OpKind::Mma) todo.push_back(u->results[0]);
+        }
       }
-    }
 }
 
 namespace {
@@ -244,6 +279,12 @@ const AsyncLoad* LoweredKernel::async_load(const ir::Value* v) const {
   return it == async_values.end() ? nullptr : it->second;
 }
 
+int64_t Pipeline::resident_bytes() const {
+  int64_t n = 0;
+  for (const AsyncLoad& al : resident) n = std::max(n, al.offset + align_up(al.bytes(), kAlign));
+  return n;
+}
+
 int LoweredKernel::num_stages() const {
   int stages = 1;
   for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages);
@@ -254,8 +295,10 @@ int64_t LoweredKernel::shared_bytes() const {
   int64_t stages = 0;
   for (const Pipeline& p : pipelines) {
     // TMA: the full and empty mbarriers, and up to 1024 bytes to align the stages at run time.
-    int64_t barriers = path == CodePath::TmaWgmma ? 16 * p.stages + 1024 : 0;
-    stages = std::max(stages, p.stages * p.stage_bytes + barriers);
+    // TMA: the resident tiles, the full and empty mbarriers and the resident tiles' one, and up
+    // to 1024 bytes to align the stages at run time.
+    int64_t extra = path == CodePath::TmaWgmma ? p.resident_bytes() + 16 * p.stages + (p.resident.empty() ? 0 : 8) + 1024 : 0;
+    stages = std::max(stages, p.stages * p.stage_bytes + extra);
   }
   // The TmaWgmma path has one entry, compiled like the vectorized variant.
   int64_t general = path == CodePath::TmaWgmma ? 0 : conversion_smem;

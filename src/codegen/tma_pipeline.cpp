@@ -36,6 +36,11 @@ int64_t loop_registers(const LoweredKernel& k, const Pipeline& p) {
 
 }  // namespace
 
+bool tma_box_ok(const AsyncLoad& al) {
+  return al.pitch() % 128 == 0 && al.lines % 8 == 0 && al.lines <= 256 &&
+         al.load->operands[0]->type.array->dims.size() <= 5;
+}
+
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   warpgroups = 0;
   if (k.pipelines.empty()) {
@@ -72,7 +77,7 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
         fail(fmt::format("the accumulator is {}x{} with k {}: wgmma needs rows in multiples of 64 (at most 256), "
                          "columns in multiples of 8 (at most 256) and k in multiples of 16",
                          c[0], c[1], K));
-      if (al.pitch() % 128 || al.lines % 8 || al.lines > 256 || al.load->operands[0]->type.array->dims.size() > 5)
+      if (!tma_box_ok(al))
         fail(fmt::format("a {}x{} tile: TMA boxes of the 128-byte swizzle need lines of a multiple of 128 bytes "
                          "and a multiple of 8 lines, at most 256",
                          al.lines, al.line_elems));
@@ -99,7 +104,8 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
   int64_t room = smem_limit - k.pipeline_offset - kAlign;
   for (Pipeline& p : k.pipelines) {
     int64_t per_stage = p.stage_bytes + kBarrierBytes;
-    int fit = int(std::min<int64_t>(room / per_stage, kMaxStages));
+    int64_t resident = p.resident_bytes() + (p.resident.empty() ? 0 : 8);
+    int fit = int(std::min<int64_t>((room - resident) / per_stage, kMaxStages));
     int s = num_stages ? std::min(num_stages, fit) : fit;
     if (s < 2) {
       k.pipelines.clear();
@@ -113,7 +119,7 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
                                         "loop runs {} on the tma_wgmma path",
                                         num_stages, s, p.stage_bytes, room, k.target.arch, k.pipeline_offset, s)});
     p.stages = s;
-    p.barriers = s * p.stage_bytes;
+    p.barriers = s * p.stage_bytes + p.resident_bytes();
   }
 }
 
@@ -181,9 +187,10 @@ void plan_specialization(LoweredKernel& k) {
   std::set<const ir::Op*> slice;
   std::vector<const ir::Value*> work = {loop.operands[0], loop.operands[1], loop.operands[2]};
   const ir::Value* iv = loop.regions[0]->args[0];
-  for (const AsyncLoad& al : k.pipelines[0].loads)
-    for (size_t d = 1; d < al.load->operands.size(); ++d)
-      if (al.load->operands[d] != iv) work.push_back(al.load->operands[d]);
+  for (const std::vector<AsyncLoad>* loads : {&k.pipelines[0].loads, &k.pipelines[0].resident})
+    for (const AsyncLoad& al : *loads)
+      for (size_t d = 1; d < al.load->operands.size(); ++d)
+        if (al.load->operands[d] != iv) work.push_back(al.load->operands[d]);
   while (!work.empty()) {
     const ir::Value* v = work.back();
     work.pop_back();
@@ -230,8 +237,10 @@ bool LoweredKernel::is_wgmma(const ir::Op& mma) const {
 std::vector<const AsyncLoad*> LoweredKernel::tensor_maps() const {
   std::vector<const AsyncLoad*> out;
   if (path != CodePath::TmaWgmma) return out;
-  for (const Pipeline& p : pipelines)
+  for (const Pipeline& p : pipelines) {
     for (const AsyncLoad& al : p.loads) out.push_back(&al);
+    for (const AsyncLoad& al : p.resident) out.push_back(&al);
+  }
   return out;
 }
 

@@ -9,20 +9,18 @@
 #
 # One header per (dtype, shape variant, arch), told apart by --prefix <dtype>_<variant>_<arch>_:
 #   dtypes    bf16, f16
-#   variants  d64_full     -D D=64                          (BM=128 BN=64, the sample's defaults)
-#             d128_full    -D D=128                         (BM=128 BN=64)
-#             d128_causal  -D D=128 -D CAUSAL=True           (BM=128 BN=64: attention_v16, the
-#                                  variant contiguous arrays run, does not spill; the general
-#                                  variant, for unaligned arrays, spills 196 bytes)
+#   variants  d64_full     -D D=64                          (BM=128 BN=128, the sample's defaults)
+#             d128_full    -D D=128                         (BM=128 BN=128)
+#             d128_causal  -D D=128 -D CAUSAL=True           (BM=128 BN=128)
 #   archs     sm90a  -arch sm_90a  Hopper's path (tma_wgmma where the lowering takes it, else the
 #                                  portable lowering built for sm_90a)
 #             sm80   -arch sm_80   the portable path, mma.sync + cp.async: SASS for 8.0 and PTX
 #                                  that the driver compiles for the H200 when the module loads
-# plus two bf16 sm_90a configurations, timed beside the others (the per-implementation table):
-#             d128_causal_bn32  -D D=128 -D CAUSAL=True -D BN=32 (no spills in either variant)
-#             d64_full_bn128    -D D=64 -D BN=128
-#             d128_full_bn128   -D D=128 -D BN=128
-#             d128_causal_bn128 -D D=128 -D CAUSAL=True -D BN=128
+# plus bf16 configurations with BN=64 (the default until 2026-12-02), timed beside the others
+# (the per-implementation table), on both paths:
+#             d64_full_bn64     -D D=64 -D BN=64
+#             d128_full_bn64    -D D=128 -D BN=64
+#             d128_causal_bn64  -D D=128 -D CAUSAL=True -D BN=64
 # Writes the headers, attention_variants.h (the list bench/tilec_attention.c exports),
 # resources.txt (registers, stack and spills: tilec's ptxas report per header, and for the sm80
 # headers ptxas -arch=sm_90 on their PTX, which is what the driver's compile on the H200 does
@@ -41,10 +39,9 @@ declare -A flags=(
   [d64_full]="-D D=64"
   [d128_full]="-D D=128"
   [d128_causal]="-D D=128 -D CAUSAL=True"
-  [d128_causal_bn32]="-D D=128 -D CAUSAL=True -D BN=32"
-  [d64_full_bn128]="-D D=64 -D BN=128"
-  [d128_full_bn128]="-D D=128 -D BN=128"
-  [d128_causal_bn128]="-D D=128 -D CAUSAL=True -D BN=128"
+  [d64_full_bn64]="-D D=64 -D BN=64"
+  [d128_full_bn64]="-D D=128 -D BN=64"
+  [d128_causal_bn64]="-D D=128 -D CAUSAL=True -D BN=64"
 )
 builds=()
 for t in bf16 f16; do
@@ -52,7 +49,9 @@ for t in bf16 f16; do
     for a in sm90a sm80; do builds+=("${t}_${v}_${a}"); done
   done
 done
-builds+=(bf16_d128_causal_bn32_sm90a bf16_d64_full_bn128_sm90a bf16_d128_full_bn128_sm90a bf16_d128_causal_bn128_sm90a)
+for v in d64_full_bn64 d128_full_bn64 d128_causal_bn64; do
+  for a in sm90a sm80; do builds+=("bf16_${v}_${a}"); done
+done
 
 # compile NAME: the header NAME.h, its tilec -v trace in logs/NAME.log, for sm80 builds the
 # PTX assembled for sm_90 (logs/NAME.ptxas-sm90.txt), for sm90a builds the cubin.

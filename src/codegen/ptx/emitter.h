@@ -78,6 +78,9 @@ class Emitter : public EmitContext {
     /// Per TMA load, per array dimension: the u32 tile origin (index * extent) of the fixed
     /// dimensions ("" for the one that moves with the induction variable).
     std::vector<std::vector<std::string>> origin;
+    /// u32 shared addresses of the resident tiles (Pipeline::resident) and of their mbarrier;
+    /// empty without resident tiles.
+    std::string resident, resident_full;
   };
   /// The stages' and mbarriers' shared addresses (st.base, full, empty) of pipeline `p`.
   void tma_setup(const Pipeline& p, TmaState& st);
@@ -87,6 +90,18 @@ class Emitter : public EmitContext {
   void tma_init_barriers(const TmaState& st);
   /// The tile origins of the TMA loads' fixed dimensions (st.origin), from their indices.
   void tma_origins(const ir::Op& loop, TmaState& st);
+  /// Per dimension of `al`'s load: the u32 tile origin (index * extent), "" where the index
+  /// is `iv` (it moves with the loop).
+  std::vector<std::string> tma_origin(const AsyncLoad& al, const ir::Value* iv);
+  /// The copies of `al`'s boxes to shared address `dst` (u32) + `offset` bytes, completing on
+  /// mbarrier `bar`: the tile origin per dimension, the ones left empty being `iv` (u32) times
+  /// the extent.
+  void tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
+                const std::string& dst, int64_t offset, const std::string& bar);
+  /// The producer thread: expect the resident tiles' bytes and issue their copies (once).
+  void tma_issue_resident(const TmaState& st);
+  /// Every compute thread: wait for the resident tiles, and note their shared addresses.
+  void tma_wait_resident(const TmaState& st);
   /// Before the loop. Inline: the barriers, then the first stages issued. Specialized (a
   /// consumer): only the read counters; the producer set up everything else.
   void tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st);
@@ -129,6 +144,12 @@ class Emitter : public EmitContext {
   /// the first register), and the last k steps went missing on the H200; tools/
   /// check_wgmma_sass.py checks the SASS for it.
   void wgmma_wait(int n);
+  /// Whether `mma`'s result is read only by its loop's yield (at `*slot` of the yield).
+  bool wgmma_yield_only(const ir::Op& mma, size_t* slot) const;
+  /// For an accumulator that may stay in flight into the next iteration (its carried value is
+  /// read there only after a wgmma that waits for every group): the loop-carried value whose
+  /// registers it accumulates in; else null.
+  const ir::Value* deferred_home(const ir::Op& mma) const;
   /// wgmma's A fragment from 16-bit registers in wgmma_layout: consecutive pairs packed into
   /// .b32 registers (four per k step); also an f16 accumulator's D (N/4 registers per thread).
   std::vector<std::string> wgmma_pack(const std::vector<std::string>& halves);

@@ -75,6 +75,12 @@ void Emitter::tma_setup(const Pipeline& p, TmaState& st) {
   st.empty = b_.reg(RegClass::B32);
   b_.ins("add.u32", {st.full, st.base, u32(p.barriers)});
   b_.ins("add.u32", {st.empty, st.base, u32(p.barriers + 8 * p.stages)});
+  if (!p.resident.empty()) {
+    st.resident = b_.reg(RegClass::B32);
+    st.resident_full = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {st.resident, st.base, u32(p.stages * p.stage_bytes)});
+    b_.ins("add.u32", {st.resident_full, st.base, u32(p.barriers + 16 * p.stages)});
+  }
 }
 
 void Emitter::tma_init_barriers(const TmaState& st) {
@@ -84,40 +90,92 @@ void Emitter::tma_init_barriers(const TmaState& st) {
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(warpgroups)});
   }
+  if (!st.p->resident.empty()) b_.ins("mbarrier.init.shared::cta.b64", {"[" + st.resident_full + "]", "1"});
   b_.ins("fence.mbarrier_init.release.cluster", {});
   b_.ins("fence.proxy.async.shared::cta", {});
   for (const AsyncLoad& al : st.p->loads) b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
 }
 
+std::vector<std::string> Emitter::tma_origin(const AsyncLoad& al, const ir::Value* iv) {
+  const ir::Op& ld = *al.load;
+  const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
+  std::vector<std::string> origin;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const ir::Value* index = ld.operands[d + 1];
+    if (index == iv) {
+      origin.push_back("");
+      continue;
+    }
+    std::string o = b_.reg(RegClass::B32), idx = regs(index)[0];
+    if (dtype_bits(index->type.tile.dtype) == 64) {
+      std::string n = b_.reg(RegClass::B32);
+      b_.ins("cvt.u32.u64", {n, idx});
+      idx = n;
+    } else if (dtype_bits(index->type.tile.dtype) < 32) {
+      std::string n = b_.reg(RegClass::B32);
+      b_.ins("mov.b32", {n, idx});
+      idx = n;
+    }
+    b_.ins("mul.lo.u32", {o, idx, u32(shape[d])});
+    origin.push_back(o);
+  }
+  return origin;
+}
+
+void Emitter::tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
+                       const std::string& dst, int64_t offset, const std::string& bar) {
+  const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
+  int rank = int(shape.size());
+  std::vector<std::string> coord(static_cast<size_t>(rank));  // innermost first
+  for (int d = 0; d < rank; ++d) {
+    std::string o = origin[size_t(d)];
+    if (o.empty()) {
+      o = b_.reg(RegClass::B32);
+      b_.ins("mul.lo.u32", {o, iv, u32(shape[size_t(d)])});
+    }
+    coord[size_t(rank - 1 - d)] = o;
+  }
+  for (int64_t box = 0; box < al.boxes(); ++box) {
+    std::vector<std::string> c = coord;
+    if (box) {
+      c[0] = b_.reg(RegClass::B32);
+      b_.ins("add.u32", {c[0], coord[0], u32(64 * box)});
+    }
+    std::string at = fmt::format("[{}+{}]", dst, offset + box * al.box_bytes());
+    std::string src = fmt::format("[{}, {{{}}}]", tensor_maps_.at(&al), fmt::join(c, ", "));
+    b_.ins(fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", rank),
+           {at, src, "[" + bar + "]"});
+  }
+}
+
+void Emitter::tma_issue_resident(const TmaState& st) {
+  const Pipeline& p = *st.p;
+  if (p.resident.empty()) return;
+  int64_t bytes = 0;
+  for (const AsyncLoad& al : p.resident) bytes += al.boxes() * al.box_bytes();
+  b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + st.resident_full + "]", u32(bytes)});
+  for (const AsyncLoad& al : p.resident) {
+    b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
+    tma_copy(al, tma_origin(al, nullptr), "", st.resident, al.offset, st.resident_full);
+  }
+}
+
+void Emitter::tma_wait_resident(const TmaState& st) {
+  const Pipeline& p = *st.p;
+  if (p.resident.empty()) return;
+  // Loaded once: the barrier completes its phase 0 and is never armed again.
+  mbarrier_wait(st.resident_full, "0");
+  for (const AsyncLoad& al : p.resident) {
+    std::string r = b_.reg(RegClass::B32);
+    b_.ins("add.u32", {r, st.resident, u32(al.offset)});
+    async_base_[&al] = r;
+  }
+}
+
 void Emitter::tma_origins(const ir::Op& loop, TmaState& st) {
   // The fixed dimensions' tile origins (elements), once.
-  const ir::Value* iv_value = loop.regions[0]->args[0];
   st.origin.clear();
-  for (const AsyncLoad& al : st.p->loads) {
-    const ir::Op& ld = *al.load;
-    const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
-    std::vector<std::string> origin;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      const ir::Value* index = ld.operands[d + 1];
-      if (index == iv_value) {
-        origin.push_back("");
-        continue;
-      }
-      std::string o = b_.reg(RegClass::B32), idx = regs(index)[0];
-      if (dtype_bits(index->type.tile.dtype) == 64) {
-        std::string n = b_.reg(RegClass::B32);
-        b_.ins("cvt.u32.u64", {n, idx});
-        idx = n;
-      } else if (dtype_bits(index->type.tile.dtype) < 32) {
-        std::string n = b_.reg(RegClass::B32);
-        b_.ins("mov.b32", {n, idx});
-        idx = n;
-      }
-      b_.ins("mul.lo.u32", {o, idx, u32(shape[d])});
-      origin.push_back(o);
-    }
-    st.origin.push_back(origin);
-  }
+  for (const AsyncLoad& al : st.p->loads) st.origin.push_back(tma_origin(al, loop.regions[0]->args[0]));
 }
 
 void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
@@ -131,6 +189,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
       b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
     }
     st.wg_leader = warpgroup_leader();
+    tma_wait_resident(st);
     return;
   }
   static_cast<LoopCounter&>(st) = loop_counter(loop);
@@ -150,6 +209,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   b_.ins("not.pred", {not_leader, st.leader});
   b_.ins_if(not_leader, "bra", {skip});
   tma_init_barriers(st);
+  tma_issue_resident(st);
   // The first S - 1 tiles.
   for (int s = 0; s + 1 < S; ++s) {
     std::string beyond = b_.reg(RegClass::Pred);
@@ -159,6 +219,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   }
   b_.label(skip);
   b_.ins("bar.sync", {"0"});
+  tma_wait_resident(st);
 }
 
 void Emitter::specialized_body() {
@@ -200,6 +261,7 @@ void Emitter::specialized_body() {
 
 void Emitter::tma_produce(const ir::Op& loop, TmaState& st) {
   static_cast<LoopCounter&>(st) = loop_counter(loop);
+  tma_issue_resident(st);
   tma_origins(loop, st);
   for (std::string* r : {&st.wslot, &st.wphase}) {
     *r = b_.reg(RegClass::B32);
@@ -235,31 +297,7 @@ void Emitter::tma_issue(TmaState& st) {
     iv = b_.reg(RegClass::B32);
     b_.ins("cvt.u32.u64", {iv, st.iv_issue});
   }
-  for (size_t i = 0; i < p.loads.size(); ++i) {
-    const AsyncLoad& al = p.loads[i];
-    const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
-    int rank = int(shape.size());
-    std::vector<std::string> coord(static_cast<size_t>(rank));  // innermost first
-    for (int d = 0; d < rank; ++d) {
-      std::string o = st.origin[i][size_t(d)];
-      if (o.empty()) {
-        o = b_.reg(RegClass::B32);
-        b_.ins("mul.lo.u32", {o, iv, u32(shape[size_t(d)])});
-      }
-      coord[size_t(rank - 1 - d)] = o;
-    }
-    for (int64_t box = 0; box < al.boxes(); ++box) {
-      std::vector<std::string> c = coord;
-      if (box) {
-        c[0] = b_.reg(RegClass::B32);
-        b_.ins("add.u32", {c[0], coord[0], u32(64 * box)});
-      }
-      std::string dst = fmt::format("[{}+{}]", stage, al.offset + box * al.box_bytes());
-      std::string src = fmt::format("[{}, {{{}}}]", tensor_maps_.at(&al), fmt::join(c, ", "));
-      b_.ins(fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", rank),
-             {dst, src, "[" + full + "]"});
-    }
-  }
+  for (size_t i = 0; i < p.loads.size(); ++i) tma_copy(p.loads[i], st.origin[i], iv, stage, p.loads[i].offset, full);
   ring_next(st.wslot, st.wphase, S);
   b_.ins(fmt::format("add.{}", st.type()), {st.iv_issue, st.iv_issue, std::to_string(st.step)});
 }
@@ -331,6 +369,7 @@ void Emitter::tma_epilogue(TmaState& st) {
     b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s)});
     b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s)});
   }
+  if (!st.p->resident.empty()) b_.ins("mbarrier.inval.shared::cta.b64", {"[" + st.resident_full + "]"});
   b_.label(skip);
   b_.ins("bar.warp.sync", {"-1"});
 }

@@ -59,7 +59,16 @@ void Emitter::wgmma(const ir::Op& op) {
     const ir::Value* x = C->def->operands[0];
     zero_init = x->def && x->def->kind == ir::OpKind::Constant && x->def->value.i == 0 && x->def->value.f == 0.0;
   }
-  if (use_count_[C] == 1 && !splat) {
+  const ir::Value* home = deferred_home(op);
+  if (home) {
+    // Accumulated in the loop-carried registers themselves, so the yield moves nothing while
+    // the group is still in flight (deferred_home).
+    const std::vector<std::string>& dst = regs(home);
+    const std::vector<std::string>& cin = regs(C);
+    for (size_t i = 0; i < dst.size(); ++i)
+      if (dst[i] != cin[i]) b_.ins("mov.b32", {dst[i], cin[i]});
+    regs_[op.results[0]] = dst;
+  } else if (use_count_[C] == 1 && !splat) {
     regs_[op.results[0]] = regs(C);
   } else {
     std::vector<std::string>& acc = define(op.results[0]);
@@ -82,6 +91,10 @@ void Emitter::wgmma(const ir::Op& op) {
     // warpgroup; M-major A: one 64-element box each.
     std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
     b_.ins("shr.u32", {wg, tid_, "7"});
+    // The same in every lane, said so by a shuffle from lane 0 (as CUTLASS's
+    // canonical_warp_group_idx): ptxas then keeps the descriptors in uniform registers instead
+    // of moving each one there (R2UR) before every wgmma.
+    b_.ins("shfl.sync.idx.b32", {wg, wg, "0", "31", "-1"});
     b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la->box_bytes()), async_base_.at(la)});
     da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes());
   } else {
@@ -147,7 +160,50 @@ void Emitter::wgmma(const ir::Op& op) {
   bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
                  std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
                  !C->def && C->owner == op.parent && use_count_[C] == 1;
-  wgmma_wait(carried ? 1 : 0);
+  wgmma_wait(carried || home ? 1 : 0);
+}
+
+bool Emitter::wgmma_yield_only(const ir::Op& mma, size_t* slot) const {
+  const ir::Op& last = *mma.parent->ops.back();
+  if (use_count_.count(mma.results[0]) == 0 || use_count_.at(mma.results[0]) != 1 || last.kind != ir::OpKind::Yield)
+    return false;
+  auto it = std::find(last.operands.begin(), last.operands.end(), mma.results[0]);
+  if (it == last.operands.end()) return false;
+  if (slot) *slot = size_t(it - last.operands.begin());
+  return true;
+}
+
+const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
+  // An accumulator that is only yielded (attention's O += P V) can stay in flight into the next
+  // iteration when every read of the carried value there comes after a wgmma of the body that
+  // waits for all groups (the next S = Q K^T): that wait finishes this group too. Its stage is
+  // released one iteration later anyway (tma_advance). The register A operand (P) stays
+  // in flight with it: A from before the loop (a register Q) is not allowed, because ptxas
+  // 13.0 gave a loop-invariant register A's registers to P (wrong results on the H200).
+  size_t slot = 0;
+  const ir::Block& body = *mma.parent;
+  const ir::Op* loop = body.parent;
+  if (!loop || loop->kind != ir::OpKind::For || !wgmma_yield_only(mma, &slot)) return nullptr;
+  const ir::Value* C = mma.operands[2];
+  if (!C->def && C->owner == &body) return nullptr;  // the in-place case (wait_group 1 already)
+  const ir::Value* carried = body.args[slot + 1];
+  bool invariant_a = false;
+  ir::walk(const_cast<ir::Block&>(body), [&](ir::Op& o) {
+    const ir::Value* a = o.kind == ir::OpKind::Mma && k_.is_wgmma(o) ? o.operands[0] : nullptr;
+    invariant_a = invariant_a || (a && !k_.async_load(a) && !(a->def ? a->def->parent == &body : a->owner == &body));
+  });
+  if (invariant_a) return nullptr;
+  for (const auto& o : body.ops) {
+    if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && !wgmma_yield_only(*o, nullptr)) return carried;
+    bool reads = false;
+    auto check = [&](const ir::Op& x) {
+      for (const ir::Value* v : x.operands) reads = reads || v == carried;
+    };
+    check(*o);
+    for (const auto& r : o->regions) ir::walk(*r, [&](ir::Op& x) { check(x); });
+    if (reads) return nullptr;
+  }
+  return nullptr;
 }
 
 std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& halves) {
