@@ -59,7 +59,7 @@ void Emitter::wgmma(const ir::Op& op) {
     const ir::Value* x = C->def->operands[0];
     zero_init = x->def && x->def->kind == ir::OpKind::Constant && x->def->value.i == 0 && x->def->value.f == 0.0;
   }
-  const ir::Value* home = deferred_home(op);
+  const ir::Value* home = f16_acc ? nullptr : deferred_home(op);  // an f16 group never stays in flight
   if (home) {
     // Accumulated in the loop-carried registers themselves, so the yield moves nothing while
     // the group is still in flight (deferred_home).
