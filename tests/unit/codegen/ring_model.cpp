@@ -83,7 +83,7 @@ class Machine {
       for (int i = 0; i < cfg_.threads_per_warpgroup; ++i) {
         Thread t;
         t.wg = g;
-        t.tid = uint32_t(128 * g + 37 * i);
+        t.tid = uint32_t(128 * g + 32 * i);
         t.r.resize(e_.reg_names.size());
         wg_[size_t(g)].threads.push_back(int(th_.size()));
         th_.push_back(std::move(t));
@@ -237,6 +237,7 @@ class Machine {
     if (op == "cp" && in.opcode.find("cp.async.bulk.tensor") == 0) return bulk_copy(t, in);
     ++t.pc;
     if (op == "mov") return mov(t, in);
+    if (op == "shfl") return shuffle(t, in);
     if (op == "ld" && in.parts.at(1) == "param") {
       const Operand& m = in.ops.at(1);
       auto it = cfg_.params.find(m.name);
@@ -272,6 +273,21 @@ class Machine {
       return set(t, d, r);
     }
     set(t, d, value(t, s));
+  }
+
+  // shfl.sync.idx from the thread's own lane (every simulated thread is lane 0 of its warp, so
+  // a broadcast from lane 0, as the emitter makes the warpgroup index warp-uniform, is exact);
+  // from any other lane, or in another mode, the value is unknown.
+  void shuffle(Thread& t, const Insn& in) {
+    Val a = value(t, in.ops.at(1)), lane = value(t, in.ops.at(2));
+    bool own = in.parts.at(2) == "idx" && lane.known && (lane.v & 31) == t.tid % 32;
+    const Operand& d = in.ops.at(0);
+    if (d.kind == Kind::Vec) {  // d|p: p says whether the source lane was in range
+      set(t, d.elems.at(0), own ? a : Val{});
+      set(t, d.elems.at(1), own ? Val{1, true} : Val{});
+    } else {
+      set(t, d, own ? a : Val{});
+    }
   }
 
   void exit_thread(Thread& t, const Insn& in) {

@@ -19,12 +19,14 @@
 //     address >> 4) until the group that commit_group closes is retired by a wait_group N
 //     that leaves at most N groups pending; warpgroup-collective (.sync.aligned).
 // Everything else is plain integer arithmetic and branches, interpreted exactly; values the model
-// does not compute (floats, loads from memory, shuffles) are unknown, and an unknown branch
-// condition or mbarrier address is an error rather than a guess.
+// does not compute (floats, loads from memory, shuffles from other lanes) are unknown, and an
+// unknown branch condition, mbarrier address or wgmma descriptor is an error rather than a
+// guess. One ring per mbarrier initialization: an operand loaded once into a stage of its own
+// (Pipeline::resident, attention's Q) would need its own fill order, which the model lacks.
 //
 // Threads: `threads_per_warpgroup` simulated threads per warpgroup of the CTA (.maxntid / 128):
-// its thread 0 (the one that arrives for the warpgroup and, in warpgroup 0, produces) and
-// threads in its other warps (tid 128 g + 37, + 74, ...). The threads run interleaved by a
+// its thread 0 (the one that arrives for the warpgroup and, in warpgroup 0, produces) and lane
+// 0 of its other warps (tid 128 g + 32, + 64, ...); a shfl.sync.idx from lane 0 is then exact. The threads run interleaved by a
 // seeded random scheduler, a few instructions at a time; a bulk copy completes at a random
 // later point, in any order. The wgmma instructions are collective: a warpgroup's simulated
 // threads meet at each one (it is an error to arrive at different ones).
