@@ -22,6 +22,8 @@ using ptx::Val;
 constexpr uint64_t kSmemBase = 16;            // the dynamic buffer's address (not 1024-aligned)
 constexpr uint64_t kParamBase = 0x70000000;   // address of .param i: kParamBase + 256 i
 
+uint64_t low_bits(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
 struct MBarrier {
   bool valid = false;
   int count = 0, pending = 0;
@@ -259,7 +261,7 @@ class Machine {
       Val v = value(t, s);
       int w = bits / int(d.elems.size());
       for (size_t i = 0; i < d.elems.size(); ++i)
-        set(t, d.elems[i], v.known ? Val{(v.v >> (w * int(i))) & ((1ull << w) - 1), true} : Val{});
+        set(t, d.elems[i], v.known ? Val{(v.v >> (w * int(i))) & low_bits(w), true} : Val{});
       return;
     }
     if (s.kind == Kind::Vec) {  // pack
@@ -268,7 +270,7 @@ class Machine {
       for (size_t i = 0; i < s.elems.size(); ++i) {
         Val x = value(t, s.elems[i]);
         r.known = r.known && x.known;
-        r.v |= (x.v & ((1ull << w) - 1)) << (w * int(i));
+        r.v |= (x.v & low_bits(w)) << (w * int(i));
       }
       return set(t, d, r);
     }

@@ -275,12 +275,13 @@ bool eval_scalar(const Insn& in, const std::vector<Val>& a, Val& out) {
     if (op == "mad") r += a.at(2).v;
   } else if (op == "div" || op == "rem") {
     if (u(1) == 0) return true;
-    if (t.is_signed) r = uint64_t(op == "div" ? s(0) / s(1) : s(0) % s(1));
+    if (t.is_signed && s(1) == -1) r = op == "div" ? 0 - u(0) : 0;  // no INT_MIN / -1 overflow
+    else if (t.is_signed) r = uint64_t(op == "div" ? s(0) / s(1) : s(0) % s(1));
     else r = op == "div" ? u(0) / u(1) : u(0) % u(1);
   } else if (op == "min") r = t.is_signed ? uint64_t(std::min(s(0), s(1))) : std::min(u(0), u(1));
   else if (op == "max") r = t.is_signed ? uint64_t(std::max(s(0), s(1))) : std::max(u(0), u(1));
-  else if (op == "neg") r = uint64_t(-s(0));
-  else if (op == "abs") r = uint64_t(s(0) < 0 ? -s(0) : s(0));
+  else if (op == "neg") r = 0 - u(0);
+  else if (op == "abs") r = s(0) < 0 ? 0 - u(0) : u(0);
   else if (op == "and") r = u(0) & u(1);
   else if (op == "or") r = u(0) | u(1);
   else if (op == "xor") r = u(0) ^ u(1);
