@@ -44,13 +44,6 @@ struct Specialization {
   /// order: everything the loop's bounds and the TMA loads' fixed indices depend on (scalar
   /// arithmetic on bid(), num_blocks() and the kernel's scalar arguments).
   std::vector<const ir::Op*> producer_ops;
-  /// Ping-pong (FlashAttention-3, Shah et al. 2024, §3.1): with two consumer warpgroups and a
-  /// loop of more than one wgmma (work between them, such as attention's softmax), the
-  /// warpgroups take turns: each waits for its turn (a named barrier) after its stage is full,
-  /// issues `turn_mma`, the loop's first wgmma, and passes the turn on, so that one
-  /// warpgroup's softmax runs while the other's products keep the tensor cores busy.
-  const ir::Op* turn_mma = nullptr;
-  bool pingpong() const { return turn_mma != nullptr; }
   /// Inline: why the kernel is not specialized (printed by --emit=tir-lowered).
   std::string why_inline;
   bool specialized() const { return schedule == TmaSchedule::Specialized; }

@@ -23,8 +23,6 @@
 //   producer: tma.copy %a, %b every iteration                 before the loop
 //   mbarrier.wait full / mbarrier.arrive empty                 in each iteration
 //   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
-// Ping-pong (two consumer warpgroups, more than one wgmma in the loop): "pingpong.wait turn"
-// after "mbarrier.wait full", and {wgmma, then pingpong.pass turn} on the loop's first wgmma.
 // Tiles loaded once before the loop (Pipeline::resident, on either schedule) have their own
 // mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
 // "mbarrier.wait resident" before the loop, and the annotation {tma resident}.
@@ -111,7 +109,6 @@ std::vector<std::string> before(const LoweredKernel& k, const ir::Op& op, const 
     if (tma && !p->resident.empty()) lines.push_back("mbarrier.wait resident");
   } else if (const Pipeline* p = body_of(k, op, true)) {
     if (tma) lines = {"mbarrier.wait full"};
-    if (tma && k.spec.pingpong()) lines.push_back("pingpong.wait turn");
     else if (!p->sync_mma) lines = cp_async_issue(*p, name);
   }
   return lines;
@@ -140,7 +137,7 @@ std::string annotation(const LoweredKernel& k, const ir::Op& op, const ir::Value
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
   if (op.kind != ir::OpKind::Mma) return "";
-  if (k.is_wgmma(op)) return &op == k.spec.turn_mma ? " {wgmma, then pingpong.pass turn}" : " {wgmma}";
+  if (k.is_wgmma(op)) return " {wgmma}";
   for (const Pipeline& p : k.pipelines)
     if (p.sync_mma == &op) {
       std::vector<std::string> sync = cp_async_issue(p, name);
@@ -173,7 +170,6 @@ std::string print_lowered(const LoweredKernel& k) {
                          k.num_warps / 4,
                          k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
                                                    : "their entry registers");
-      if (k.spec.pingpong()) out += "// ping-pong: the two consumer warpgroups take turns issuing the loop's first wgmma\n";
     } else {
       out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";
     }

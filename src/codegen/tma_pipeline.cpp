@@ -208,10 +208,6 @@ void plan_specialization(LoweredKernel& k) {
     if (slice.count(o.get())) s.producer_ops.push_back(o.get());
   }
   s.schedule = TmaSchedule::Specialized;
-  std::vector<const ir::Op*> wgmmas;
-  for (const auto& o : loop.regions[0]->ops)
-    if (o->kind == ir::OpKind::Mma && k.is_wgmma(*o)) wgmmas.push_back(o.get());
-  if (wg == 2 && wgmmas.size() > 1) s.turn_mma = wgmmas.front();
   // With one consumer warpgroup the entry's registers (255) already exceed what setmaxnreg
   // would give; the count must not shrink below what the entry has (PTX ISA §9.7.17.1).
   if (consumer > entry) {

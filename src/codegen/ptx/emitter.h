@@ -174,9 +174,6 @@ class Emitter : public EmitContext {
 
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;
-  /// Ping-pong (Specialization::turn_mma): u32 named-barrier ids of this consumer warpgroup's
-  /// turn and of the other's.
-  std::string turn_, other_turn_;
   std::string param_text_;  ///< the entry's parameter list
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {

@@ -190,19 +190,6 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
     }
     st.wg_leader = warpgroup_leader();
     tma_wait_resident(st);
-    if (k_.spec.pingpong()) {
-      // Named barriers 2 and 3 (1 is the consumers' CTA barrier): warpgroup w waits on 2 + w
-      // for its turn and passes it with an arrive on the other's. Warpgroup 0 goes first:
-      // warpgroup 1 gives it its first turn.
-      std::string wg = b_.reg(RegClass::B32), second = b_.reg(RegClass::Pred);
-      turn_ = b_.reg(RegClass::B32);
-      other_turn_ = b_.reg(RegClass::B32);
-      b_.ins("shr.u32", {wg, tid_, "7"});
-      b_.ins("add.u32", {turn_, wg, "2"});
-      b_.ins("sub.u32", {other_turn_, "3", wg});
-      b_.ins("setp.ne.u32", {second, wg, "0"});
-      b_.ins_if(second, "bar.arrive", {"2", "256"});
-    }
     return;
   }
   static_cast<LoopCounter&>(st) = loop_counter(loop);
@@ -320,7 +307,6 @@ void Emitter::tma_iteration(TmaState& st) {
   std::string full = b_.reg(RegClass::B32), stage = b_.reg(RegClass::B32);
   b_.ins("mad.lo.u32", {full, st.rslot, "8", st.full});
   mbarrier_wait(full, st.rphase);
-  if (k_.spec.pingpong()) b_.ins("bar.sync", {turn_, "256"});  // this warpgroup's turn
   b_.ins("mad.lo.u32", {stage, st.rslot, u32(p.stage_bytes), st.base});
   for (const AsyncLoad& al : p.loads) {
     std::string r = b_.reg(RegClass::B32);
@@ -370,12 +356,6 @@ void Emitter::tma_epilogue(TmaState& st) {
     // The last stage read is free again (a producer that runs on, to a next tile, waits for
     // it). The barriers stay: the kernel has no other pipelined loop.
     tma_release_prev(st);
-    if (k_.spec.pingpong()) {
-      // Warpgroup 0 takes the turn warpgroup 1 passed last, so both named barriers end empty.
-      std::string first = b_.reg(RegClass::Pred);
-      b_.ins("setp.eq.u32", {first, turn_, "2"});
-      b_.ins_if(first, "bar.sync", {"2", "256"});
-    }
     return;
   }
   // Every warp is done with the stages and the mbarriers before thread 0 invalidates them: a

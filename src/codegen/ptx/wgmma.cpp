@@ -128,7 +128,6 @@ void Emitter::wgmma(const ir::Op& op) {
     }
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
-  if (&op == k_.spec.turn_mma) b_.ins("bar.arrive", {other_turn_, "256"});  // the other's turn (ping-pong)
   // The group may stay in flight through the rest of the iteration only when nothing reads the
   // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
