@@ -1,8 +1,9 @@
 // GPU correctness of the compiled samples through their generated headers (not in CI: needs a
 // GPU). Fresh random inputs each run, outputs poisoned first, results compared with a float64
 // CPU reference. Exits non-zero on any mismatch.
-//   check_samples [--small] [--attention]   (--small: only the ragged sizes that compute-sanitizer
-//                                            runs; --attention: only samples/attention.tile)
+//   check_samples [--small] [--attention] [--tiny]
+//     --small: only the ragged sizes that compute-sanitizer runs; --attention: only
+//     samples/attention.tile; --tiny: a few attention cases, for racecheck and synccheck.
 #include <cuda.h>
 
 // The PTX entry of the last launch: the headers call TILEC_TRACE_LAUNCH before each launch
@@ -874,8 +875,9 @@ void check_embedding(const char* what, Launch launch, Ty t, int64_t vocab, int64
 // [B, H, S, D] through the dense form; PyTorch's [B, S, H, D] through transposed views;
 // grouped-query attention (H = 8, HK = 2) with the LSE in rows padded to 16 bytes (the
 // tma_wgmma path) and, at S = 257, the LSE contiguous in [B, H, S] (rows of 257 floats: the
-// portable path) and unaligned rows (the general variant).
-void check_attention_headers(bool small, std::mt19937_64& rng) {
+// portable path) and unaligned rows (the general variant). --tiny (racecheck and synccheck, which
+// are slow on these kernels): S = 257, one case per path on three headers.
+void check_attention_headers(bool small, bool tiny, std::mt19937_64& rng) {
   const AttentionHeader headers[] = {
       ATTENTION_HEADER(, Ty::F16, 64, false, false),
       ATTENTION_HEADER(attpc128_, Ty::BF16, 128, true, false),
@@ -884,6 +886,14 @@ void check_attention_headers(bool small, std::mt19937_64& rng) {
       ATTENTION_HEADER(attc128_, Ty::BF16, 128, true, true),
       ATTENTION_HEADER(att128_, Ty::F16, 128, false, true),
   };
+  if (tiny) {
+    check_attention(headers[0], {1, 2, 2, 257, AttLayout::BSHD, AttLse::None}, rng);
+    for (int h : {2, 4}) {
+      check_attention(headers[h], {1, 4, 2, 257, AttLayout::BSHD, AttLse::PaddedRows}, rng);
+      check_attention(headers[h], {1, 2, 1, 257, AttLayout::PaddedRows, AttLse::None}, rng);
+    }
+    return;
+  }
   for (int64_t S : {int64_t(1), int64_t(40), int64_t(257), int64_t(1000)}) {
     if (small && S > 257) continue;
     for (const AttentionHeader& hdr : headers) {
@@ -904,12 +914,13 @@ void check_attention_headers(bool small, std::mt19937_64& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false, only_attention = false;
+  bool small = false, only_attention = false, tiny = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0) small = true;
     else if (std::strcmp(argv[i], "--attention") == 0) only_attention = true;
+    else if (std::strcmp(argv[i], "--tiny") == 0) only_attention = tiny = true;
     else {
-      std::fprintf(stderr, "usage: check_samples [--small] [--attention]\n");
+      std::fprintf(stderr, "usage: check_samples [--small] [--attention] [--tiny]\n");
       return 2;
     }
   }
@@ -925,7 +936,7 @@ int main(int argc, char** argv) {
   g_device_cc = major * 10 + minor;
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
   if (only_attention) {
-    check_attention_headers(small, rng);
+    check_attention_headers(small, tiny, rng);
     std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
   }
@@ -1017,7 +1028,7 @@ int main(int argc, char** argv) {
   }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
-  check_attention_headers(small, rng);
+  check_attention_headers(small, false, rng);
   if (!small) check_transpose(1000, 3000, rng);
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}, {3, 5000}}) {
     check_cumsum_rows("cumsum_rows", cumsum_rows, M, N, rng);
