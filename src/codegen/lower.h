@@ -171,8 +171,9 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
 /// The TmaWgmma path of `f` for `target` (has_wgmma and has_tma), or nullopt with `why` when
 /// the kernel does not fit it: every mma fed by a pipelined loop must read both operands by TMA
-/// (16-bit dtypes, f32 accumulators; M a multiple of 64 up to 256, N a multiple of 8 up
-/// to 256, K a multiple of 16; lines of a multiple of 128 bytes and at most 256 of them). The
+/// (f16 or bf16 with f32 accumulators, or f16 with f16 accumulators: PTX ISA §9.7.15.5; M a
+/// multiple of 64 up to 256, N a multiple of 8 up to 256, K a multiple of 16; lines of a
+/// multiple of 128 bytes and at most 256 of them). The
 /// path runs one warpgroup per 64 rows of the accumulator and as many stages (at most 8) as fit
 /// in `smem_limit`, whatever num_warps and num_stages say (they apply to the portable path;
 /// num_stages=1, no pipelining, also means no tma_wgmma path). Runs the path's lowering steps

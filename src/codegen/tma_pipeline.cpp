@@ -18,15 +18,17 @@ constexpr int64_t kBarrierBytes = 16;  // per stage: the full and the empty mbar
 
 bool is_16bit_float(DType d) { return d == DType::F16 || d == DType::BF16; }
 
-// Registers per thread the wgmma ops of a pipelined loop need: each accumulator of N f32
-// columns N / 2 (m64nN), each A operand of K 16-bit columns in registers K / 4 (RS form), plus
-// about 40 for addresses, descriptors and the epilogue.
+// Registers per thread the wgmma ops of a pipelined loop need: each accumulator of N columns
+// N / 2 for f32 and N / 4 for f16 (packed pairs; PTX ISA §9.7.15.5.1, m64nN: N/2 .f32 or N/4
+// .f16x2 registers of D per thread), each A operand of K 16-bit columns in registers K / 4
+// (RS form), plus about 40 for addresses, descriptors and the epilogue.
 int64_t loop_registers(const LoweredKernel& k, const Pipeline& p) {
   std::set<const ir::Op*> mmas;
   for (const AsyncLoad& al : p.loads) mmas.insert(al.mma);
   int64_t n = 40;
   for (const ir::Op* mma : mmas) {
-    n += mma->operands[2]->type.tile.shape[1] / 2;
+    const TileType& acc = mma->operands[2]->type.tile;
+    n += acc.shape[1] / (acc.dtype == DType::F16 ? 4 : 2);
     if (!k.async_load(mma->operands[0])) n += mma->operands[0]->type.tile.shape[1] / 4;
   }
   return n;
@@ -63,8 +65,11 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");
       DType t = mma.operands[0]->type.tile.dtype, acc = mma.operands[2]->type.tile.dtype;
-      if (!is_16bit_float(t) || mma.operands[1]->type.tile.dtype != t || acc != DType::F32)
-        fail(fmt::format("the tma_wgmma path takes f16 or bf16 operands with f32 accumulators, not {} with {}",
+      // PTX ISA §9.7.15.5: .f32 accumulators for f16 and bf16, .f16 ones for f16 only.
+      if (!is_16bit_float(t) || mma.operands[1]->type.tile.dtype != t ||
+          !(acc == DType::F32 || (acc == DType::F16 && t == DType::F16)))
+        fail(fmt::format("the tma_wgmma path takes f16 or bf16 operands with f32 accumulators (or f16 operands "
+                         "with f16 accumulators), not {} with {}",
                          dtype_name(t), dtype_name(acc)));
       const std::vector<int64_t>& c = mma.operands[2]->type.tile.shape;
       int64_t K = mma.operands[0]->type.tile.shape[1];
@@ -81,10 +86,10 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       // (255 at most).
       int64_t budget = std::min<int64_t>(255, 65536 / (128 * std::max(wg, 1)));
       if (loop_registers(k, p) > budget)
-        fail(fmt::format("the loop's wgmma accumulators and register operands ({}x{} f32 here) need about {} "
+        fail(fmt::format("the loop's wgmma accumulators and register operands ({}x{} {} here) need about {} "
                          "registers per thread in {} warpgroups ({} threads); at most {} fit: use fewer rows or "
                          "columns per tile",
-                         c[0], c[1], loop_registers(k, p), wg, 128 * wg, budget));
+                         c[0], c[1], dtype_name(acc), loop_registers(k, p), wg, 128 * wg, budget));
       if (warpgroups && wg != warpgroups) fail("the wgmma accumulators need different numbers of warpgroups");
       warpgroups = std::max(warpgroups, wg);
     }

@@ -22,6 +22,7 @@ static const char* g_last_entry = "";
 #include <string>
 #include <vector>
 
+#include "cuda_check.h"
 #include "offsets.h"
 #include "silu_gate.h"
 #include "stencil2d.h"
@@ -29,17 +30,6 @@ static const char* g_last_entry = "";
 namespace {
 
 int failures = 0;
-
-#define CHECK_CU(call)                                                               \
-  do {                                                                               \
-    CUresult r_ = (call);                                                            \
-    if (r_ != CUDA_SUCCESS) {                                                        \
-      const char* s_ = nullptr;                                                      \
-      cuGetErrorString(r_, &s_);                                                     \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_); \
-      std::exit(2);                                                                  \
-    }                                                                                \
-  } while (0)
 
 struct Buffer {
   CUdeviceptr p = 0;
@@ -275,12 +265,7 @@ void check_silu_gate(int64_t M, int64_t D, std::mt19937_64& rng) {
 
 int main(int argc, char** argv) {
   bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  use_device_0();
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
 
   // Vectorized variant (every innermost extent a multiple of 4 f32), offsets of both signs.

@@ -16,23 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_check.h"
 #include "ops.h"
 #include "ops_fast.h"
 
 namespace {
 
 int failures = 0;
-
-#define CHECK_CU(call)                                                                \
-  do {                                                                                \
-    CUresult r_ = (call);                                                             \
-    if (r_ != CUDA_SUCCESS) {                                                         \
-      const char* s_ = nullptr;                                                       \
-      cuGetErrorString(r_, &s_);                                                      \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_);  \
-      std::exit(2);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 struct Buf {
   CUdeviceptr p = 0;
@@ -1629,12 +1619,7 @@ void check_f8_tiles(int64_t M, int64_t N, size_t offset) {
 
 int main(int argc, char** argv) {
   bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  use_device_0();
   std::vector<size_t> sizes = {1, 1000, 4099};
   if (!small) sizes.push_back((size_t(1) << 20) + 3);
   for (size_t n : sizes) {

@@ -1,9 +1,11 @@
 // GPU correctness of the compiled samples through their generated headers (not in CI: needs a
 // GPU). Fresh random inputs each run, outputs poisoned first, results compared with a float64
 // CPU reference. Exits non-zero on any mismatch.
-//   check_samples [--small] [--attention] [--tiny]
-//     --small: only the ragged sizes that compute-sanitizer runs; --attention: only
-//     samples/attention.tile; --tiny: a few attention cases, for racecheck and synccheck.
+//   check_samples [--small] [--only=f16acc | --only=attention] [--tiny]
+//     --small: only the ragged sizes that compute-sanitizer runs; --only=f16acc: only the
+//     f16-accumulator kernels (check_f16_accumulators); --only=attention: only
+//     samples/attention.tile (check_attention_headers); --tiny: a few attention cases, for
+//     racecheck and synccheck.
 #include <cuda.h>
 
 // The PTX entry of the last launch: the headers call TILEC_TRACE_LAUNCH before each launch
@@ -22,6 +24,7 @@ static const char* g_last_entry = "";
 #include <tuple>
 #include <vector>
 
+#include "cuda_check.h"
 #include "attention.h"
 #include "attention_variants.h"
 #include "batched_matmul.h"
@@ -52,17 +55,6 @@ static const char* g_last_entry = "";
 namespace {
 
 int failures = 0;
-
-#define CHECK_CU(call)                                                             \
-  do {                                                                             \
-    CUresult r_ = (call);                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                      \
-      const char* s_ = nullptr;                                                    \
-      cuGetErrorString(r_, &s_);                                                   \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_); \
-      std::exit(2);                                                                \
-    }                                                                              \
-  } while (0)
 
 // Fills with uniform values in [lo, hi) from a per-run seed (fresh inputs every run).
 void fill(std::vector<float>& v, std::mt19937_64& rng, float lo, float hi) {
@@ -506,12 +498,16 @@ void check_matmul_strided(int64_t M, int64_t N, int64_t K, int64_t pad, std::mt1
 
 // tests/gpu/hopper.tile: the tma_wgmma path's other shapes. `a_t`: A stored [K, M] (M-major);
 // `b_t`: B stored [N, K]. C (f32) = A @ B compared with a float64 product of the rounded inputs.
-void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
-                  std::mt19937_64& rng, double scale = 1.0) {
+// One launch of a hopper.tile kernel, C (f32, M x N) = A @ B: fresh A (M K elements) and B
+// (K N) of dtype t in [-1, 1), C poisoned. `ar`, `br`: the inputs as the kernel sees them
+// (rounded to t), in their stored order.
+struct HopperRun {
+  std::vector<double> ar, br, c;
+};
+HopperRun run_hopper(MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
   fill(a, rng, -1.f, 1.f);
   fill(b, rng, -1.f, 1.f);
-  std::vector<double> ar = rounded(a, t), br = rounded(b, t);
   std::vector<uint8_t> ha = pack(a, t), hb = pack(b, t), hc(size_t(M * N) * 4);
   Buffer da(ha.size()), db(hb.size()), dc(hc.size());
   CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
@@ -520,19 +516,122 @@ void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, 
   CHECK_CU(k(nullptr, da.p, db.p, dc.p, M, K, N));
   CHECK_CU(cuCtxSynchronize());
   CHECK_CU(cuMemcpyDtoH(hc.data(), dc.p, hc.size()));
+  return {rounded(a, t), rounded(b, t), unpack(hc, Ty::F32)};
+}
+
+// The label of a hopper.tile case ("name MxNxK [entry]"), after checking the path that ran: the
+// tma_wgmma entry on a 9.0 device when every row is 16-byte aligned (A's rows hold M elements
+// when `a_t` (stored [K, M]) else K, B's K when `b_t` (stored [N, K]) else N, C's N f32 values)
+// and K > 0.
+std::string hopper_case(const char* name, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t) {
+  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+                     " [" + g_last_entry + "]";
+  bool aligned = (a_t ? M : K) % 8 == 0 && (b_t ? K : N) % 8 == 0 && N % 4 == 0;
+  expect_path(what, g_device_cc == 90 && aligned && K > 0);
+  return what;
+}
+
+void check_hopper(const char* name, MatmulKernel k, Ty t, int64_t M, int64_t N, int64_t K, bool a_t, bool b_t,
+                  std::mt19937_64& rng, double scale = 1.0) {
+  HopperRun run = run_hopper(k, t, M, N, K, rng);
   std::vector<double> ref(size_t(M * N), 0.0);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t kk = 0; kk < K; ++kk) {
-      double x = ar[size_t(a_t ? kk * M + i : i * K + kk)];
-      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] += scale * x * br[size_t(b_t ? j * K + kk : kk * N + j)];
+      double x = run.ar[size_t(a_t ? kk * M + i : i * K + kk)];
+      for (int64_t j = 0; j < N; ++j)
+        ref[size_t(i * N + j)] += scale * x * run.br[size_t(b_t ? j * K + kk : kk * N + j)];
     }
-  std::string what = std::string(name) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
-                     " [" + g_last_entry + "]";
-  // Every row 16-byte aligned: A's rows hold M (stored [K, M]) or K elements, B's K or N, C's N
-  // f32 values.
-  bool aligned = (a_t ? M : K) % 8 == 0 && (b_t ? K : N) % 8 == 0 && N % 4 == 0;
-  expect_path(what, g_device_cc == 90 && aligned && K > 0);
-  report_rel(what, rel_error(unpack(hc, Ty::F32), ref), tolerance(t));
+  std::string what = hopper_case(name, M, N, K, a_t, b_t);
+  report_rel(what, rel_error(run.c, ref), tolerance(t));
+}
+
+// hopper.tile's f16-accumulator kernels: C (f32, the f16 accumulator's values exactly) = A @ B
+// for f16 A (M, K) and B (K, N), or B stored (N, K) when `b_t`. Checked element by element
+// against a float64 product of the rounded inputs, within a bound derived from where the
+// kernels round to f16:
+//   - every mma instruction (k16 step: mma.sync m16n8k16 and wgmma m64nNk16 alike) forms its
+//     16 exact products plus the accumulator in at least f32 precision and rounds once to f16
+//     (the behaviour Fasi et al., "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021,
+//     measured on earlier tensor cores; not documented by NVIDIA), so its error is at most
+//     2^-10 |result| (2u for f16, any rounding direction), plus at most 17 * 2^-23 times the
+//     sum of its addends' magnitudes for the f32-level forming (allowed: 2^-18 sum |a b|);
+//   - `fresh_every` > 0: the accumulator restarts from zero every `fresh_every` k (the loop's
+//     zero tile) and each partial result is added to the carried sum by one more f16 rounding.
+// So |C - ref| <= (1 + n 2^-10) 2^-10 (sum over the roundings of |exact value rounded|) +
+// 2^-18 sum_k |a b|, n the number of roundings (the factor covers computed values that differ
+// from exact ones by the earlier errors). A lost or repeated k step moves an element by about
+// |one step's sum| ~ 1.3, far over the bound (0.1-0.5 at these K).
+void check_f16_acc(const char* name, MatmulKernel k, int64_t M, int64_t N, int64_t K, bool b_t, int64_t fresh_every,
+                   std::mt19937_64& rng) {
+  HopperRun run = run_hopper(k, Ty::F16, M, N, K, rng);
+  const std::vector<double>& ar = run.ar;
+  const std::vector<double>& br = run.br;
+  const std::vector<double>& out = run.c;
+  // Row by row: exact partial sums (float64 holds these sums of f16 products to ~1e-16), the
+  // magnitudes of every value rounded to f16, and of the products.
+  std::vector<double> ref(size_t(M * N)), rounded_sum(size_t(M * N)), abs_sum(size_t(M * N));
+  std::vector<double> part(static_cast<size_t>(N)), carried(static_cast<size_t>(N));
+  int64_t roundings = 0;
+  for (int64_t i = 0; i < M; ++i) {
+    std::fill(part.begin(), part.end(), 0.0);
+    std::fill(carried.begin(), carried.end(), 0.0);
+    double* rs = &rounded_sum[size_t(i * N)];
+    double* as = &abs_sum[size_t(i * N)];
+    int64_t n = 0;
+    for (int64_t kk = 0; kk < K; ++kk) {
+      double x = ar[size_t(i * K + kk)];
+      for (int64_t j = 0; j < N; ++j) {
+        double p = x * br[size_t(b_t ? j * K + kk : kk * N + j)];
+        part[size_t(j)] += p;
+        as[j] += std::fabs(p);
+      }
+      bool step_end = kk % 16 == 15 || kk + 1 == K;
+      bool tile_end = fresh_every && (kk % fresh_every == fresh_every - 1 || kk + 1 == K);
+      if (step_end) {
+        ++n;
+        for (int64_t j = 0; j < N; ++j) rs[j] += std::fabs(part[size_t(j)]);
+      }
+      if (tile_end) {
+        ++n;
+        for (int64_t j = 0; j < N; ++j) {
+          carried[size_t(j)] += part[size_t(j)];
+          part[size_t(j)] = 0;
+          rs[j] += std::fabs(carried[size_t(j)]);
+        }
+      }
+    }
+    for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] = carried[size_t(j)] + part[size_t(j)];
+    roundings = n;
+  }
+  size_t bad = 0, first = 0;
+  double worst = 0;  // largest |C - ref| / bound
+  for (size_t e = 0; e < out.size(); ++e) {
+    double bound = (1 + double(roundings) * std::ldexp(1.0, -10)) * std::ldexp(rounded_sum[e], -10) +
+                   std::ldexp(abs_sum[e], -18);
+    double r = out[e] == ref[e] ? 0.0 : std::fabs(out[e] - ref[e]) / bound;  // K = 0: zeros, bound 0
+    if (!(r <= 1.0)) {
+      if (!bad) first = e;
+      ++bad;
+    }
+    if (!(r <= worst)) worst = std::isnan(r) ? INFINITY : r;
+  }
+  std::string what = hopper_case(name, M, N, K, false, b_t);
+  char err[64];
+  std::snprintf(err, sizeof err, " rel err %.1e, worst=|err|/bound", rel_error(out, ref));
+  report((what + err).c_str(), out.size(), bad, worst, first);
+}
+
+// The f16-accumulator kernels on both paths: aligned arrays take the tma_wgmma entry on a 9.0
+// device, K = 0 and unaligned rows (K odd) the portable one (mma.sync's f16 form).
+void check_f16_accumulators(bool small, std::mt19937_64& rng) {
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> shapes = {{136, 128, 64}, {17, 33, 1001}};
+  if (!small) shapes.insert(shapes.end(), {{1000, 264, 1032}, {300, 500, 2000}, {130, 200, 1001}, {256, 256, 4096}});
+  for (auto [M, N, K] : shapes) {
+    check_f16_acc("mm_f16acc (carried)", mm_f16acc, M, N, K, false, 0, rng);
+    check_f16_acc("mm_f16acc_touched (B^T)", mm_f16acc_touched, M, N, K, true, 0, rng);
+    check_f16_acc("mm_f16acc_fresh (acc + s)", mm_f16acc_fresh, M, N, K, false, 64, rng);
+  }
+  check_f16_acc("mm_f16acc (carried)", mm_f16acc, 130, 200, 0, false, 0, rng);
 }
 
 void check_matmul_i8(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
@@ -914,29 +1013,26 @@ void check_attention_headers(bool small, bool tiny, std::mt19937_64& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false, only_attention = false, tiny = false;
+  bool small = false, only_f16acc = false, only_attention = false, tiny = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0) small = true;
-    else if (std::strcmp(argv[i], "--attention") == 0) only_attention = true;
+    else if (std::strcmp(argv[i], "--only=f16acc") == 0) only_f16acc = true;
+    else if (std::strcmp(argv[i], "--only=attention") == 0) only_attention = true;
     else if (std::strcmp(argv[i], "--tiny") == 0) only_attention = tiny = true;
     else {
-      std::fprintf(stderr, "usage: check_samples [--small] [--attention] [--tiny]\n");
+      std::fprintf(stderr, "usage: check_samples [--small] [--only=f16acc | --only=attention] [--tiny]\n");
       return 2;
     }
   }
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  CUdevice dev = use_device_0();
   int major = 0, minor = 0;
   CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
   CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
   g_device_cc = major * 10 + minor;
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
-  if (only_attention) {
-    check_attention_headers(small, tiny, rng);
+  if (only_f16acc || only_attention) {
+    if (only_f16acc) check_f16_accumulators(small, rng);
+    if (only_attention) check_attention_headers(small, tiny, rng);
     std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
   }
@@ -1026,6 +1122,7 @@ int main(int argc, char** argv) {
     check_hopper("mm_touched (acc read before the mma)", mm_touched, Ty::F16, M, N, K, false, false, rng);
     check_hopper("mm_persistent (7 CTAs over the tiles)", mm_persistent, Ty::F16, M, N, K, false, false, rng);
   }
+  check_f16_accumulators(small, rng);
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
   check_attention_headers(small, false, rng);

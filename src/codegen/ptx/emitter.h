@@ -151,8 +151,10 @@ class Emitter : public EmitContext {
   /// registers it accumulates in; else null.
   const ir::Value* deferred_home(const ir::Op& mma) const;
   /// wgmma's A fragment from 16-bit registers in wgmma_layout: consecutive pairs packed into
-  /// .b32 registers (four per k step).
+  /// .b32 registers (four per k step); also an f16 accumulator's D (N/4 registers per thread).
   std::vector<std::string> wgmma_pack(const std::vector<std::string>& halves);
+  /// The inverse of wgmma_pack: .b32 register i into halves 2i (low) and 2i + 1.
+  void wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
   std::string wgmma_descriptor(const std::string& addr, int64_t lbo);

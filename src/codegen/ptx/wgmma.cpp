@@ -4,6 +4,15 @@
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk16 instruction per 16-deep k step covers them.
 //
+// f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
+// .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
+// form's fragment, two adjacent columns of one row. The tile keeps one .b16 register per
+// element (wgmma_layout, as every other op reads it): the pairs are packed before the
+// instructions and unpacked after wait_group 0, so no f16 group stays in flight. Keeping a
+// loop-carried accumulator packed through the whole loop, with one group in flight, measured
+// the same on the H200 (bench/results/2026-12-02-wgmma-f16-acc-h200.md: within the run-to-run
+// spread at 4096^3 and 8192^3), so the simpler form is the one here.
+//
 // Descriptor facts (PTX ISA "Matrix Descriptor Format"; checked on the H200 by
 // bench/hopper_proto): bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
 // stride byte offset >> 4, 62-63 swizzle (1 = 128 bytes). With 128-byte lines the stride byte
@@ -39,6 +48,7 @@ void Emitter::wgmma(const ir::Op& op) {
   const AsyncLoad& lb = *k_.async_load(B);
   int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
   DType t = A->type.tile.dtype;
+  bool f16_acc = C->type.tile.dtype == DType::F16;
 
   // The accumulator: updated in place when this mma is its only reader (the loop-carried
   // value), so no copy touches registers a wgmma in flight writes; else a fresh copy. A splat
@@ -49,7 +59,7 @@ void Emitter::wgmma(const ir::Op& op) {
     const ir::Value* x = C->def->operands[0];
     zero_init = x->def && x->def->kind == ir::OpKind::Constant && x->def->value.i == 0 && x->def->value.f == 0.0;
   }
-  const ir::Value* home = deferred_home(op);
+  const ir::Value* home = f16_acc ? nullptr : deferred_home(op);  // an f16 group never stays in flight
   if (home) {
     // Accumulated in the loop-carried registers themselves, so the yield moves nothing while
     // the group is still in flight (deferred_home).
@@ -63,10 +73,15 @@ void Emitter::wgmma(const ir::Op& op) {
   } else {
     std::vector<std::string>& acc = define(op.results[0]);
     const std::vector<std::string>& cin = regs(C);
-    if (!zero_init)
+    if (!zero_init && !f16_acc)
       for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
   }
   const std::vector<std::string>& d = regs(op.results[0]);
+  std::vector<std::string> packed;  // f16: the .b32 pairs the instructions update
+  if (f16_acc && zero_init)
+    for (int64_t i = 0; i < N / 4; ++i) packed.push_back(b_.reg(RegClass::B32));
+  else if (f16_acc)
+    packed = wgmma_pack(regs(C));
 
   bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
   std::string da;
@@ -98,7 +113,7 @@ void Emitter::wgmma(const ir::Op& op) {
     if (kmajor) return (kk * 16 / 64) * al.box_bytes() + (kk * 16 % 64) * 2;
     return kk * 16 * 128;
   };
-  std::string acc_list = "{" + fmt::format("{}", fmt::join(d, ", ")) + "}";
+  std::string acc_list = "{" + fmt::format("{}", fmt::join(f16_acc ? packed : d, ", ")) + "}";
   std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
   b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // accumulate: D = A B + D
   if (zero_init) {
@@ -106,7 +121,8 @@ void Emitter::wgmma(const ir::Op& op) {
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
   std::string tn(dtype_name(t));
-  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{}", N, tn, tn);
+  std::string opcode =
+      fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.{}.{}.{}", N, f16_acc ? "f16" : "f32", tn, tn);
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / 16; ++kk) {
     std::string dak = da, dbk = db;
@@ -128,6 +144,12 @@ void Emitter::wgmma(const ir::Op& op) {
     }
   }
   b_.ins("wgmma.commit_group.sync.aligned", {});
+  if (f16_acc) {
+    // The elements are unpacked from the registers the group writes: it must have finished.
+    wgmma_wait(0);
+    wgmma_unpack(packed, d);
+    return;
+  }
   // The group may stay in flight through the rest of the iteration only when nothing reads the
   // accumulator before the next wgmma on it: its one use is the loop's yield (the result lives
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
@@ -192,6 +214,11 @@ std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& hal
     out.push_back(r);
   }
   return out;
+}
+
+void Emitter::wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves) {
+  for (size_t i = 0; i < packed.size(); ++i)
+    b_.ins("mov.b32", {"{" + halves[2 * i] + ", " + halves[2 * i + 1] + "}", packed[i]});
 }
 
 void Emitter::wgmma_wait(int n) {

@@ -1,0 +1,239 @@
+// The tma_wgmma path's ring protocol under the CPU model (ring_model.h), on the PTX the compiler
+// writes for ring_model.tile: warp-specialized and inline schedules, 1, 2 and 4 consumer
+// warpgroups (the accumulator's rows are a power of two, so 3 do not occur), 2 to 8 stages,
+// trip counts 0, 1, S - 1, S, S + 1 and 1000, a persistent loop over tiles with a CTA that gets
+// none, and a CTA that returns before its loop. Then the same PTX with one fact broken (a wait
+// parity, an arrive count, the wgmma wait depth) must fail: the model can see such bugs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "driver/options.h"
+#include "driver/pipeline.h"
+#include "ring_model.h"
+
+using tilec::testing::RingModelConfig;
+using tilec::testing::RingModelResult;
+using tilec::testing::run_ring_model;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tiles {
+  int consumers, stages, bn, bk;  ///< stages: what the lowering picks for these tiles (checked)
+};
+// BM = 64 * consumers; stage bytes (BM + BN) * BK * 2 in 227 KB, at most 8 stages.
+const Tiles kTiles[] = {
+    {1, 2, 256, 128}, {1, 3, 64, 256}, {1, 4, 128, 128}, {1, 5, 256, 64}, {1, 6, 8, 256}, {1, 7, 64, 128},
+    {1, 8, 64, 64},   {2, 2, 256, 128}, {2, 3, 128, 128}, {2, 4, 256, 64}, {2, 5, 32, 128}, {2, 6, 8, 128},
+    {2, 7, 128, 64},  {2, 8, 8, 64},    {4, 2, 64, 128},  {4, 3, 8, 128}, {4, 4, 128, 64}, {4, 5, 64, 64},
+    {4, 6, 8, 64},
+};
+
+// The PTX module of ring_model.tile for these tiles (compiled once per configuration).
+std::string compile_ring(const Tiles& t) {
+  fs::path out = fs::temp_directory_path() /
+                 ("tilec_ring_model." + std::to_string(getpid()) + "." + std::to_string(t.consumers) + "." +
+                  std::to_string(t.bn) + "." + std::to_string(t.bk) + ".ptx");
+  std::string src = std::string(TILEC_SOURCE_DIR) + "/tests/unit/codegen/ring_model.tile";
+  std::vector<std::string> args = {"tilec",
+                                   src,
+                                   "-arch",
+                                   "sm_90a",
+                                   "--emit=ptx",
+                                   "-D",
+                                   "BM=" + std::to_string(64 * t.consumers),
+                                   "-D",
+                                   "BN=" + std::to_string(t.bn),
+                                   "-D",
+                                   "BK=" + std::to_string(t.bk),
+                                   "-o",
+                                   out.string()};
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  tilec::Options opts;
+  REQUIRE(tilec::parse_command_line(int(argv.size()), argv.data(), opts) == -1);
+  REQUIRE(tilec::compile(opts) == 0);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove(out);
+  return text.str();
+}
+
+// The text of one entry: from its .entry line to the next one.
+std::string entry_text(const std::string& ptx, const std::string& name) {
+  size_t at = ptx.find(".entry " + name + "(");
+  REQUIRE(at != std::string::npos);
+  return ptx.substr(at, ptx.find(".entry ", at + 1) - at);
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A configuration for `kernel` ("ring", "ring_inline", "ring_persistent") with M x N x K: the
+// entry's last three .params are the extents M, K, N (in the order the signature names them),
+// its 128-byte-aligned ones the tensor maps of A and B.
+RingModelConfig config(const std::string& ptx, const std::string& kernel, const Tiles& t, int64_t M, int64_t N,
+                       int64_t K) {
+  RingModelConfig c;
+  c.entry = kernel + "_wgmma";
+  std::string head = entry_text(ptx, c.entry);
+  head = head.substr(0, head.find(')'));
+  std::vector<std::string> params, maps;
+  std::istringstream lines(head);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(".param") == std::string::npos) continue;
+    std::string name = line.substr(line.find_last_of(' ') + 1);
+    name = name.substr(0, name.find_first_of("[,"));
+    params.push_back(name);
+    if (line.find(".align 128") != std::string::npos) maps.push_back(name);
+  }
+  REQUIRE(params.size() >= 3);
+  REQUIRE(maps.size() == 2);
+  c.params[params[params.size() - 3]] = uint64_t(M);
+  c.params[params[params.size() - 2]] = uint64_t(K);
+  c.params[params[params.size() - 1]] = uint64_t(N);
+  c.box_bytes[maps[0]] = 64 * t.consumers * 128;  // A: BM lines of 128 bytes per box
+  c.box_bytes[maps[1]] = t.bn * 128;              // B^T: BN lines
+  return c;
+}
+
+std::string describe(const RingModelConfig& c, const Tiles& t, int64_t trips) {
+  return c.entry + ": " + std::to_string(t.consumers) + " consumer warpgroup(s), " + std::to_string(t.stages) +
+         " stages, " + std::to_string(trips) + " trips, ctaid " + std::to_string(c.ctaid) + ", seed " +
+         std::to_string(c.seed);
+}
+
+// Copies of `ptx` with one fact broken; each must fail under the model.
+std::vector<std::pair<std::string, std::string>> mutants(const std::string& ptx, const std::string& entry) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t begin = ptx.find(".entry " + entry + "("), end = ptx.find(".entry ", begin + 1);
+  auto within = [&](size_t at) { return at != std::string::npos && at > begin && at < end; };
+  // Each mbarrier wait with the opposite parity: xor the parity register with 1 around it.
+  const std::string wait = "mbarrier.try_wait.parity.shared::cta.b64 ";
+  int n = 0;
+  for (size_t at = ptx.find(wait, begin); within(at); at = ptx.find(wait, at + 1), ++n) {
+    size_t semi = ptx.find(';', at), comma = ptx.rfind(',', semi);
+    std::string parity = ptx.substr(comma + 2, semi - comma - 2);
+    std::string flip = "xor.b32 " + parity + ", " + parity + ", 1;\n\t";
+    std::string m = ptx;
+    m.insert(semi + 2, "\t" + flip);
+    m.insert(at, flip);
+    out.emplace_back("the parity of mbarrier wait " + std::to_string(n) + " flipped", m);
+  }
+  // Each mbarrier's expected arrival count one less and one more.
+  const std::string init = "mbarrier.init.shared::cta.b64 ";
+  n = 0;
+  for (size_t at = ptx.find(init, begin); within(at) && n < 2; at = ptx.find(init, at + 1), ++n) {  // stage 0's
+    size_t semi = ptx.find(';', at), comma = ptx.rfind(',', semi);
+    int count = std::stoi(ptx.substr(comma + 2, semi - comma - 2));
+    for (int d : {-1, 1}) {
+      if (count + d < 1) continue;
+      std::string m = ptx;
+      m.replace(comma + 2, semi - comma - 2, std::to_string(count + d));
+      out.emplace_back("the arrival count of " + ptx.substr(at, semi - at) + " changed to " + std::to_string(count + d),
+                       m);
+    }
+  }
+  // The loop's wgmma wait one group deeper: the stage is released while its group may run.
+  const std::string wg1 = "wgmma.wait_group.sync.aligned 1;";
+  size_t at = ptx.find(wg1, begin);
+  if (within(at)) {
+    std::string m = ptx;
+    m.replace(at, wg1.size(), "wgmma.wait_group.sync.aligned 2;");
+    out.emplace_back("wait_group 2 in the loop", m);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ring model: every schedule, stage count, consumer count and trip count", "[ring_model]") {
+  for (const Tiles& t : kTiles) {
+    std::string ptx = compile_ring(t);
+    // The stages and the consumer count the lowering chose for these tiles.
+    std::string spec = entry_text(ptx, "ring_wgmma");
+    INFO("BM " << 64 * t.consumers << " BN " << t.bn << " BK " << t.bk);
+    REQUIRE(count(spec, "mbarrier.init.shared::cta.b64") == 2 * t.stages);
+    int64_t BM = 64 * t.consumers, S = t.stages;
+    std::vector<int64_t> trips = {0, 1, S - 1, S, S + 1, 1000};
+    std::sort(trips.begin(), trips.end());
+    trips.erase(std::unique(trips.begin(), trips.end()), trips.end());
+    for (const char* kernel : {"ring", "ring_inline"})
+      for (int64_t n : trips)
+        for (uint64_t seed : {1u, 2u, 3u}) {
+          if (n == 1000 && seed > 1) continue;
+          RingModelConfig c = config(ptx, kernel, t, BM, t.bn, n * t.bk);
+          c.seed = seed;
+          RingModelResult r = run_ring_model(ptx, c);
+          INFO(describe(c, t, n));
+          REQUIRE(r.error == "");
+          // The model ran the protocol: one ring, n fills, every consumer warpgroup read them.
+          REQUIRE(r.fills == std::vector<int64_t>{n});
+          CHECK(int(r.consumers.size()) == (n ? t.consumers : 0));
+          // One wgmma group stays in flight across iterations (wait_group 1), none beyond.
+          CHECK(r.max_groups_pending == std::min<int64_t>(n, 2));
+        }
+  }
+}
+
+TEST_CASE("ring model: a CTA with no tile leaves at once", "[ring_model]") {
+  const Tiles& t = kTiles[9];  // 2 consumers, 4 stages
+  std::string ptx = compile_ring(t);
+  // ring_inline returns before its loop when bid(0) is past the last tile.
+  RingModelConfig c = config(ptx, "ring_inline", t, 128, t.bn, 10 * t.bk);
+  c.ctaid = 1;
+  RingModelResult r = run_ring_model(ptx, c);
+  REQUIRE(r.error == "");
+  CHECK(r.fills.empty());
+  // ring_persistent over 2, 5 and 7 tiles with 3 CTAs: CTA 2 of the first gets none; the others
+  // run one ring per tile, each initialized, filled and invalidated anew.
+  for (int64_t tiles : {2, 5, 7})
+    for (uint32_t cta = 0; cta < 3; ++cta)
+      for (int64_t n : {int64_t(0), int64_t(1), int64_t(5), int64_t(9)}) {
+        RingModelConfig p = config(ptx, "ring_persistent", t, 128 * tiles, t.bn, n * t.bk);
+        p.ctaid = cta;
+        p.nctaid = 3;
+        RingModelResult q = run_ring_model(ptx, p);
+        INFO(describe(p, t, n) << ", " << tiles << " tiles");
+        REQUIRE(q.error == "");
+        int64_t mine = tiles > cta ? (tiles - cta + 2) / 3 : 0;
+        CHECK(q.fills == std::vector<int64_t>(size_t(mine), n));
+      }
+}
+
+TEST_CASE("ring model: a broken parity, arrive count or wait depth fails", "[ring_model]") {
+  const Tiles& t = kTiles[9];  // 2 consumers, 4 stages
+  std::string ptx = compile_ring(t);
+  for (const char* kernel : {"ring", "ring_inline"}) {
+    std::vector<std::pair<std::string, std::string>> ms = mutants(ptx, std::string(kernel) + "_wgmma");
+    // Every mbarrier wait (specialized: the producer's empty wait, the consumers' full wait;
+    // inline: also thread 0's waits for the first stages); the full and empty counts of stage 0
+    // each one less and one more (the full count 1 only one more); the wait depth.
+    int waits = count(entry_text(ptx, std::string(kernel) + "_wgmma"), "mbarrier.try_wait");
+    CHECK(waits >= 2);
+    CHECK(int(ms.size()) == waits + 3 + 1);
+    for (const auto& [what, text] : ms)
+      for (uint64_t seed : {1u, 2u, 3u}) {
+        RingModelConfig c = config(ptx, kernel, t, 128, t.bn, 40 * t.bk);
+        c.seed = seed;
+        RingModelResult r = run_ring_model(text, c);
+        INFO(kernel << ": " << what << ", seed " << seed);
+        CHECK(r.error != "");
+      }
+    // Unbroken, the same runs pass.
+    RingModelResult ok = run_ring_model(ptx, config(ptx, kernel, t, 128, t.bn, 40 * t.bk));
+    CHECK(ok.error == "");
+  }
+}
