@@ -49,6 +49,7 @@ hopper=(-arch sm_90a -arch sm_80)
 "$tilec" tests/gpu/hopper.tile "${hopper[@]}" -o "$out/hopper.h"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
+# samples/attention.tile (kernels attention and attention_lse): check_samples --only=attention, check_debug heads
 "$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"
 {
   "$tilec" samples/attention.tile "${arch[@]}" -D T=bf16 -D D=128 -D CAUSAL=True -D BN=32 --prefix attpc128_ \
