@@ -16,25 +16,32 @@ attention.json (every timing) beside the table. Exit status 1 when a correctness
 (the table is written all the same).
 
 Method (the device notes' METHOD.md; as bench/bench.py):
-- Inputs: fresh torch.randn in [B, H, S, D] contiguous for every shape (the sample takes
-  [B*H, S, D], a view of the same memory); sm_scale = 1/sqrt(D); causal is top-left, as SDPA's
-  is_causal (S_q = S_k here).
+- Inputs: fresh torch.randn for every shape, [B, H, S, D] contiguous, or (rows marked
+  [B,S,H,D]) PyTorch's [B, S, H, D] layout passed to every implementation as its transposed view
+  q.transpose(1, 2), without a copy (the sample's launch takes extents and strides per array);
+  grouped-query rows (H/HK) have K and V of HK heads, SDPA runs them with enable_gqa=True;
+  sm_scale = 1/sqrt(D); causal is top-left, as SDPA's is_causal (S_q = S_k here).
 - Order: one small case per header (S = 257; it loads every header, the sm_80 ones through the
   driver's compiler), then the timed shapes, then the other small cases; the table is rewritten
   after each step, so a run cut short still leaves what it measured.
-- Correctness: a float64 reference from the same bf16/f16 inputs (softmax(Q K^T * scale) V).
+- Correctness: a float64 reference from the same bf16/f16 inputs (softmax(Q K^T * scale) V,
+  K and V heads repeated for grouped-query attention).
   Error of an output = the largest over rows (b, h, s) of max_d |out - ref| / max_d |ref|.
   tilec passes when its error is at most 2x the smallest error among the SDPA backends that ran
-  (issue 17), and every element was written (outputs poisoned with NaN before the launch). Small
+  (issue 17; 2x the math backend's where none of them ran), and every element was written (outputs poisoned with NaN before the launch). Small
   shapes (S = 50, 100, 257, 1000 with B=2 H=3; S = 50 is under one tile) on every header, and
   "large logits" (Q scaled by 20 before rounding to the dtype, so the online max moves a lot);
-  the timed shapes are checked on three sampled heads.
+  at S = 257 and 1000 also [B,S,H,D] views with grouped-query heads (H=4, HK=2). Each small case
+  also runs every header's attention_lse: its LSE (natural log-sum-exp per row) must be within
+  LSE_BOUND * max(1, |ref|) of the float64 reference, and its O must match attention's bound.
+  The timed shapes are checked on three sampled heads.
 - Timing: CUDA events around each launch, a sleep kernel queued ahead so the host's launch
   overhead stays out; tilec and the SDPA backends interleaved in a shuffled order each round
   (fixed seed); the number of rounds sized to about ROUND_SECONDS per shape; median and the
   10th-90th percentile spread. TFLOP/s = 4*B*H*S^2*D / time, halved for causal.
   "tilec / best": the median over rounds of (best peer's time / tilec sm_90a's time), the best
-  peer being the backend with the lowest median.
+  peer being the backend with the lowest median. Rows with LSE also time the sm_90a header's
+  attention_lse (LSE [B, H, S] contiguous) in the same rounds.
 """
 import collections
 import concurrent.futures
@@ -58,10 +65,19 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 BACKENDS = [("cuDNN", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION),
             ("efficient", SDPBackend.EFFICIENT_ATTENTION)]
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
-# Issue 17's rows: (B, H, S, D, causal).
-PERF_ROWS = [(4, 32, 4096, 128, False), (4, 32, 4096, 128, True), (8, 16, 2048, 64, False),
-             (1, 16, 16384, 128, True)]
+Row = collections.namedtuple("Row", "B H HK S D causal layout dtypes lse")
+# Issue 17's rows, both dtypes; then the input forms of its 4-D item, bf16: PyTorch's
+# [B, S, H, D] layout through transposed views, and grouped-query attention (32 query heads on 8
+# K/V heads). layout: "bhsd" (contiguous [B, H, S, D]) or "bshd".
+PERF_ROWS = [Row(4, 32, 32, 4096, 128, False, "bhsd", ("bf16", "f16"), True),
+             Row(4, 32, 32, 4096, 128, True, "bhsd", ("bf16", "f16"), False),
+             Row(8, 16, 16, 2048, 64, False, "bhsd", ("bf16", "f16"), False),
+             Row(1, 16, 16, 16384, 128, True, "bhsd", ("bf16", "f16"), False),
+             Row(4, 32, 32, 4096, 128, False, "bshd", ("bf16",), False),
+             Row(4, 32, 8, 4096, 128, False, "bhsd", ("bf16",), False)]
 CHECK_B, CHECK_H = 2, 3
+CHECK_GQA = (4, 2)                       # H, HK of the [B,S,H,D] grouped-query checks
+LSE_BOUND = 1e-4
 CHECK_S = [50, 100, 257, 1000]           # none a multiple of the tiles; 50 is under one tile
 LARGE_LOGITS_S = [257, 1000]             # also checked with Q scaled by LARGE_LOGITS
 LARGE_LOGITS = 20.0
@@ -98,9 +114,11 @@ def build_library(hdr):
     lib.att_describe.argtypes = [ctypes.c_int]
     lib.att_load.restype = ctypes.c_int
     lib.att_load.argtypes = [ctypes.c_int]
+    array = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64)]
     lib.att_launch.restype = ctypes.c_int
-    lib.att_launch.argtypes = [ctypes.c_int, ctypes.c_void_p] + [ctypes.c_uint64] * 4 + \
-        [ctypes.c_int64, ctypes.c_int64, ctypes.c_float]
+    lib.att_launch.argtypes = [ctypes.c_int, ctypes.c_void_p] + array * 4 + [ctypes.c_float]
+    lib.att_launch_lse.restype = ctypes.c_int
+    lib.att_launch_lse.argtypes = [ctypes.c_int, ctypes.c_void_p] + array * 5 + [ctypes.c_float]
     return lib
 
 
@@ -134,14 +152,21 @@ class Variant:
     def path_names(self):
         return ",".join(p.split(":")[0] for p in self.paths)
 
-    def __call__(self, q, k, v, o, scale):
-        B, H, S, D = q.shape
+    def __call__(self, q, k, v, o, scale, lse=None):
+        """attention (or attention_lse when lse is given) on the views q, o [B, H, S, D] and
+        k, v [B, HK, S, D], any strides; lse: f32 [B, H, S]."""
         for t in (q, k, v, o):
-            assert t.is_contiguous() and t.dtype == self.dtype and t.shape == q.shape and D == self.D
-        r = self.lib.att_launch(self.index, torch.cuda.current_stream().cuda_stream, q.data_ptr(),
-                                k.data_ptr(), v.data_ptr(), o.data_ptr(), B * H, S, scale)
+            assert t.dtype == self.dtype and t.dim() == 4 and t.shape[3] == self.D
+        args = []
+        for t in (q, k, v, o) + ((lse,) if lse is not None else ()):
+            args += [t.data_ptr(), (ctypes.c_int64 * t.dim())(*t.shape), (ctypes.c_int64 * t.dim())(*t.stride())]
+        stream = torch.cuda.current_stream().cuda_stream
+        if lse is None:
+            r = self.lib.att_launch(self.index, stream, *args, scale)
+        else:
+            r = self.lib.att_launch_lse(self.index, stream, *args, scale)
         if r != 0:
-            raise RuntimeError(f"{self.prefix}attention returned CUresult {r}")
+            raise RuntimeError(f"{self.prefix}attention{'_lse' if lse is not None else ''} returned CUresult {r}")
 
 
 def load_variants(lib):
@@ -164,13 +189,43 @@ def load_variants(lib):
 
 # ---- references and errors ----
 
-def reference(q, k, v, causal, scale):
-    """softmax(q k^T * scale [+ top-left causal mask]) v in float64; q, k, v: [..., S, D]."""
+def reference(q, k, v, causal, scale, with_lse=False):
+    """softmax(q k^T * scale [+ top-left causal mask]) v in float64; q: [..., H, S, D], k, v:
+    [..., HK, S, D] (each K/V head serves H / HK query heads); with_lse: also the row's
+    log-sum-exp of the scaled scores, [..., H, S]."""
+    if q.dim() >= 3 and k.shape[-3] != q.shape[-3]:
+        k = k.repeat_interleave(q.shape[-3] // k.shape[-3], dim=-3)
+        v = v.repeat_interleave(q.shape[-3] // v.shape[-3], dim=-3)
     s = torch.matmul(q.double(), k.double().transpose(-1, -2)) * scale
     if causal:
         S = q.shape[-2]
         s.masked_fill_(torch.ones(S, S, dtype=torch.bool, device=q.device).triu(1), -math.inf)
-    return torch.matmul(torch.softmax(s, dim=-1), v.double())
+    out = torch.matmul(torch.softmax(s, dim=-1), v.double())
+    return (out, torch.logsumexp(s, dim=-1)) if with_lse else out
+
+
+def lse_error(got, ref):
+    """max |got - ref| / max(1, |ref|) (inf when got has a NaN: unwritten)."""
+    if torch.isnan(got).any():
+        return math.inf
+    return ((got.double() - ref).abs() / ref.abs().clamp_min(1.0)).max().item()
+
+
+def make_inputs(B, H, HK, S, D, dtype, layout):
+    """Fresh q [B, H, S, D] and k, v [B, HK, S, D]: contiguous ("bhsd"), or views of [B, S, H, D]
+    tensors ("bshd")."""
+    def one(heads):
+        if layout == "bshd":
+            return torch.randn(B, S, heads, D, device=DEVICE, dtype=dtype).transpose(1, 2)
+        return torch.randn(B, heads, S, D, device=DEVICE, dtype=dtype)
+    return one(H), one(HK), one(HK)
+
+
+def empty_like_layout(q):
+    """A NaN-poisoned output with q's shape and memory layout (a [B, S, H, D] view stays one)."""
+    if q.is_contiguous():
+        return torch.full_like(q, math.nan)
+    return torch.full_like(q.transpose(1, 2), math.nan).transpose(1, 2)
 
 
 def row_error(out, ref):
@@ -183,7 +238,8 @@ def row_error(out, ref):
 
 def sdpa(backend, q, k, v, causal, scale):
     with sdpa_kernel(backend):
-        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale,
+                                              enable_gqa=k.shape[1] != q.shape[1])
 
 
 def fmt_err(e):
@@ -199,33 +255,40 @@ def short(exc):
     return (text[0] if text else type(exc).__name__)[:160].replace("|", "/")
 
 
-def check_case(variants, dtype_name, D, causal, S, large, record):
-    """One correctness case on every header of (dtype, D, causal) and every SDPA backend."""
+def check_case(variants, dtype_name, D, causal, S, large, H, HK, layout, record):
+    """One correctness case on every header of (dtype, D, causal) and every SDPA backend; each
+    header's attention_lse too (its O and its LSE)."""
     dtype = DTYPES[dtype_name]
-    q, k, v = (torch.randn(CHECK_B, CHECK_H, S, D, device=DEVICE, dtype=dtype) for _ in range(3))
+    q, k, v = make_inputs(CHECK_B, H, HK, S, D, dtype, layout)
     if large:
         q = (q.float() * LARGE_LOGITS).to(dtype)
     scale = 1 / math.sqrt(D)
-    ref = reference(q, k, v, causal, scale)
-    errs = {}
+    ref, ref_lse = reference(q, k, v, causal, scale, with_lse=True)
+    errs, lse_errs = {}, {}
     for name, backend in BACKENDS:
         try:
             errs[name] = row_error(sdpa(backend, q, k, v, causal, scale), ref)
         except Exception as e:              # the backend does not run this case
             errs[name] = f"n/a: {short(e)}"
     sdpa_errs = [e for n, e in errs.items() if isinstance(e, float) and n in dict(BACKENDS)]
-    bound = 2 * min(sdpa_errs) if sdpa_errs else None
+    bound = 2 * min(sdpa_errs) if sdpa_errs else \
+        2 * row_error(sdpa(SDPBackend.MATH, q, k, v, causal, scale), ref)   # no fast backend ran
     for var in variants:
         if not var.fits(dtype, D, causal):
             continue
         if var.load_error:
             errs[var.prefix] = var.load_error
             continue
-        o = torch.full_like(q, math.nan)
+        o = empty_like_layout(q)
         try:
             var(q, k, v, o, scale)
             torch.cuda.synchronize()
             errs[var.prefix] = row_error(o, ref)
+            o = empty_like_layout(q)
+            lse = torch.full(q.shape[:3], math.nan, device=DEVICE, dtype=torch.float32)
+            var(q, k, v, o, scale, lse)
+            torch.cuda.synchronize()
+            lse_errs[var.prefix] = (row_error(o, ref), lse_error(lse, ref_lse))
         except Exception as e:
             errs[var.prefix] = f"error: {short(e)}"
     ok = True
@@ -233,13 +296,19 @@ def check_case(variants, dtype_name, D, causal, S, large, record):
         e = errs.get(var.prefix)
         if var.fits(dtype, D, causal) and not (isinstance(e, float) and bound is not None and e <= bound):
             ok = False
-    case = f"B{CHECK_B} H{CHECK_H} S{S} D{D} {'causal' if causal else 'full'} {dtype_name}" + \
-           (f", Q x{LARGE_LOGITS:g}" if large else "")
-    record.append({"case": case, "errs": errs, "bound": bound, "ok": ok})
+        if var.prefix in lse_errs and not (bound is not None and lse_errs[var.prefix][0] <= bound and
+                                           lse_errs[var.prefix][1] <= LSE_BOUND):
+            ok = False
+    heads = f"H{H}" if H == HK else f"H{H}/HK{HK}"
+    case = f"B{CHECK_B} {heads} S{S} D{D} {'causal' if causal else 'full'} {dtype_name}" + \
+           (", [B,S,H,D]" if layout == "bshd" else "") + (f", Q x{LARGE_LOGITS:g}" if large else "")
+    record.append({"case": case, "errs": errs, "lse_errs": lse_errs, "bound": bound, "ok": ok})
     if not ok:
         failures.append(case)
+    worst_lse = max((e[1] for e in lse_errs.values()), default=None)
     log(f"  {'ok  ' if ok else 'FAIL'} {case}: " +
-        ", ".join(f"{n} {fmt_err(e)}" for n, e in errs.items()) + f"; bound {fmt_err(bound)}")
+        ", ".join(f"{n} {fmt_err(e)}" for n, e in errs.items()) + f"; bound {fmt_err(bound)}; " +
+        f"attention_lse: O {fmt_err(max((e[0] for e in lse_errs.values()), default=None))}, LSE {fmt_err(worst_lse)}")
 
 
 # ---- timing ----
@@ -279,22 +348,30 @@ def percentile(xs, p):
     return xs[lo] + (xs[hi] - xs[lo]) * (i - lo)
 
 
-def bench_row(variants, B, H, S, D, causal, dtype_name, record):
+def row_label(row):
+    heads = f"H{row.H}" if row.H == row.HK else f"H{row.H} HK{row.HK}"
+    return f"B{row.B} {heads} S{row.S} D{row.D} {'causal' if row.causal else 'full'}" + \
+        (", [B,S,H,D] view" if row.layout == "bshd" else "")
+
+
+def bench_row(variants, row, dtype_name, record):
+    B, H, HK, S, D, causal = row.B, row.H, row.HK, row.S, row.D, row.causal
     dtype = DTYPES[dtype_name]
-    shape = f"B{B} H{H} S{S} D{D} {'causal' if causal else 'full'}"
+    shape = row_label(row)
     log(f"== {shape} {dtype_name}")
-    q, k, v = (torch.randn(B, H, S, D, device=DEVICE, dtype=dtype) for _ in range(3))
+    q, k, v = make_inputs(B, H, HK, S, D, dtype, row.layout)
     scale = 1 / math.sqrt(D)
     flops = 4 * B * H * S * S * D / (2 if causal else 1)
     heads = sorted({(0, 0), (B // 2, H // 3), (B - 1, H - 1)})
-    refs = {bh: reference(q[bh], k[bh], v[bh], causal, scale) for bh in heads}
+    refs = {(b, h): reference(q[b, h], k[b, h // (H // HK)], v[b, h // (H // HK)], causal, scale, with_lse=True)
+            for b, h in heads}
 
     def sampled_error(o):
         if torch.isnan(o).any():
             return math.inf
-        return max(row_error(o[bh], refs[bh]) for bh in heads)
+        return max(row_error(o[bh], refs[bh][0]) for bh in heads)
 
-    fns, outs, notes, errs = {}, {}, {}, {}
+    fns, outs, notes, errs, lse_errors = {}, {}, {}, {}, {}
     for name, backend in BACKENDS:
         try:
             o = sdpa(backend, q, k, v, causal, scale)
@@ -323,12 +400,25 @@ def bench_row(variants, B, H, S, D, causal, dtype_name, record):
         errs[var.prefix] = sampled_error(o)
         outs[var.prefix] = o
         fns[var.prefix] = (lambda f=var, o=o: f(q, k, v, o, scale))
+        if row.lse and var.main and var.hopper:
+            # attention_lse beside it: its O against the same bound, its LSE against LSE_BOUND.
+            name, o2 = var.prefix + "lse", empty_like_layout(q)
+            lse = torch.full((B, H, S), math.nan, device=DEVICE, dtype=torch.float32)
+            var(q, k, v, o2, scale, lse)
+            torch.cuda.synchronize()
+            errs[name] = sampled_error(o2)
+            lse_err = lse_errors[name] = max(lse_error(lse[bh], refs[bh][1]) for bh in heads)
+            log(f"  {name}: LSE error {fmt_err(lse_err)}")
+            if not lse_err <= LSE_BOUND:
+                failures.append(f"{shape} {dtype_name} {name}: LSE error {fmt_err(lse_err)} over {LSE_BOUND:g}")
+            outs[name] = o2
+            fns[name] = (lambda f=var, o=o2, lse=lse: f(q, k, v, o, scale, lse))
     sdpa_errs = [e for n, e in errs.items() if n in dict(BACKENDS)]
-    bound = 2 * min(sdpa_errs) if sdpa_errs else None
-    for var in variants:
-        if var.prefix in errs and not (bound is not None and errs[var.prefix] <= bound):
-            failures.append(f"{shape} {dtype_name} {var.prefix}: error {fmt_err(errs[var.prefix])} "
-                            f"over {fmt_err(bound)}")
+    bound = 2 * min(sdpa_errs) if sdpa_errs else \
+        2 * sampled_error(sdpa(SDPBackend.MATH, q, k, v, causal, scale))   # no fast backend ran
+    for name in errs:
+        if name not in dict(BACKENDS) and not (bound is not None and errs[name] <= bound):
+            failures.append(f"{shape} {dtype_name} {name}: error {fmt_err(errs[name])} over {fmt_err(bound)}")
             log(f"  FAIL {failures[-1]}")
     # Size the rounds from one timed launch of each.
     one_round = sum(timed_once(f) for f in fns.values()) / 1e3 + 5e-4 * len(fns)
@@ -350,9 +440,9 @@ def bench_row(variants, B, H, S, D, causal, dtype_name, record):
     for name in stats:
         if best and name not in dict(BACKENDS):
             stats[name]["vs_best"] = statistics.median(b / m for b, m in zip(times[best], times[name]))
-    record.append({"shape": shape, "dtype": dtype_name, "B": B, "H": H, "S": S, "D": D, "causal": causal,
-                   "flops": flops, "rounds": rounds, "best_peer": best, "stats": stats, "errors": errs,
-                   "bound": bound, "notes": notes, "times_ms": times})
+    record.append({"shape": shape, "dtype": dtype_name, "B": B, "H": H, "HK": HK, "S": S, "D": D, "causal": causal,
+                   "layout": row.layout, "flops": flops, "rounds": rounds, "best_peer": best, "stats": stats,
+                   "errors": errs, "lse_errors": lse_errors, "bound": bound, "notes": notes, "times_ms": times})
     for name, st in stats.items():
         extra = f", {st['vs_best']:.3f}x {best}" if "vs_best" in st else ""
         log(f"  {name:32s} {st['median_ms']:8.3f} ms  {st['tflops']:6.1f} TFLOP/s "
@@ -385,15 +475,16 @@ def main_variant(variants, dtype, D, causal, hopper):
 def timing_table(perf, variants):
     """The issue's table: one row per (shape, dtype), TFLOP/s with the 10th-90th percentile."""
     L = ["| shape | dtype | tilec Hopper (sm_90a) | tilec portable (sm_80) | cuDNN | flash | efficient | "
-         "tilec ÷ best |", "|---|---|---|---|---|---|---|---|"]
+         "tilec ÷ best | tilec Hopper attention_lse |", "|---|---|---|---|---|---|---|---|---|"]
     for row in perf:
         dtype = DTYPES[row["dtype"]]
         h = main_variant(variants, dtype, row["D"], row["causal"], True)
         p = main_variant(variants, dtype, row["D"], row["causal"], False)
         st = row["stats"].get(h.prefix, {}) if h else {}
         ratio = f"**{st['vs_best']:.2f}x** {row['best_peer']}" if "vs_best" in st else "-"
+        lse = cell(row, h.prefix + "lse") if h and h.prefix + "lse" in row["stats"] else "-"
         L.append(f"| {row['shape']} | {row['dtype']} | {cell(row, h and h.prefix)} | {cell(row, p and p.prefix)} | "
-                 + " | ".join(cell(row, n) for n, _ in BACKENDS) + f" | {ratio} |")
+                 + " | ".join(cell(row, n) for n, _ in BACKENDS) + f" | {ratio} | {lse} |")
     return L
 
 
@@ -404,7 +495,10 @@ def report(path, hdr, variants, env, perf, checks, elapsed, sass=None):
          "TFLOP/s = 4·B·H·S²·D / time, halved for causal. tilec Hopper: the header built with "
          "`-arch sm_90a`; tilec portable: `-arch sm_80`, its PTX compiled by the driver for the GPU. "
          "tilec ÷ best: median over rounds of (the fastest SDPA backend's time / tilec Hopper's time), "
-         "each pair from one round. Inputs [B, H, S, D] contiguous, sm_scale = 1/sqrt(D).", ""]
+         "each pair from one round. Inputs [B, H, S, D] contiguous, or (\"[B,S,H,D] view\") the transposed "
+         "views of [B, S, H, D] tensors, given as they are to every implementation; HK: K/V heads of "
+         "grouped-query rows (SDPA with enable_gqa=True); sm_scale = 1/sqrt(D). attention_lse: the same "
+         "header's kernel that also writes the LSE (f32 [B, H, S]), timed in the same rounds.", ""]
     L += timing_table(perf, variants)
     groups = collections.defaultdict(list)
     for v in variants:
@@ -427,12 +521,15 @@ def report(path, hdr, variants, env, perf, checks, elapsed, sass=None):
         L.append(f"| {row['shape']} | {row['dtype']} | ({row['rounds']} rounds; error bound "
                  f"{fmt_err(row['bound'])}) | | | | | |")
     L += ["", "## Correctness (small shapes, every header)", "",
-          f"B={CHECK_B} H={CHECK_H}, fresh torch.randn inputs; \"Q x{LARGE_LOGITS:g}\": Q scaled before rounding "
-          "to the dtype (large logits: the running max moves). Largest per-row max-relative error against a "
+          f"B={CHECK_B}, fresh torch.randn inputs; \"Q x{LARGE_LOGITS:g}\": Q scaled before rounding "
+          "to the dtype (large logits: the running max moves); \"[B,S,H,D]\": transposed views; H/HK: "
+          "grouped-query heads. Largest per-row max-relative error against a "
           "float64 reference from the same inputs; outputs poisoned with NaN first. ok: every tilec header at "
-          "most 2x the best SDPA backend's error.", "",
+          "most 2x the best SDPA backend's error, with attention and with attention_lse, and every "
+          f"attention_lse LSE within {LSE_BOUND:g} x max(1, |ref|) of the float64 log-sum-exp (last column: the "
+          "worst header's).", "",
           "| case | tilec Hopper (sm_90a) | tilec portable (sm_80) | other tilec configs | cuDNN | flash | "
-          "efficient | bound | ok |", "|---|---|---|---|---|---|---|---|---|"]
+          "efficient | bound | ok | attention_lse: O error, LSE error |", "|---|---|---|---|---|---|---|---|---|---|"]
     reasons = {}
     main_prefixes = {v.prefix for v in variants if v.main}
     for c in checks:
@@ -446,7 +543,9 @@ def report(path, hdr, variants, env, perf, checks, elapsed, sass=None):
                if n.endswith("_") and n not in main_prefixes]
         L.append(f"| {c['case']} | {', '.join(hop) or '-'} | {', '.join(por) or '-'} | {'; '.join(oth) or '-'} | "
                  + " | ".join(fmt_err(errs.get(n)) for n, _ in BACKENDS)
-                 + f" | {fmt_err(c['bound'])} | {'ok' if c['ok'] else '**FAIL**'} |")
+                 + f" | {fmt_err(c['bound'])} | {'ok' if c['ok'] else '**FAIL**'} | "
+                 + (f"{fmt_err(max(e[0] for e in c['lse_errs'].values()))}, "
+                    f"{fmt_err(max(e[1] for e in c['lse_errs'].values()))}" if c.get("lse_errs") else "-") + " |")
     if reasons:
         L += ["", "Cases that did not run, and why:", ""]
         L += [f"- {r} ({len(cs)} cases: {', '.join(cs[:3])}{', ...' if len(cs) > 3 else ''})"
@@ -526,18 +625,23 @@ def main():
     variants = load_variants(lib)
     # One small case first: it loads every header (the sm_80 ones through the driver's compiler)
     # and catches a broken build before the long timings; the other small cases after them.
-    cases = [(t, D, causal, S, large) for t in DTYPES for D, causal in [(64, False), (128, False), (128, True)]
+    # (dtype, D, causal, S, large, H, HK, layout): MHA [B, H, S, D] at every size, with large logits
+    # at some; grouped-query [B,S,H,D] views at S = 257 and 1000.
+    cases = [(t, D, causal, S, large, CHECK_H, CHECK_H, "bhsd") for t in DTYPES
+             for D, causal in [(64, False), (128, False), (128, True)]
              for S in CHECK_S for large in ([False, True] if S in LARGE_LOGITS_S else [False])]
-    first = [c for c in cases if c[3] == 257 and not c[4]]
+    cases += [(t, D, causal, S, False, *CHECK_GQA, "bshd") for t in DTYPES
+              for D, causal in [(64, False), (128, False), (128, True)] for S in LARGE_LOGITS_S]
+    first = [c for c in cases if c[3] == 257 and not c[4] and c[7] == "bhsd"]
     checks, perf = [], []
     log("correctness, S=257:")
     for c in first:
         check_case(variants, *c, checks)
     report(out, hdr, variants, env + " (partial)", perf, checks, time.time() - t0)
     log("timing:")
-    for B, H, S, D, causal in PERF_ROWS:
-        for dtype_name in DTYPES:
-            bench_row(variants, B, H, S, D, causal, dtype_name, perf)
+    for row in PERF_ROWS:
+        for dtype_name in row.dtypes:
+            bench_row(variants, row, dtype_name, perf)
             report(out, hdr, variants, env + " (partial)", perf, checks, time.time() - t0)
     log("correctness, the other cases:")
     for c in cases:

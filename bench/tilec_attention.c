@@ -12,17 +12,31 @@
 
 #include "attention_variants.h"
 
-typedef CUresult (*attention_launch_fn)(CUstream stream, CUdeviceptr Q, CUdeviceptr K, CUdeviceptr V,
-                                        CUdeviceptr O, int64_t BH, int64_t S, float sm_scale);
+/* The strided forms of the sample's two kernels: per array its base, extents and strides (in
+   elements, outermost first): Q, O [B, H, S, D]; K, V [B, HK, S, D]; LSE [B, H, S]. */
+typedef CUresult (*attention_launch_fn)(CUstream stream, CUdeviceptr Q, const int64_t* Q_shape,
+                                        const int64_t* Q_strides, CUdeviceptr K, const int64_t* K_shape,
+                                        const int64_t* K_strides, CUdeviceptr V, const int64_t* V_shape,
+                                        const int64_t* V_strides, CUdeviceptr O, const int64_t* O_shape,
+                                        const int64_t* O_strides, float sm_scale);
+typedef CUresult (*attention_lse_launch_fn)(CUstream stream, CUdeviceptr Q, const int64_t* Q_shape,
+                                            const int64_t* Q_strides, CUdeviceptr K, const int64_t* K_shape,
+                                            const int64_t* K_strides, CUdeviceptr V, const int64_t* V_shape,
+                                            const int64_t* V_strides, CUdeviceptr O, const int64_t* O_shape,
+                                            const int64_t* O_strides, CUdeviceptr LSE, const int64_t* LSE_shape,
+                                            const int64_t* LSE_strides, float sm_scale);
 
 typedef struct attention_variant {
   const char* prefix;
   attention_launch_fn launch;
+  attention_lse_launch_fn launch_lse;
   CUresult (*load)(void);
+  CUresult (*load_lse)(void);
   const tilec_kernel_metadata* metadata;
 } attention_variant;
 
-#define ATTENTION_ENTRY(p) {#p, p##attention, p##attention_load, &p##attention_metadata},
+#define ATTENTION_ENTRY(p) \
+  {#p, p##attention_strided, p##attention_lse_strided, p##attention_load, p##attention_lse_load, &p##attention_metadata},
 static const attention_variant variants[] = {ATTENTION_VARIANTS(ATTENTION_ENTRY)};
 #define NUM_VARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
@@ -60,14 +74,33 @@ const char* att_describe(int i) {
   return buf;
 }
 
-/* Loads variant i's module in the current context (the driver compiles PTX-only images here). */
-int att_load(int i) { return i >= 0 && i < NUM_VARIANTS ? (int)variants[i].load() : (int)CUDA_ERROR_INVALID_VALUE; }
-
-/* Launches variant i on `stream`: Q, K, V, O are [BH, S, D] contiguous device arrays of the
-   variant's dtype and head dimension. Returns the header's CUresult. */
-int att_launch(int i, void* stream, uint64_t q, uint64_t k, uint64_t v, uint64_t o, int64_t bh, int64_t s,
-               float sm_scale) {
+/* Loads variant i's kernels in the current context (the driver compiles PTX-only images here). */
+int att_load(int i) {
+  CUresult r;
   if (i < 0 || i >= NUM_VARIANTS) return (int)CUDA_ERROR_INVALID_VALUE;
-  return (int)variants[i].launch((CUstream)stream, (CUdeviceptr)q, (CUdeviceptr)k, (CUdeviceptr)v,
-                                 (CUdeviceptr)o, bh, s, sm_scale);
+  r = variants[i].load();
+  return (int)(r != CUDA_SUCCESS ? r : variants[i].load_lse());
+}
+
+/* Launches variant i's `attention` on `stream` (the strided form): q, k, v, o are device arrays
+   of the variant's dtype, each with 4 extents and 4 strides in elements, [B, H, S, D] for q and
+   o, [B, HK, S, D] for k and v (D the variant's head dimension). Returns the header's CUresult. */
+int att_launch(int i, void* stream, uint64_t q, const int64_t* q_shape, const int64_t* q_strides, uint64_t k,
+               const int64_t* k_shape, const int64_t* k_strides, uint64_t v, const int64_t* v_shape,
+               const int64_t* v_strides, uint64_t o, const int64_t* o_shape, const int64_t* o_strides, float sm_scale) {
+  if (i < 0 || i >= NUM_VARIANTS) return (int)CUDA_ERROR_INVALID_VALUE;
+  return (int)variants[i].launch((CUstream)stream, (CUdeviceptr)q, q_shape, q_strides, (CUdeviceptr)k, k_shape,
+                                 k_strides, (CUdeviceptr)v, v_shape, v_strides, (CUdeviceptr)o, o_shape, o_strides,
+                                 sm_scale);
+}
+
+/* The same for `attention_lse`, which also writes lse: f32 [B, H, S] (3 extents and strides). */
+int att_launch_lse(int i, void* stream, uint64_t q, const int64_t* q_shape, const int64_t* q_strides, uint64_t k,
+                   const int64_t* k_shape, const int64_t* k_strides, uint64_t v, const int64_t* v_shape,
+                   const int64_t* v_strides, uint64_t o, const int64_t* o_shape, const int64_t* o_strides,
+                   uint64_t lse, const int64_t* lse_shape, const int64_t* lse_strides, float sm_scale) {
+  if (i < 0 || i >= NUM_VARIANTS) return (int)CUDA_ERROR_INVALID_VALUE;
+  return (int)variants[i].launch_lse((CUstream)stream, (CUdeviceptr)q, q_shape, q_strides, (CUdeviceptr)k, k_shape,
+                                     k_strides, (CUdeviceptr)v, v_shape, v_strides, (CUdeviceptr)o, o_shape,
+                                     o_strides, (CUdeviceptr)lse, lse_shape, lse_strides, sm_scale);
 }

@@ -44,6 +44,17 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, int 
       if (!a || !b) return std::nullopt;
       return wrap(*a, op->kind == ir::OpKind::Add ? "+" : op->kind == ir::OpKind::Sub ? "-" : "*", *b);
     }
+    case ir::OpKind::FloorDiv: case ir::OpKind::Mod: {
+      // Python's floor semantics, as on the device. A zero divisor, unspecified on the device,
+      // gives INT64_MIN for // (tilec_floordiv) and a itself for % (a - 0 * INT64_MIN), so
+      // `assert H % HK == 0` fails on the host for HK = 0 < H.
+      if (!integer || is_unsigned_int(d)) return std::nullopt;
+      auto a = sub(0), b = sub(1);
+      if (!a || !b) return std::nullopt;
+      std::string q = fmt::format("tilec_floordiv({}, {})", *a, *b);
+      if (op->kind == ir::OpKind::FloorDiv) return q;
+      return wrap(*a, "-", wrap(*b, "*", q));
+    }
     case ir::OpKind::Min: case ir::OpKind::Max: {
       if (!integer || is_unsigned_int(d)) return std::nullopt;
       auto a = sub(0), b = sub(1);

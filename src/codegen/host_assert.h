@@ -10,7 +10,7 @@
 namespace tilec::codegen {
 
 /// The asserts of `fn` at the top level of its body whose condition depends only on dimension
-/// extents and integer constants, through integer + - * min max, comparisons, and/or/not and
+/// extents and integer constants, through integer + - * // % min max, comparisons, and/or/not and
 /// widening integer casts: each with its condition as a C expression over the launch stub's
 /// extents `tilec_sym[i]` (i: the dimension symbol's position in fn.kernel->dims), int64_t
 /// arithmetic wrapping like the device's. The launch stub takes the vectorized variant only

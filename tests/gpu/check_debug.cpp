@@ -4,20 +4,44 @@
 //   check_debug extent an assert on extents (checked by the launch stub, left out of the
 //                      vectorized variant) fails: CUDA_ERROR_ASSERT too; `pass` also runs that
 //                      kernel with the assert holding and checks its output
+//   check_debug heads  samples/attention.tile (attention_bf16.h) with H = 3 query heads on HK = 2
+//                      K/V heads: its `assert H % HK == 0` fails on the host, so the launch takes
+//                      the portable path's general variant, whose device assert stops it with
+//                      CUDA_ERROR_ASSERT (exit 0 if so, and if that entry ran)
 #include <cuda.h>
 
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+static const char* g_last_entry = "";
+#define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
+
+#include "attention_bf16.h"
 #include "debug.h"
 
 int main(int argc, char** argv) {
   bool fail = argc > 1 && std::strcmp(argv[1], "fail") == 0;
   bool extent = argc > 1 && std::strcmp(argv[1], "extent") == 0;
+  bool heads = argc > 1 && std::strcmp(argv[1], "heads") == 0;
   CUdevice dev;
   CUcontext ctx;
   if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) || cuCtxSetCurrent(ctx)) return 2;
+  if (heads) {
+    const int64_t B = 1, H = 3, HK = 2, S = 64, D = 64;
+    CUdeviceptr q, kv, o;
+    if (cuMemAlloc(&q, size_t(B * H * S * D) * 2) || cuMemAlloc(&kv, size_t(B * HK * S * D) * 2) ||
+        cuMemAlloc(&o, size_t(B * H * S * D) * 2) || cuMemsetD8(q, 0, size_t(B * H * S * D) * 2) ||
+        cuMemsetD8(kv, 0, size_t(B * HK * S * D) * 2))
+      return 2;
+    CUresult e = attbf_attention(nullptr, q, kv, kv, o, B, H, S, HK, 0.125f);
+    if (e == CUDA_SUCCESS) e = cuCtxSynchronize();
+    const char* ename = "?";
+    cuGetErrorName(e, &ename);
+    std::printf("check_debug attention H=%lld HK=%lld: %s (entry %s)\n", (long long)H, (long long)HK, ename,
+                g_last_entry);
+    return e == CUDA_ERROR_ASSERT && std::strcmp(g_last_entry, "attention") == 0 ? 0 : 1;
+  }
   std::vector<float> x(200);
   for (size_t i = 0; i < x.size(); ++i) x[i] = float(i);
   CUdeviceptr d;

@@ -1,10 +1,12 @@
 // GPU correctness of the compiled samples through their generated headers (not in CI: needs a
 // GPU). Fresh random inputs each run, outputs poisoned first, results compared with a float64
 // CPU reference. Exits non-zero on any mismatch.
-//   check_samples [--small] [--only=f16acc] [--jit]
+//   check_samples [--small] [--only=f16acc | --only=attention] [--tiny] [--jit]
 //     --small: only the ragged sizes that compute-sanitizer runs; --only=f16acc: only the
-//     f16-accumulator kernels (check_f16_accumulators); --jit: the tensor-core subset to run
-//     under CUDA_FORCE_PTX_JIT=1 (the driver compiles the images' PTX: the portable path)
+//     f16-accumulator kernels (check_f16_accumulators); --only=attention: only
+//     samples/attention.tile (check_attention_headers); --tiny: a few attention cases, for
+//     racecheck and synccheck; --jit: the tensor-core subset to run under CUDA_FORCE_PTX_JIT=1
+//     (the driver compiles the images' PTX: the portable path)
 #include <cuda.h>
 
 // The PTX entry of the last launch: the headers call TILEC_TRACE_LAUNCH before each launch
@@ -761,45 +763,185 @@ void check_epilogue(Epilogue e, Ty t, int64_t M, int64_t N, int64_t K, std::mt19
   }
 }
 
-// attention: O = softmax(Q K^T * scale [+ causal mask]) V per head, against a float64
-// reference from the same rounded inputs. `big` scales Q so the logits reach about +-50, where
-// the online softmax's running max matters.
-template <typename Launch>
-void check_attention(const char* what, Launch launch, Ty t, int64_t D, bool causal, int64_t BH, int64_t S,
-                     std::mt19937_64& rng, bool big = false) {
-  std::vector<float> q(static_cast<size_t>(BH * S * D)), kk(q.size()), v(q.size());
-  fill(q, rng, big ? -8.f : -1.f, big ? 8.f : 1.f);
-  fill(kk, rng, -1.f, 1.f);
-  fill(v, rng, -1.f, 1.f);
-  std::vector<double> qr = rounded(q, t), kr = rounded(kk, t), vr = rounded(v, t);
-  std::vector<uint8_t> hq = pack(q, t), hk = pack(kk, t), hv = pack(v, t), ho(hq.size());
-  Buffer dq(hq.size()), dk(hk.size()), dv(hv.size()), dout(ho.size());
+// ---- attention ------------------------------------------------------------------------------
+
+// samples/attention.tile's launch functions, one set per header (prefix): the dense form of
+// `attention`, and the strided forms of `attention` and `attention_lse`.
+using AttentionDense = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t,
+                                    int64_t, int64_t, float);
+using AttentionStrided = CUresult (*)(CUstream, CUdeviceptr, const int64_t*, const int64_t*, CUdeviceptr,
+                                      const int64_t*, const int64_t*, CUdeviceptr, const int64_t*, const int64_t*,
+                                      CUdeviceptr, const int64_t*, const int64_t*, float);
+using AttentionLseStrided = CUresult (*)(CUstream, CUdeviceptr, const int64_t*, const int64_t*, CUdeviceptr,
+                                         const int64_t*, const int64_t*, CUdeviceptr, const int64_t*, const int64_t*,
+                                         CUdeviceptr, const int64_t*, const int64_t*, CUdeviceptr, const int64_t*,
+                                         const int64_t*, float);
+struct AttentionHeader {
+  const char* name;
+  AttentionDense dense;
+  AttentionStrided strided;
+  AttentionLseStrided lse;
+  Ty t;
+  int64_t D;
+  bool causal;
+  bool hopper;  // sm_90a among its targets (the default target): the tma_wgmma path on a 9.0 device
+};
+#define ATTENTION_HEADER(p, ...) \
+  AttentionHeader { #p, p##attention, p##attention_strided, p##attention_lse_strided, __VA_ARGS__ }
+
+// How the test lays out the [B, heads, S, D] views in memory: contiguous [B, heads, S, D]
+// (passed through the dense form when there is no LSE), PyTorch's [B, S, heads, D] seen through
+// its transposed view (strides (S*heads*D, D, heads*D, 1)), or [B, heads, S, D] with rows of
+// D + 3 elements (not 16-byte multiples: the general variant of the portable path).
+enum class AttLayout { BHSD, BSHD, PaddedRows };
+// LSE: none (`attention`), [B, H, S] contiguous, or rows padded to a multiple of 4 (16 bytes).
+enum class AttLse { None, Dense, PaddedRows };
+
+struct AttentionCase {
+  int64_t B, H, HK, S;
+  AttLayout layout;
+  AttLse lse;
+  bool big = false;  // Q scaled so the logits reach about +-50: the online max matters
+};
+
+// A strided view's extents and strides, and the elements its buffer holds.
+struct View {
+  int64_t shape[4], strides[4];
+  int rank;
+  size_t elems;
+  size_t at(const int64_t* i) const {
+    size_t o = 0;
+    for (int k = 0; k < rank; ++k) o += size_t(i[k] * strides[k]);
+    return o;
+  }
+};
+View attention_view(int64_t B, int64_t heads, int64_t S, int64_t D, AttLayout l) {
+  int64_t row = l == AttLayout::PaddedRows ? D + 3 : D;
+  if (l == AttLayout::BSHD) return {{B, heads, S, D}, {S * heads * D, D, heads * D, 1}, 4, size_t(B * S * heads * D)};
+  return {{B, heads, S, D}, {heads * S * row, S * row, row, 1}, 4, size_t(B * heads * S * row)};
+}
+// The header's rule for the vectorized variant (docs/header.md), which the tma_wgmma path needs:
+// stride 1 innermost, the other strides of extents > 1 multiples of 16 bytes (bases from
+// cuMemAlloc are aligned).
+bool aligned16(const View& v, size_t elem_bytes) {
+  for (int k = 0; k < v.rank; ++k)
+    if (v.shape[k] > 1 && (k == v.rank - 1 ? v.strides[k] != 1 : (size_t(v.strides[k]) * elem_bytes) % 16 != 0))
+      return false;
+  return true;
+}
+
+// Fills a view's buffer (padding included) and returns it rounded to `t`, packed.
+std::vector<uint8_t> attention_input(const View& v, Ty t, float lo, float hi, std::mt19937_64& rng,
+                                     std::vector<double>& rounded_out) {
+  std::vector<float> x(v.elems);
+  fill(x, rng, lo, hi);
+  rounded_out = rounded(x, t);
+  return pack(x, t);
+}
+
+// O = softmax(Q K^T * scale [+ top-left causal mask]) V per (batch, head), query head h reading
+// K/V head h / (H / HK), and LSE = log(sum exp(scores)) per row, against a float64 reference
+// from the same rounded inputs. Elements of O's and LSE's buffers outside the views must stay
+// poisoned. The path that ran is checked against the header's rule.
+void check_attention(const AttentionHeader& hdr, const AttentionCase& c, std::mt19937_64& rng) {
+  const int64_t B = c.B, H = c.H, HK = c.HK, S = c.S, D = hdr.D;
+  Ty t = hdr.t;
+  size_t es = ty_bytes(t);
+  View vq = attention_view(B, H, S, D, c.layout), vk = attention_view(B, HK, S, D, c.layout), vo = vq;
+  int64_t lse_row = c.lse == AttLse::PaddedRows ? (S + 3) / 4 * 4 : S;
+  View vl{{B, H, S, 0}, {H * lse_row, lse_row, 1, 0}, 3, size_t(B * H * lse_row)};
+  std::vector<double> qr, kr, vr;
+  std::vector<uint8_t> hq = attention_input(vq, t, c.big ? -8.f : -1.f, c.big ? 8.f : 1.f, rng, qr);
+  std::vector<uint8_t> hk = attention_input(vk, t, -1.f, 1.f, rng, kr), hv = attention_input(vk, t, -1.f, 1.f, rng, vr);
+  std::vector<uint8_t> ho(vo.elems * es), hl(vl.elems * 4);
+  Buffer dq(hq.size()), dk(hk.size()), dv(hv.size()), dout(ho.size()), dlse(hl.size());
   CHECK_CU(cuMemcpyHtoD(dq.p, hq.data(), hq.size()));
   CHECK_CU(cuMemcpyHtoD(dk.p, hk.data(), hk.size()));
   CHECK_CU(cuMemcpyHtoD(dv.p, hv.data(), hv.size()));
   poison(dout);
+  poison(dlse);
   float scale = float(1.0 / std::sqrt(double(D)));
-  CHECK_CU(launch(nullptr, dq.p, dk.p, dv.p, dout.p, BH, S, scale));
+  if (c.lse != AttLse::None)
+    CHECK_CU(hdr.lse(nullptr, dq.p, vq.shape, vq.strides, dk.p, vk.shape, vk.strides, dv.p, vk.shape, vk.strides, dout.p,
+                     vo.shape, vo.strides, dlse.p, vl.shape, vl.strides, scale));
+  else if (c.layout == AttLayout::BHSD)
+    CHECK_CU(hdr.dense(nullptr, dq.p, dk.p, dv.p, dout.p, B, H, S, HK, scale));
+  else
+    CHECK_CU(hdr.strided(nullptr, dq.p, vq.shape, vq.strides, dk.p, vk.shape, vk.strides, dv.p, vk.shape, vk.strides,
+                         dout.p, vo.shape, vo.strides, scale));
   CHECK_CU(cuCtxSynchronize());
+  std::string what = std::string(hdr.name) + (c.lse != AttLse::None ? "attention_lse " : "attention ") + ty_name(t) +
+                     " B=" + std::to_string(B) + " H=" + std::to_string(H) + " HK=" + std::to_string(HK) +
+                     " S=" + std::to_string(S) + " D=" + std::to_string(D) + (hdr.causal ? " causal" : "") +
+                     (c.layout == AttLayout::BSHD ? " [B,S,H,D]" : c.layout == AttLayout::PaddedRows ? " rows+3" : "") +
+                     (c.lse == AttLse::PaddedRows ? " LSE rows%4" : "") + (c.big ? " large logits" : "");
+  bool aligned = aligned16(vq, es) && aligned16(vk, es) && (c.lse == AttLse::None || aligned16(vl, 4));
+  expect_path(what, g_device_cc == 90 && hdr.hopper && aligned);
   CHECK_CU(cuMemcpyDtoH(ho.data(), dout.p, ho.size()));
-  std::vector<double> ref(q.size(), 0.0), s(static_cast<size_t>(S));
-  for (int64_t h = 0; h < BH; ++h)
-    for (int64_t i = 0; i < S; ++i) {
-      int64_t n = causal ? i + 1 : S;  // top-left causal: key j <= query i
-      double m = -INFINITY, sum = 0;
-      for (int64_t j = 0; j < n; ++j) {
-        double d = 0;
-        for (int64_t c = 0; c < D; ++c) d += qr[size_t((h * S + i) * D + c)] * kr[size_t((h * S + j) * D + c)];
-        s[size_t(j)] = d * scale;
-        m = std::max(m, s[size_t(j)]);
+  CHECK_CU(cuMemcpyDtoH(hl.data(), dlse.p, hl.size()));
+
+  std::vector<double> ref(size_t(B * H * S * D), 0.0), got(ref.size()), lse_ref(size_t(B * H * S)), lse_got(lse_ref.size());
+  std::vector<double> out = unpack(ho, t), s(static_cast<size_t>(S));
+  std::vector<bool> in_view(vo.elems, false), in_lse(vl.elems, false);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t g = h / (H / HK);
+      for (int64_t i = 0; i < S; ++i) {
+        int64_t n = hdr.causal ? i + 1 : S;  // top-left causal: key j <= query i
+        int64_t qi[4] = {b, h, i, 0};
+        size_t q0 = vq.at(qi);
+        double m = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          int64_t kj[4] = {b, g, j, 0};
+          size_t k0 = vk.at(kj);
+          double d = 0;
+          for (int64_t e = 0; e < D; ++e) d += qr[q0 + size_t(e)] * kr[k0 + size_t(e)];
+          s[size_t(j)] = d * scale;
+          m = std::max(m, s[size_t(j)]);
+        }
+        for (int64_t j = 0; j < n; ++j) sum += (s[size_t(j)] = std::exp(s[size_t(j)] - m));
+        size_t r = size_t(((b * H + h) * S + i) * D);
+        for (int64_t j = 0; j < n; ++j) {
+          int64_t vj[4] = {b, g, j, 0};
+          size_t v0 = vk.at(vj);
+          for (int64_t e = 0; e < D; ++e) ref[r + size_t(e)] += s[size_t(j)] / sum * vr[v0 + size_t(e)];
+        }
+        size_t o0 = vo.at(qi);
+        for (int64_t e = 0; e < D; ++e) {
+          got[r + size_t(e)] = out[o0 + size_t(e)];
+          in_view[o0 + size_t(e)] = true;
+        }
+        int64_t li[3] = {b, h, i};
+        size_t l0 = vl.at(li);
+        float l;
+        std::memcpy(&l, &hl[l0 * 4], 4);
+        lse_ref[size_t((b * H + h) * S + i)] = m + std::log(sum);
+        lse_got[size_t((b * H + h) * S + i)] = l;
+        in_lse[l0] = true;
       }
-      for (int64_t j = 0; j < n; ++j) sum += (s[size_t(j)] = std::exp(s[size_t(j)] - m));
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t c = 0; c < D; ++c) ref[size_t((h * S + i) * D + c)] += s[size_t(j)] / sum * vr[size_t((h * S + j) * D + c)];
     }
-  report_rel(std::string(what) + " " + ty_name(t) + " BH=" + std::to_string(BH) + " S=" + std::to_string(S) +
-                 " D=" + std::to_string(D) + (causal ? " causal" : "") + (big ? " large logits" : ""),
-             rel_error(unpack(ho, t), ref), t == Ty::BF16 ? 2e-2 : 5e-3);
+  report_rel(what, rel_error(got, ref), t == Ty::BF16 ? 2e-2 : 5e-3);
+  // Outside the views: O's padding (rows+3) and LSE's padded rows, or all of LSE for attention.
+  size_t touched = 0;
+  for (size_t k = 0; k < vo.elems; ++k)
+    if (!in_view[k] && std::any_of(&ho[k * es], &ho[k * es] + es, [](uint8_t x) { return x != 0xff; })) ++touched;
+  for (size_t k = 0; k < vl.elems; ++k)
+    if ((c.lse == AttLse::None || !in_lse[k]) && std::any_of(&hl[k * 4], &hl[k * 4] + 4, [](uint8_t x) { return x != 0xff; }))
+      ++touched;
+  if (touched) {
+    std::printf("FAIL %s: %zu elements outside the output views were written\n", what.c_str(), touched);
+    ++failures;
+  }
+  if (c.lse != AttLse::None) {
+    // f32 scores from exact products of the rounded inputs, f32 sums: the LSE is within a few
+    // units of f32 rounding of a value of size log(S) + max score. A key too many or too few
+    // (a masking bug) moves it by about 1 / S (1e-3 at S = 1000).
+    double worst = 0;
+    for (size_t k = 0; k < lse_ref.size(); ++k)
+      worst = std::isnan(lse_got[k]) ? INFINITY : std::max(worst, std::fabs(lse_got[k] - lse_ref[k]));
+    std::printf("%-34s %s  LSE max abs err %.2e (bound 1e-4)\n", what.c_str(), worst <= 1e-4 ? "ok  " : "FAIL", worst);
+    if (!(worst <= 1e-4)) ++failures;
+  }
 }
 
 // cumsum_rows: prefix sums along whole rows (tiles of BN columns, carried left to right).
@@ -905,16 +1047,61 @@ void check_embedding(const char* what, Launch launch, Ty t, int64_t vocab, int64
          size_t(n * dim), bad, 0, first);
 }
 
+// samples/attention.tile in the headers of tests/gpu/make_headers.sh. attention.h and attpc128_
+// are built for sm_90 (the portable mma.sync path); the others for sm_90a (the tma_wgmma path,
+// register-A wgmma, where the arrays allow it). S = 1, smaller than one tile, ragged, and past
+// several pipeline rounds (--small, for the sanitizers: S <= 257). Per header and S: multi-head
+// [B, H, S, D] through the dense form; PyTorch's [B, S, H, D] through transposed views;
+// grouped-query attention (H = 8, HK = 2) with the LSE in rows padded to 16 bytes (the
+// tma_wgmma path) and, at S = 257, the LSE contiguous in [B, H, S] (rows of 257 floats: the
+// portable path) and unaligned rows (the general variant). --tiny (racecheck and synccheck, which
+// are slow on these kernels): S = 257, one case per path on three headers.
+void check_attention_headers(bool small, bool tiny, std::mt19937_64& rng) {
+  const AttentionHeader headers[] = {
+      ATTENTION_HEADER(, Ty::F16, 64, false, false),
+      ATTENTION_HEADER(attpc128_, Ty::BF16, 128, true, false),
+      ATTENTION_HEADER(attbf_, Ty::BF16, 64, false, true),
+      ATTENTION_HEADER(attc_, Ty::F16, 64, true, true),
+      ATTENTION_HEADER(attc128_, Ty::BF16, 128, true, true),
+      ATTENTION_HEADER(att128_, Ty::F16, 128, false, true),
+  };
+  if (tiny) {
+    check_attention(headers[0], {1, 2, 2, 257, AttLayout::BSHD, AttLse::None}, rng);
+    for (int h : {2, 4}) {
+      check_attention(headers[h], {1, 4, 2, 257, AttLayout::BSHD, AttLse::PaddedRows}, rng);
+      check_attention(headers[h], {1, 2, 1, 257, AttLayout::PaddedRows, AttLse::None}, rng);
+    }
+    return;
+  }
+  for (int64_t S : {int64_t(1), int64_t(40), int64_t(257), int64_t(1000)}) {
+    if (small && S > 257) continue;
+    for (const AttentionHeader& hdr : headers) {
+      check_attention(hdr, {1, 3, 3, S, AttLayout::BHSD, AttLse::None}, rng);
+      check_attention(hdr, {2, 2, 2, S, AttLayout::BSHD, AttLse::None}, rng);
+      check_attention(hdr, {1, 8, 2, S, AttLayout::BSHD, AttLse::PaddedRows}, rng);
+      if (S == 257) {
+        check_attention(hdr, {1, 4, 2, S, AttLayout::BHSD, AttLse::Dense}, rng);
+        check_attention(hdr, {1, 2, 1, S, AttLayout::PaddedRows, AttLse::PaddedRows}, rng);
+      }
+    }
+  }
+  if (small) return;
+  check_attention(headers[0], {1, 2, 2, 2100, AttLayout::BHSD, AttLse::None, true}, rng);
+  check_attention(headers[4], {1, 2, 1, 1500, AttLayout::BSHD, AttLse::PaddedRows, true}, rng);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false, only_f16acc = false, only_jit = false;
+  bool small = false, only_f16acc = false, only_attention = false, tiny = false, only_jit = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0) small = true;
     else if (std::strcmp(argv[i], "--only=f16acc") == 0) only_f16acc = true;
+    else if (std::strcmp(argv[i], "--only=attention") == 0) only_attention = true;
+    else if (std::strcmp(argv[i], "--tiny") == 0) only_attention = tiny = true;
     else if (std::strcmp(argv[i], "--jit") == 0) only_jit = true;
     else {
-      std::fprintf(stderr, "usage: check_samples [--small] [--only=f16acc] [--jit]\n");
+      std::fprintf(stderr, "usage: check_samples [--small] [--only=f16acc | --only=attention] [--tiny] [--jit]\n");
       return 2;
     }
   }
@@ -939,12 +1126,13 @@ int main(int argc, char** argv) {
       }
     }
     for (Epilogue e : {Epilogue::Residual, Epilogue::Scaled, Epilogue::Dual}) check_epilogue(e, Ty::BF16, 136, 200, 1000, rng, true);
-    check_attention("attention bf16", attbf_attention, Ty::BF16, 64, false, 2, 257, rng);
+    check_attention_headers(true, true, rng);
     std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
   }
-  if (only_f16acc) {
-    check_f16_accumulators(small, rng);
+  if (only_f16acc || only_attention) {
+    if (only_f16acc) check_f16_accumulators(small, rng);
+    if (only_attention) check_attention_headers(small, tiny, rng);
     std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
   }
@@ -1049,20 +1237,7 @@ int main(int argc, char** argv) {
     }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
-  // attention.h and attpc128_ are built for sm_80 (the portable mma.sync path, which a 9.0
-  // device runs from the compute_80 PTX through the driver's JIT); the others for the default
-  // target (on a 9.0 device the tma_wgmma path, register-A wgmma); S ragged, smaller than one
-  // tile, and past several pipeline rounds.
-  for (int64_t S : {100, 257, 1000, 40}) {
-    check_attention("attention (portable)", attention, Ty::F16, 64, false, 3, S, rng);
-    check_attention("attention D=128 causal (portable)", attpc128_attention, Ty::BF16, 128, true, 2, S, rng);
-    check_attention("attention bf16", attbf_attention, Ty::BF16, 64, false, 2, S, rng);
-    check_attention("attention causal", attc_attention, Ty::F16, 64, true, 2, S, rng);
-    check_attention("attention D=128 causal", attc128_attention, Ty::BF16, 128, true, 2, S, rng);
-    check_attention("attention D=128", att128_attention, Ty::F16, 128, false, 2, S, rng);
-  }
-  check_attention("attention", attention, Ty::F16, 64, false, 2, 2100, rng, true);
-  check_attention("attention D=128 causal", attc128_attention, Ty::BF16, 128, true, 1, 1500, rng, true);
+  check_attention_headers(small, false, rng);
   if (!small) check_transpose(1000, 3000, rng);
   for (auto [M, N] : {std::pair<int64_t, int64_t>{1, 1}, {17, 300}, {100, 1000}, {3, 5000}}) {
     check_cumsum_rows("cumsum_rows", cumsum_rows, M, N, rng);

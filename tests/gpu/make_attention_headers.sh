@@ -7,7 +7,9 @@
 # then on the GPU machine, from the repository root:
 #   python3 bench/attention.py gpu-build/attbench $OUT/attention.md
 #
-# One header per (dtype, shape variant, arch), told apart by --prefix <dtype>_<variant>_<arch>_:
+# One header per (dtype, shape variant, arch), told apart by --prefix <dtype>_<variant>_<arch>_,
+# each with the sample's two kernels (attention, attention_lse; [B, H, S, D] arrays with strides,
+# K and V of HK heads):
 #   dtypes    bf16, f16
 #   variants  d64_full     -D D=64                          (BM=128 BN=128, the sample's defaults)
 #             d128_full    -D D=128                         (BM=128 BN=128)

@@ -58,9 +58,10 @@ hopper=("${arch[@]}")
 "$tilec" tests/gpu/hopper.tile "${hopper[@]}" -o "$out/hopper.h"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
-# The portable path through the driver's JIT: -arch sm_80 headers hold sm_80 SASS, which a 9.0
-# device cannot run, and compute_80 PTX, which the driver compiles for it, as it does on GPUs
-# newer than the header's targets.
+# samples/attention.tile (kernels attention and attention_lse): check_samples --only=attention,
+# check_debug heads. attention.h and attpc128_ are the portable path through the driver's JIT:
+# -arch sm_80 headers hold sm_80 SASS, which a 9.0 device cannot run, and compute_80 PTX, which
+# the driver compiles for it, as it does on GPUs newer than the header's targets.
 portable=(-arch sm_80)
 "$tilec" samples/attention.tile "${portable[@]}" -o "$out/attention.h"
 {

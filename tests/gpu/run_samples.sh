@@ -23,6 +23,7 @@ echo "== correctness (full sizes)"
 /tmp/check_debug pass > "$out/debug.txt" 2>&1 || status=1
 /tmp/check_debug fail >> "$out/debug.txt" 2>&1 || status=1
 /tmp/check_debug extent >> "$out/debug.txt" 2>&1 || status=1
+/tmp/check_debug heads >> "$out/debug.txt" 2>&1 || status=1
 cat "$out/debug.txt"
 /tmp/check_samples 2>&1 | tee "$out/check.txt" || status=1
 # The default target's PTX (compute_80, the portable path) as the driver JIT-compiles it for GPUs

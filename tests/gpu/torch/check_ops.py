@@ -121,11 +121,24 @@ def cases():
                   make=lambda dt, s: ((randn(3, 130, 72, dtype=dt), randn(3, 72, 66, dtype=dt)) if not s else
                                       (strided(randn(3, 130, 72, dtype=dt)), strided(randn(3, 72, 66, dtype=dt)))),
                   ref=lambda A, B: torch.bmm(A.float(), B.float()).to(A.dtype)))
+    # attention: Q [B, H, S, D] on grouped K/V heads [B, HK, S, D] (H = 4, HK = 2); "strided": the
+    # transposed views of PyTorch's [B, S, H, D] tensors. attention_lse also returns the natural
+    # log-sum-exp of each row's scaled scores, [B, H, S].
+    def att_make(dt, s):
+        def one(heads):
+            return randn(2, 200, heads, 64, dtype=dt).transpose(1, 2) if s else randn(2, heads, 200, 64, dtype=dt)
+        return one(4), one(2), one(2), 0.125
+
+    def att_ref(Q, K, V, sc, lse=False):
+        o = F.scaled_dot_product_attention(Q.float(), K.float(), V.float(), scale=sc, enable_gqa=True).to(Q.dtype)
+        if not lse:
+            return o
+        k = K.double().repeat_interleave(Q.shape[1] // K.shape[1], dim=1)
+        return o, torch.logsumexp(Q.double() @ k.transpose(-1, -2) * sc, dim=-1)
     c.append(dict(name="attention", op=ops.attention.attention, dtypes=[torch.float16, torch.bfloat16],
-                  make=lambda dt, s: tuple((strided(randn(6, 200, 64, dtype=dt)) if s else randn(6, 200, 64, dtype=dt))
-                                           for _ in range(3)) + (0.125,),
-                  ref=lambda Q, K, V, sc: F.scaled_dot_product_attention(Q.float(), K.float(), V.float(),
-                                                                         scale=sc).to(Q.dtype)))
+                  make=att_make, ref=att_ref))
+    c.append(dict(name="attention_lse", op=ops.attention.attention_lse, dtypes=[torch.float16, torch.bfloat16],
+                  make=att_make, ref=lambda Q, K, V, sc: att_ref(Q, K, V, sc, lse=True)))
     c.append(dict(name="cumsum_rows", op=ops.cumsum_rows.cumsum_rows, dtypes=[torch.float32],
                   make=lambda dt, s: ((strided(randn(45, 3000)) if s else randn(45, 3000)),),
                   ref=lambda X: X.double().cumsum(1), tol={torch.float32: 1e-5}))
@@ -275,9 +288,10 @@ def check_errors():
                  "argument 'X' must have dtype torch.float16 (the kernel's f16 in the build T=f16) or torch.bfloat16")
     expect_error("fnuz float8", lambda: torch.ops.softmax.softmax(torch.zeros(4, 8, device=DEV, dtype=torch.float8_e4m3fnuz)),
                  "got torch.float8_e4m3fnuz; the fnuz float8 types (another exponent bias, one NaN) are not the kernel's")
-    expect_error("constant extent", lambda: torch.ops.attention.attention(*(randn(2, 16, 32, dtype=torch.float16),) * 3, 1.0),
-                 "extent 2 of argument 'Q' [BH, S, 64] must be 64 (a constant of the kernel's signature), got 32")
-    q = randn(70000, 1, 64, dtype=torch.float16)
+    expect_error("constant extent",
+                 lambda: torch.ops.attention.attention(*(randn(1, 2, 16, 32, dtype=torch.float16),) * 3, 1.0),
+                 "extent 3 of argument 'Q' [B, H, S, 64] must be 64 (a constant of the kernel's signature), got 32")
+    q = randn(1, 70000, 1, 64, dtype=torch.float16)
     out = torch.full_like(q, 2.0)
     expect_error("launch refused by the header (grid y > 65535)", lambda: torch.ops.attention.attention.out(q, q, q, out, 1.0),
                  "the launch failed with CUDA_ERROR_INVALID_VALUE", [out])
