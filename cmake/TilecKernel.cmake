@@ -2,7 +2,8 @@
 #
 #   include(TilecKernel)   # after list(APPEND CMAKE_MODULE_PATH <prefix>/share/tilec/cmake)
 #   tilec_add_kernel(<target> <file.tile>
-#                    [ARCH sm_90 [sm_80 ...]]      # -arch values; tilec's default when omitted
+#                    [ARCH sm_90a [sm_80 ...]]     # -arch values; omitted: tilec's default, sm_90
+#                                                  # (SASS for sm_90a and sm_80, PTX for later GPUs)
 #                    [PREFIX <prefix>]             # --prefix for the header's symbols
 #                    [OUTPUT <name.h>]             # default: <file stem>.h
 #                    [OPTIONS <flags>...])         # more tilec flags (-O3, -lineinfo, -DNAME=V ...)

@@ -1,6 +1,10 @@
 // Layout assignment (the lowering step `layouts`), forward in program order:
 //  - loads, iota and other tile sources get the blocked layout of their shape, vectorized for
-//    the narrowest dtype that shape is loaded or stored with;
+//    the narrowest dtype that shape is loaded or stored with; except a load whose value only
+//    flows, through single-use casts, unit reshapes and broadcasts, into an elementwise op
+//    with an accumulator already in an mma fragment layout (an epilogue's residual tile or
+//    scale vector): it is loaded straight into the registers of that layout (or its slice),
+//    so nothing is converted through shared memory;
 //  - a reduction's result is the slice of its operand's layout (no data moves);
 //  - reshapes that only add or drop unit dimensions keep the operand's parent, and a broadcast
 //    back to that parent's shape is the parent itself (register-local);
@@ -27,7 +31,11 @@ namespace {
 
 class LayoutAssignment {
  public:
-  explicit LayoutAssignment(LoweredKernel& k) : k_(k) {}
+  explicit LayoutAssignment(LoweredKernel& k) : k_(k) {
+    ir::walk(k.fn->body, [&](ir::Op& op) {
+      for (const ir::Value* v : op.operands) users_[v].push_back(&op);
+    });
+  }
 
   void block(ir::Block& b);
   /// Dry run: layouts are assigned but the IR is left alone (no conversions inserted); the
@@ -76,6 +84,13 @@ class LayoutAssignment {
   /// holds the rows (columns) it needs there.
   bool mma_widening(const ir::Op& op, const Layout& in, Layout& out) const;
   bool operand_layouts(const ir::Op& op, const Layout& want, std::vector<Layout>& out) const;
+  /// The fragment layout in which the (non-pipelined) load `v` goes straight to its use (see
+  /// the file comment), or false.
+  bool epilogue_load_layout(const ir::Value* v, Layout& out) const;
+  /// The unsliced mma layout `v` has, or will have when it is the result of elementwise ops
+  /// (at most `depth` deep) over such a value (op() gives an elementwise op the layout of its
+  /// first operand in an mma layout); null otherwise.
+  const Layout* accumulator_of(const ir::Value* v, int depth) const;
   ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc);
 
   /// Creates an op at `bld`'s point (recorded in a dry run, which undo() takes back).
@@ -96,6 +111,9 @@ class LayoutAssignment {
   std::vector<Replaced> journal_;
   std::vector<ir::Op*> inserted_;
   std::vector<std::vector<Layout>> loops_;  ///< carried layouts of the enclosing loops
+  /// The ops that use each value, in the IR as it was before the assignment (epilogue loads
+  /// look ahead through it; later ops are assigned after the load, so it stays accurate).
+  std::map<const ir::Value*, std::vector<const ir::Op*>> users_;
   SourceRange loc_;                         ///< the op being lowered
 };
 
@@ -180,6 +198,55 @@ bool LayoutAssignment::operand_layouts(const ir::Op& op, const Layout& want, std
         if (!o->type.is_scalar() && o->type.tile.shape != shape) return false;
       return true;
   }
+}
+
+const Layout* LayoutAssignment::accumulator_of(const ir::Value* v, int depth) const {
+  auto l = k_.layouts.find(v);
+  if (l != k_.layouts.end())
+    return l->second.kind == Layout::Kind::Mma && !l->second.is_slice() ? &l->second : nullptr;
+  if (depth == 0 || !v->def || !ir::is_elementwise(v->def->kind)) return nullptr;
+  for (const ir::Value* o : v->def->operands)
+    if (!o->type.is_scalar() && !is_splat(o) && o->type.tile.shape == v->type.tile.shape)
+      if (const Layout* a = accumulator_of(o, depth - 1)) return a;
+  return nullptr;
+}
+
+bool LayoutAssignment::epilogue_load_layout(const ir::Value* v, Layout& out) const {
+  // Forward along the single uses to an elementwise op whose other operand is an accumulator
+  // in an mma layout, assigned already (it comes before the load)...
+  std::vector<std::pair<const ir::Op*, size_t>> chain;  // (user, operand index of the value)
+  const Layout* target = nullptr;
+  for (const ir::Value* cur = v; !target && chain.size() < 4;) {
+    auto u = users_.find(cur);
+    if (u == users_.end() || u->second.size() != 1) return false;
+    const ir::Op& user = *u->second[0];
+    size_t index = size_t(std::find(user.operands.begin(), user.operands.end(), cur) - user.operands.begin());
+    if (user.results.size() != 1 || user.results[0]->type.is_scalar() ||
+        std::count(user.operands.begin(), user.operands.end(), cur) != 1)
+      return false;
+    bool shape_op = user.kind == ir::OpKind::Reshape || user.kind == ir::OpKind::Broadcast;
+    if (!shape_op && !ir::is_elementwise(user.kind)) return false;
+    chain.push_back({&user, index});
+    // The first other operand that is a tile (not a splat) decides: an unsliced accumulator
+    // layout ends the search, anything else stops it (the op would not take the fragments).
+    for (const ir::Value* o : user.operands) {
+      if (shape_op || o == cur || o->type.is_scalar() || is_splat(o)) continue;
+      target = accumulator_of(o, 4);
+      if (!target) return false;
+      break;
+    }
+    cur = user.results[0];
+  }
+  if (!target) return false;
+  // ...then back to the load: the layout each op of the chain needs of its operand.
+  Layout want = *target;
+  for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
+    std::vector<Layout> wants;
+    if (!operand_layouts(*c->first, want, wants)) return false;
+    want = wants[c->second];
+  }
+  out = want;
+  return true;
 }
 
 bool LayoutAssignment::mma_widening(const ir::Op& op, const Layout& in, Layout& out) const {
@@ -454,6 +521,14 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
     case OpKind::Continue:
       for (size_t i = 0; i < op.operands.size(); ++i) convert_operand(b, it, i, loops_.back()[i]);
       return;
+    case OpKind::Load: {
+      Layout l;
+      if (!op.results[0]->type.is_scalar() && !k_.async_load(op.results[0]) && epilogue_load_layout(op.results[0], l)) {
+        set(op.results[0], l);
+        return;
+      }
+      break;
+    }
     case OpKind::If: {
       block(*op.regions[0]);
       block(*op.regions[1]);

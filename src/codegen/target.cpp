@@ -56,10 +56,35 @@ std::vector<std::string> known_targets() {
   return out;
 }
 
-int64_t Target::max_shared_per_cta() const {
-  if (sm == 80 || sm == 87) return 163 * 1024;
-  if (sm == 86 || sm == 88 || sm == 89 || sm >= 120) return 99 * 1024;
+int64_t max_shared_per_cta(int cc) {
+  if (cc == 80 || cc == 87) return 163 * 1024;
+  if (cc == 86 || cc == 88 || cc == 89 || cc >= 120) return 99 * 1024;
   return 227 * 1024;
+}
+
+int64_t Target::max_shared_per_cta() const { return codegen::max_shared_per_cta(sm); }
+
+bool Target::sass_runs_on(int cc) const {
+  if (suffix == 'a') return cc == sm;
+  return cc / 10 == sm / 10 && cc >= sm;
+}
+
+bool Target::ptx_runs_on(int cc) const { return suffix ? sass_runs_on(cc) : cc >= sm; }
+
+std::vector<std::string> arch_builds(std::string_view arch) {
+  if (arch == "sm_90") return {"sm_90a", "sm_80"};
+  return {std::string(arch)};
+}
+
+int64_t image_shared_per_cta(const std::vector<Target>& sass, const std::string& ptx_arch) {
+  std::optional<Target> ptx = ptx_arch.empty() ? std::nullopt : parse_target(ptx_arch);
+  int64_t least = 0;
+  for (const Row& r : kRows) {
+    bool runs = ptx && ptx->ptx_runs_on(r.sm);
+    for (const Target& t : sass) runs = runs || t.sass_runs_on(r.sm);
+    if (runs && (!least || max_shared_per_cta(r.sm) < least)) least = max_shared_per_cta(r.sm);
+  }
+  return least ? least : max_shared_per_cta(90);
 }
 
 std::string forward_compatible_ptx_arch(const std::vector<std::string>& archs) {

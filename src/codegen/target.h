@@ -41,14 +41,42 @@ struct Target {
   /// sm_90a on.
   bool has_setmaxnreg() const { return sm >= 90 && suffix == 'a'; }
   bool has_tma_multicast() const { return sm >= 90 && suffix == 'a'; }
-  /// The most shared memory one CTA can use, in bytes, after opting in with
-  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (CUDA C Programming Guide, "Technical
-  /// Specifications per Compute Capability"): 163 KB on sm_80/87, 99 KB on sm_86/88/89/120/121,
-  /// 227 KB on sm_90/100/103/110.
+  /// The most shared memory one CTA can use on a device of this target's compute capability
+  /// (max_shared_per_cta(int)).
   int64_t max_shared_per_cta() const;
   /// Shared memory of one SM: the per-CTA maximum plus the 1 KiB the hardware reserves per CTA.
   int64_t max_shared_per_sm() const { return max_shared_per_cta() + 1024; }
+  /// Whether this target's SASS runs on a device of compute capability `cc` (major * 10 +
+  /// minor): a plain target's on its major's later minors (sm_80 SASS on 8.0 to 8.9), an `a`
+  /// target's only on its own, an `f` target's on its family, the later minors of its major
+  /// (CUDA C Programming Guide, "Binary Compatibility"; PTX ISA "Target ISA notes").
+  bool sass_runs_on(int cc) const;
+  /// Whether this target's PTX can be JIT-compiled for compute capability `cc`: a plain
+  /// target's for every later one, a suffixed target's as its SASS runs (CUDA C Programming
+  /// Guide, "PTX Compatibility").
+  bool ptx_runs_on(int cc) const;
 };
+
+/// The most shared memory one CTA can use, in bytes, on a device of compute capability `cc`
+/// (major * 10 + minor), after opting in with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+/// (CUDA C Programming Guide, "Technical Specifications per Compute Capability"): 163 KB on
+/// 8.0/8.7, 99 KB on 8.6/8.8/8.9/12.x, 227 KB on 9.0/10.x/11.0.
+int64_t max_shared_per_cta(int cc);
+
+/// The targets one -arch value builds SASS for, in order. `sm_90` builds `sm_90a` and `sm_80`:
+/// sm_90a code runs on exactly the devices sm_90 code runs on (compute capability 9.0; Triton
+/// compiles 9.0 as sm_90a too) and also has the tma_wgmma path; sm_80 carries the portable path
+/// for every other GPU: its SASS runs on 8.x, and its PTX, the image's forward-compatible PTX
+/// when no newer plain arch is given (forward_compatible_ptx_arch), is JIT-compiled on later
+/// ones (issue 16). Every other value builds itself alone.
+std::vector<std::string> arch_builds(std::string_view arch);
+
+/// The least shared memory per CTA (max_shared_per_cta) among the compute capabilities tilec
+/// knows whose devices can run an image holding SASS for `sass` and, unless `ptx_arch` is empty,
+/// the PTX of `ptx_arch`: one plan of the portable path's stages then fits every device the
+/// image loads on (sm_80 SASS also runs on 8.6 and 8.9, and PTX on 12.x: 99 KB). With nothing
+/// runnable (no targets), 227 KB.
+int64_t image_shared_per_cta(const std::vector<Target>& sass, const std::string& ptx_arch);
 
 /// Parses an -arch value. nullopt, with `why` saying what is wrong, for anything that is not
 /// `sm_<digits>[a|f]`, an architecture tilec does not emit for (older than sm_80, or a number it

@@ -143,8 +143,11 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_option("-I", o.include_dirs, "Add a folder to the import search path (repeatable)")
       ->allow_extra_args(false);
   app.add_option("--arch", o.archs,
-                 "Target architecture, sm_80 or newer: sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 ... (repeatable; default " +
-                     std::string(kDefaultArch) + ")")
+                 "Target architecture, sm_80 or newer: sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 ... (repeatable; "
+                 "default " + std::string(kDefaultArch) + "). sm_90 builds two targets: sm_90a (runs on every compute "
+                 "capability 9.0 GPU; the TMA + wgmma path) and sm_80 (the portable path: SASS for 8.x, PTX that "
+                 "later GPUs JIT-compile). A fatbin or header holds SASS for every target and the PTX of the newest "
+                 "one without a suffix; --emit=ptx and --emit=cubin write the first target's code (sm_90a's for sm_90)")
       ->allow_extra_args(false);
   app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
@@ -210,17 +213,22 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
     return 2;
   };
-  // -arch is parsed here, once: everything later takes o.targets.
-  for (size_t i = 0; i < o.archs.size(); ++i) {
-    const std::string& arch = o.archs[i];
+  // -arch is parsed here, once: everything later takes o.targets. A target that two values
+  // build (`-arch sm_90 -arch sm_80`) is built once, where it first appears.
+  std::vector<std::string> given = o.archs.empty() ? std::vector<std::string>{kDefaultArch} : o.archs;
+  for (size_t i = 0; i < given.size(); ++i) {
+    const std::string& arch = given[i];
     std::string why;
-    std::optional<codegen::Target> t = codegen::parse_target(arch, &why);
-    if (!t) return usage("unsupported -arch '" + arch + "': " + why + "; " + known_archs_text());
-    if (std::find(o.archs.begin(), o.archs.begin() + long(i), arch) != o.archs.begin() + long(i))
+    if (!codegen::parse_target(arch, &why))
+      return usage("unsupported -arch '" + arch + "': " + why + "; " + known_archs_text());
+    if (std::find(given.begin(), given.begin() + long(i), arch) != given.begin() + long(i))
       return usage("-arch " + arch + " is given twice");
-    o.targets.push_back(*t);
+    for (const std::string& build : codegen::arch_builds(arch)) {
+      bool seen = false;
+      for (const codegen::Target& t : o.targets) seen = seen || t.arch == build;
+      if (!seen) o.targets.push_back(*codegen::parse_target(build));
+    }
   }
-  if (o.targets.empty()) o.targets.push_back(*codegen::parse_target(kDefaultArch));
   if (fmad != "true" && fmad != "false") return usage("--fmad takes true or false, not '" + fmad + "'");
   o.fmad = fmad == "true";
   for (const std::string& flag : warning_flags) {

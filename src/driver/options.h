@@ -17,9 +17,9 @@ enum class EmitKind {
   Tir,         ///< tile IR as built from the checked tree
   TirOpt,      ///< tile IR after the optimizer
   TirLowered,  ///< tile IR with layouts and launch choices
-  Ptx,         ///< PTX text for the first -arch
-  Cubin,       ///< SASS for one -arch (ptxas)
-  Fatbin,      ///< SASS for every -arch plus PTX of the newest non-`a` arch
+  Ptx,         ///< PTX text of the first target (without -arch: sm_90a's, both code paths)
+  Cubin,       ///< SASS of the first target, with at most one -arch (ptxas)
+  Fatbin,      ///< SASS for every target plus PTX of the newest plain one (sm_80 by default)
   Header,      ///< C header with the embedded fatbin and launch functions
   Torch,       ///< PyTorch custom operators: a C++ source embedding the header, and a Python module
   None,        ///< check only
@@ -35,7 +35,9 @@ struct Options {
   std::vector<std::string> defines;  ///< NAME=VALUE
   std::vector<std::string> include_dirs;
   std::vector<std::string> archs;    ///< -arch values as given (sm_80 ... sm_90a); may be empty
-  /// The -arch values parsed (parse_options, the only parser); kDefaultArch when none is given.
+  /// The targets the -arch values build (codegen::arch_builds: `sm_90` builds sm_90a and
+  /// sm_80), each once, in order; kDefaultArch's when none is given. Parsed by
+  /// parse_command_line, the only parser; the single-arch outputs (ptx, cubin) take the first.
   std::vector<codegen::Target> targets;
   int opt_level = 2;
   bool fast_math = false;
@@ -64,7 +66,8 @@ struct Options {
   bool print_after_all = false;
 };
 
-/// The default -arch when none is given.
+/// The -arch a build gets without one: `sm_90`, which builds sm_90a (the tma_wgmma path for
+/// H100/H200) and sm_80 (the portable path as SASS for 8.x and PTX for later GPUs).
 constexpr const char* kDefaultArch = "sm_90";
 
 /// Rewrites nvcc/gcc single-dash spellings (`-arch sm_90`, `-arch=sm_90`, `-MD`, `-MF f`,

@@ -255,16 +255,20 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
 
   // Lowering, once per target, each on its own copy of the optimized IR (lowering inserts
   // layout conversions). The portable path's entries have the same names in every arch's code,
-  // so its pipelines are planned for the smallest shared memory among the targets: one set of
-  // launch data then fits every arch (kernel_abi.h, AbiPath).
+  // so its pipelines are planned once for all targets (one set of launch data, kernel_abi.h
+  // AbiPath): for the smallest shared memory among them, and when that plan needs more than a
+  // GPU the image also loads on allows (sm_80 SASS runs on 8.6 and 8.9 too, PTX on 12.x: 99 KB;
+  // codegen::image_shared_per_cta), planned again for that. The plan is the same for the
+  // single-arch outputs, so that a cubin or PTX file holds the code the header holds.
   std::vector<codegen::Target> targets = opts.targets;
-  if (targets.empty()) targets.push_back(*codegen::parse_target(kDefaultArch));
+  TILEC_ASSERT(!targets.empty(), "no target: parse_command_line gives the default's");
   std::vector<std::string> archs;
   int64_t smem_limit = INT64_MAX;
   for (const codegen::Target& t : targets) {
     archs.push_back(t.arch);
     smem_limit = std::min(smem_limit, t.max_shared_per_cta());
   }
+  int64_t image_limit = codegen::image_shared_per_cta(targets, codegen::forward_compatible_ptx_arch(archs));
   // On targets with wgmma, kernels whose mma loops fit it also get the TmaWgmma path (its own
   // lowering, after the portable ones in the module; `specific[t][i]` is kernel i's or null).
   std::vector<std::vector<std::unique_ptr<ir::Function>>> copies(targets.size());
@@ -274,12 +278,25 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   // --print-after-all: the lowered form after each lowering step of each kernel and target.
   std::string lowering_trace;
   std::string* lower_trace = opts.print_after_all ? &lowering_trace : nullptr;
-  for (size_t t = 0; t < targets.size(); ++t) {
+  for (size_t t = 0; t < targets.size(); ++t)
     for (const auto& f : kernels) {
       copies[t].push_back(ir::clone(*f));
       lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit, lower_trace));
       specific[t].push_back(-1);
     }
+  for (size_t i = 0; i < kernels.size() && image_limit < smem_limit; ++i) {
+    int64_t needs = 0;
+    for (size_t t = 0; t < targets.size(); ++t) needs = std::max(needs, lowered[t][i].shared_bytes());
+    if (needs <= image_limit) continue;
+    spdlog::trace("{}: the portable path needs {} bytes of shared memory; planned again for {}", kernels[i]->name,
+                  needs, image_limit);
+    for (size_t t = 0; t < targets.size(); ++t) {
+      std::unique_ptr<ir::Function> copy = ir::clone(*kernels[i]);
+      lowered[t][i] = codegen::lower_kernel(*copy, targets[t], image_limit, lower_trace);
+      copies[t][i] = std::move(copy);
+    }
+  }
+  for (size_t t = 0; t < targets.size(); ++t) {
     if (!targets[t].has_wgmma()) continue;
     for (size_t i = 0; i < kernels.size(); ++i) {
       auto copy = ir::clone(*kernels[i]);
@@ -342,10 +359,12 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     diag.error(SourceRange{}, tool_error);
     return finish(1);
   }
-  if (emit == EmitKind::Cubin && archs.size() != 1) {
-    diag.error(SourceRange{}, "a cubin holds one architecture; give exactly one -arch (or write a .fatbin)");
+  if (emit == EmitKind::Cubin && opts.archs.size() > 1) {
+    diag.error(SourceRange{}, "a cubin holds one architecture; give at most one -arch (or write a .fatbin)");
     return finish(1);
   }
+  // A cubin is the first target's (sm_90a's for -arch sm_90): only that one is assembled.
+  size_t assembled = emit == EmitKind::Cubin ? 1 : targets.size();
   AssembleOptions ao;
   ao.failed_ptx_prefix = output == "-" ? std::string("tilec") : output;
   if (opts.lineinfo) ao.ptxas_flags.push_back("-lineinfo");
@@ -353,7 +372,8 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   ao.jobs = opts.jobs ? opts.jobs : available_cpus();
   std::vector<codegen::AssembledModule> modules;
   PtxasPool ptxas(tk, ao);
-  if (!codegen::assemble_for_occupancy(ptxas, targets, lowered, ptx, emit_ptx, modules, tool_error)) {
+  std::vector<codegen::Target> to_assemble(targets.begin(), targets.begin() + long(assembled));
+  if (!codegen::assemble_for_occupancy(ptxas, to_assemble, lowered, ptx, emit_ptx, modules, tool_error)) {
     if (!tool_error.empty()) codegen::report_ptxas_message(diag, kernels, true, tool_error);
     return finish(1);
   }

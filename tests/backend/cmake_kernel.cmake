@@ -1,6 +1,7 @@
 # backend.cmake_kernel: configures and builds cmake_kernel/ with Ninja and fake_tilec.sh, then
-# checks that the header was made once, that an unchanged build does not rerun tilec, and that
-# touching a file named only in the depfile does.
+# checks that each of its two headers was made once (one with ARCH, one with tilec's default),
+# that an unchanged build does not rerun tilec, and that touching a file named only in the
+# depfiles does.
 #   cmake -DSRC=<tests/backend/cmake_kernel> -DWORK=<dir> -DTILEC_CMAKE_DIR=<cmake/> -P cmake_kernel.cmake
 file(REMOVE_RECURSE "${WORK}")
 file(COPY "${SRC}/" DESTINATION "${WORK}/src")
@@ -22,17 +23,19 @@ endfunction()
 run(${CMAKE_COMMAND} -S "${WORK}/src" -B "${WORK}/build" -G Ninja
     "-DTILEC_CMAKE_DIR=${TILEC_CMAKE_DIR}" "-DTILEC_EXECUTABLE=${WORK}/src/fake_tilec.sh")
 run(${CMAKE_COMMAND} --build "${WORK}/build")
-expect_runs(1)
-if(NOT EXISTS "${WORK}/build/tilec/vector_add.h")
-  message(FATAL_ERROR "no header in build/tilec/")
-endif()
-file(READ "${WORK}/build/tilec/vector_add.h" header)
-if(NOT header MATCHES "FAKE_TILEC_ARGS_OK 1")
-  message(FATAL_ERROR "tilec got another command line than tilec_add_kernel promises")
-endif()
+expect_runs(2)
+foreach(name vector_add.h vector_add_default.h)
+  if(NOT EXISTS "${WORK}/build/tilec/${name}")
+    message(FATAL_ERROR "no ${name} in build/tilec/")
+  endif()
+  file(READ "${WORK}/build/tilec/${name}" header)
+  if(NOT header MATCHES "FAKE_TILEC_ARGS_OK 1")
+    message(FATAL_ERROR "tilec got another command line for ${name} than tilec_add_kernel promises")
+  endif()
+endforeach()
 run(${CMAKE_COMMAND} --build "${WORK}/build")
-expect_runs(1)
+expect_runs(2)
 execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
 file(TOUCH "${WORK}/src/kernels/imported.tile")
 run(${CMAKE_COMMAND} --build "${WORK}/build")
-expect_runs(2)
+expect_runs(4)

@@ -1,11 +1,12 @@
 // GPU correctness of the compiled samples through their generated headers (not in CI: needs a
 // GPU). Fresh random inputs each run, outputs poisoned first, results compared with a float64
 // CPU reference. Exits non-zero on any mismatch.
-//   check_samples [--small] [--only=f16acc | --only=attention] [--tiny]
+//   check_samples [--small] [--only=f16acc | --only=attention] [--tiny] [--jit]
 //     --small: only the ragged sizes that compute-sanitizer runs; --only=f16acc: only the
 //     f16-accumulator kernels (check_f16_accumulators); --only=attention: only
 //     samples/attention.tile (check_attention_headers); --tiny: a few attention cases, for
-//     racecheck and synccheck.
+//     racecheck and synccheck; --jit: the tensor-core subset to run under CUDA_FORCE_PTX_JIT=1
+//     (the driver compiles the images' PTX: the portable path)
 #include <cuda.h>
 
 // The PTX entry of the last launch: the headers call TILEC_TRACE_LAUNCH before each launch
@@ -39,6 +40,8 @@ static const char* g_last_entry = "";
 #include "matmul_bf16.h"
 #include "matmul_bias_relu_f16.h"
 #include "matmul_bt.h"
+#include "matmul_epilogue.h"
+#include "matmul_epilogue_f16.h"
 #include "matmul_i8.h"
 #include "matmul_f16.h"
 #include "matmul_tf32.h"
@@ -393,9 +396,9 @@ float to_tf32(float f) {  // round to nearest, ties away (cvt.rna.tf32.f32)
 
 using MatmulKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
 
-// The matmul headers hold the tma_wgmma path (-arch sm_90a): on a 9.0 device it runs when
-// every row is 16-byte aligned and no extent is 0 (tensor maps need extents >= 1); the
-// portable path runs otherwise (and for tf32 and i8, which the path does not take).
+// The matmul headers hold the tma_wgmma path (the default target: sm_90a and sm_80): on a 9.0
+// device it runs when every row is 16-byte aligned and no extent is 0 (tensor maps need extents
+// >= 1); the portable path runs otherwise (and for tf32 and i8, which the path does not take).
 bool is_wgmma_entry() { return std::strstr(g_last_entry, "_wgmma") != nullptr; }
 void expect_path(const std::string& what, bool wgmma) {
   if (is_wgmma_entry() == wgmma) return;
@@ -683,6 +686,83 @@ void check_batched(int64_t batch, int64_t M, int64_t N, int64_t K, std::mt19937_
              rel_error(unpack(hc, Ty::F16), ref), 2e-3);
 }
 
+// matmul_epilogue.tile: C = A @ B + D (residual), C = (A @ B) * r[:, None] * c[None, :] in f32
+// (scaled), C = A @ B and H = relu(A @ B) in f32 (dual), against float64 products of the rounded
+// inputs. `ones` makes A, B, D, r and c all ones: the f32 sums are exact integers, so every
+// output must equal the reference rounded once to its dtype. The path expected: tma_wgmma on a
+// 9.0 device when every row is 16-byte aligned (K and N multiples of 8) and K > 0.
+enum class Epilogue { Residual, Scaled, Dual };
+
+void check_epilogue(Epilogue e, Ty t, int64_t M, int64_t N, int64_t K, std::mt19937_64& rng, bool ones = false) {
+  std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N)), d(static_cast<size_t>(M * N));
+  std::vector<float> r(static_cast<size_t>(M)), c(static_cast<size_t>(N));
+  fill(a, rng, -1.f, 1.f);
+  fill(b, rng, -1.f, 1.f);
+  fill(d, rng, -2.f, 2.f);
+  fill(r, rng, 0.5f, 2.f);
+  fill(c, rng, -2.f, 2.f);
+  for (std::vector<float>* v : {&a, &b, &d, &r, &c})
+    if (ones) std::fill(v->begin(), v->end(), 1.f);
+  std::vector<double> ar = rounded(a, t), br = rounded(b, t), dr = rounded(d, t);
+  std::vector<uint8_t> ha = pack(a, t), hb = pack(b, t), hd = pack(d, t);
+  Buffer da(ha.size()), db(hb.size()), dd(hd.size()), dr32(r.size() * 4), dc32(c.size() * 4);
+  Buffer out1(size_t(M * N) * (e == Epilogue::Scaled ? 4 : ty_bytes(t))), out2(size_t(M * N) * 4);
+  CHECK_CU(cuMemcpyHtoD(da.p, ha.data(), ha.size()));
+  CHECK_CU(cuMemcpyHtoD(db.p, hb.data(), hb.size()));
+  CHECK_CU(cuMemcpyHtoD(dd.p, hd.data(), hd.size()));
+  CHECK_CU(cuMemcpyHtoD(dr32.p, r.data(), r.size() * 4));
+  CHECK_CU(cuMemcpyHtoD(dc32.p, c.data(), c.size() * 4));
+  poison(out1);
+  poison(out2);
+  bool bf = t == Ty::BF16;
+  const char* name = e == Epilogue::Residual ? "matmul_residual" : e == Epilogue::Scaled ? "matmul_scaled" : "matmul_dual";
+  if (e == Epilogue::Residual)
+    CHECK_CU((bf ? ep_matmul_residual : ep16_matmul_residual)(nullptr, da.p, db.p, dd.p, out1.p, M, K, N));
+  else if (e == Epilogue::Scaled)
+    CHECK_CU((bf ? ep_matmul_scaled : ep16_matmul_scaled)(nullptr, da.p, db.p, dr32.p, dc32.p, out1.p, M, K, N));
+  else
+    CHECK_CU((bf ? ep_matmul_dual : ep16_matmul_dual)(nullptr, da.p, db.p, out1.p, out2.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  std::string what = std::string(name) + " " + ty_name(t) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                     std::to_string(K) + (ones ? " (ones)" : "") + " [" + g_last_entry + "]";
+  if (M > 0 && N > 0) expect_path(what, g_device_cc == 90 && K % 8 == 0 && N % 8 == 0 && K > 0);
+  std::vector<double> prod(size_t(M * N), 0.0);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t kk = 0; kk < K; ++kk)
+      for (int64_t j = 0; j < N; ++j) prod[size_t(i * N + j)] += ar[size_t(i * K + kk)] * br[size_t(kk * N + j)];
+  // Each output with its reference and dtype.
+  std::vector<std::tuple<const char*, const Buffer*, Ty, std::vector<double>>> outputs;
+  std::vector<double> ref = prod;
+  if (e == Epilogue::Residual) {
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] += dr[i];
+    outputs.emplace_back("C", &out1, t, ref);
+  } else if (e == Epilogue::Scaled) {
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) ref[size_t(i * N + j)] *= double(r[size_t(i)]) * double(c[size_t(j)]);
+    outputs.emplace_back("C", &out1, Ty::F32, ref);
+  } else {
+    outputs.emplace_back("C", &out1, t, ref);
+    for (double& v : ref) v = std::max(v, 0.0);
+    outputs.emplace_back("H", &out2, Ty::F32, ref);
+  }
+  for (auto& [label, buf, ty, want] : outputs) {
+    std::vector<uint8_t> h(size_t(M * N) * ty_bytes(ty));
+    CHECK_CU(cuMemcpyDtoH(h.data(), buf->p, h.size()));
+    std::vector<double> got = unpack(h, ty);
+    std::string w = what + " " + label;
+    if (ones) {
+      std::vector<float> wf(want.begin(), want.end());
+      std::vector<double> exact = rounded(wf, ty);
+      size_t bad = 0, first = 0;
+      for (size_t i = 0; i < got.size(); ++i)
+        if (got[i] != exact[i] && !bad++) first = i;
+      report(w.c_str(), got.size(), bad, 0, first);
+    } else {
+      report_rel(w, rel_error(got, want), ty == Ty::F32 ? 1e-4 : tolerance(ty));
+    }
+  }
+}
+
 // ---- attention ------------------------------------------------------------------------------
 
 // samples/attention.tile's launch functions, one set per header (prefix): the dense form of
@@ -704,7 +784,7 @@ struct AttentionHeader {
   Ty t;
   int64_t D;
   bool causal;
-  bool hopper;  // built with -arch sm_90a: the tma_wgmma path on a 9.0 device
+  bool hopper;  // sm_90a among its targets (the default target): the tma_wgmma path on a 9.0 device
 };
 #define ATTENTION_HEADER(p, ...) \
   AttentionHeader { #p, p##attention, p##attention_strided, p##attention_lse_strided, __VA_ARGS__ }
@@ -1013,14 +1093,15 @@ void check_attention_headers(bool small, bool tiny, std::mt19937_64& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false, only_f16acc = false, only_attention = false, tiny = false;
+  bool small = false, only_f16acc = false, only_attention = false, tiny = false, only_jit = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0) small = true;
     else if (std::strcmp(argv[i], "--only=f16acc") == 0) only_f16acc = true;
     else if (std::strcmp(argv[i], "--only=attention") == 0) only_attention = true;
     else if (std::strcmp(argv[i], "--tiny") == 0) only_attention = tiny = true;
+    else if (std::strcmp(argv[i], "--jit") == 0) only_jit = true;
     else {
-      std::fprintf(stderr, "usage: check_samples [--small] [--only=f16acc | --only=attention] [--tiny]\n");
+      std::fprintf(stderr, "usage: check_samples [--small] [--only=f16acc | --only=attention] [--tiny] [--jit]\n");
       return 2;
     }
   }
@@ -1030,6 +1111,25 @@ int main(int argc, char** argv) {
   CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
   g_device_cc = major * 10 + minor;
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+  // Run under CUDA_FORCE_PTX_JIT=1, the driver ignores the SASS and compiles the image's PTX
+  // (compute_80 in the default target's headers: the portable path alone), as it does on a GPU
+  // newer than the header's targets; no tma_wgmma entry is expected then. `--jit` runs the
+  // tensor-core samples alone, each image compiled once by the driver.
+  if (const char* jit = std::getenv("CUDA_FORCE_PTX_JIT"); jit && std::strcmp(jit, "1") == 0) g_device_cc = 0;
+  if (only_jit) {
+    for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{17, 1001, 130}, {300, 264, 1032}, {130, 200, 0}}) {
+      check_matmul("matmul", mm16_matmul, Ty::F16, M, N, K, rng);
+      check_matmul("matmul", mmbf_matmul, Ty::BF16, M, N, K, rng);
+      for (Epilogue e : {Epilogue::Residual, Epilogue::Scaled, Epilogue::Dual}) {
+        check_epilogue(e, Ty::BF16, M, N, K, rng);
+        check_epilogue(e, Ty::F16, M, N, K, rng);
+      }
+    }
+    for (Epilogue e : {Epilogue::Residual, Epilogue::Scaled, Epilogue::Dual}) check_epilogue(e, Ty::BF16, 136, 200, 1000, rng, true);
+    check_attention_headers(true, true, rng);
+    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures ? 1 : 0;
+  }
   if (only_f16acc || only_attention) {
     if (only_f16acc) check_f16_accumulators(small, rng);
     if (only_attention) check_attention_headers(small, tiny, rng);
@@ -1123,6 +1223,18 @@ int main(int argc, char** argv) {
     check_hopper("mm_persistent (7 CTAs over the tiles)", mm_persistent, Ty::F16, M, N, K, false, false, rng);
   }
   check_f16_accumulators(small, rng);
+  // Epilogues: ragged and unaligned (the portable path everywhere), aligned (tma_wgmma on a 9.0
+  // device) with ragged M and N edges and more K tiles than stages, K = 0, all-ones exactness.
+  for (Ty t : {Ty::BF16, Ty::F16})
+    for (Epilogue e : {Epilogue::Residual, Epilogue::Scaled, Epilogue::Dual}) {
+      for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {17, 1001, 130}, {257, 136, 72},
+                             {300, 264, 1032}, {130, 200, 0}})
+        check_epilogue(e, t, M, N, K, rng);
+      check_epilogue(e, t, 136, 200, 1000, rng, true);
+      check_epilogue(e, t, 17, 33, 1001, rng, true);
+      check_epilogue(e, t, 17, 1001, 4099, rng);
+      if (!small) check_epilogue(e, t, 1000, 1024, 2048, rng);
+    }
   check_batched(3, 130, 200, 70, rng);
   check_batched(3, 130, 200, 72, rng);  // aligned: the pipelined variant
   check_attention_headers(small, false, rng);

@@ -7,7 +7,10 @@ cd "$(dirname "$0")/../.."
 out=${1:-gpu-build}
 tilec=${TILEC:-build/tilec}
 mkdir -p "$out"
-arch=(-arch sm_90)
+# No -arch: tilec's default target, what a plain `tilec k.tile -o k.h` builds (-arch sm_90): SASS
+# for sm_90a (the H200 runs it: the tma_wgmma path where a kernel has one, else the portable
+# path) and for sm_80, and the PTX of sm_80 (compute_80) for newer GPUs.
+arch=()
 "$tilec" samples/vector_add.tile "${arch[@]}" -o "$out/vector_add.h"
 "$tilec" samples/gelu_bias.tile "${arch[@]}" -o "$out/gelu_bias.h"
 for t in 1k:1024 2k:2048 4k:4096; do
@@ -16,13 +19,15 @@ for t in 1k:1024 2k:2048 4k:4096; do
   "$tilec" samples/gelu_bias.tile "${arch[@]}" -D TILE=$tile --prefix "t${name}_" -o "$out/gelu_bias_t$name.h"
 done
 "$tilec" samples/gelu_bias.tile "${arch[@]}" --fast-math --prefix fast_ -o "$out/gelu_bias_fast.h"
-# PTX and SASS resource reports for the results table
+# PTX and SASS resource reports for the results table (--emit=ptx writes the first target's:
+# sm_90a's)
 for s in vector_add gelu_bias; do
   "$tilec" samples/$s.tile "${arch[@]}" --emit=ptx -o "$out/$s.ptx"
-  ${CUDA_PATH:-/usr/local/cuda}/bin/ptxas -arch=sm_90 -v "$out/$s.ptx" -o "$out/$s.cubin" 2> "$out/$s.ptxas.txt"
+  ${CUDA_PATH:-/usr/local/cuda}/bin/ptxas -arch=sm_90a -v "$out/$s.ptx" -o "$out/$s.cubin" 2> "$out/$s.ptxas.txt"
 done
-"$tilec" tests/gpu/ops.tile "${arch[@]}" -o "$out/ops.h"
-"$tilec" tests/gpu/ops.tile "${arch[@]}" --fast-math --prefix fast_ -o "$out/ops_fast.h"
+# ops.tile has f8 mma, which sm_80 lacks: SASS for the H200 alone.
+"$tilec" tests/gpu/ops.tile -arch sm_90a -o "$out/ops.h"
+"$tilec" tests/gpu/ops.tile -arch sm_90a --fast-math --prefix fast_ -o "$out/ops_fast.h"
 "$tilec" tests/gpu/debug.tile "${arch[@]}" -o "$out/debug.h"
 # Row kernels at the benchmark's sizes (whole rows in registers), and the others.
 "$tilec" samples/softmax.tile "${arch[@]}" -D T=f32 -D TILE_N=4096 --prefix sm32_ -o "$out/softmax_f32.h"
@@ -36,23 +41,31 @@ done
 "$tilec" samples/sum_rows.tile "${arch[@]}" -o "$out/sum_rows.h"
 "$tilec" samples/transpose.tile "${arch[@]}" -o "$out/transpose.h"
 # The tensor-core samples carry both code paths: tma_wgmma (sm_90a) and the portable one
-# (sm_80 code, also the fallback on a 9.0 device for arrays TMA cannot take).
-hopper=(-arch sm_90a -arch sm_80)
+# (sm_80 code, also the fallback on a 9.0 device for arrays TMA cannot take). That is the
+# default target; before issue 16 it had to be asked for with -arch sm_90a -arch sm_80.
+hopper=("${arch[@]}")
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=f16 --prefix mm16_ -o "$out/matmul_f16.h"
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=bf16 --prefix mmbf_ -o "$out/matmul_bf16.h"
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=f32 --prefix mm32_ -o "$out/matmul_tf32.h"
 "$tilec" samples/matmul_bias_relu.tile "${hopper[@]}" -D T=bf16 --prefix mbrbf_ -o "$out/matmul_bias_relu_bf16.h"
 "$tilec" samples/matmul_bias_relu.tile "${hopper[@]}" -D T=f16 --prefix mbr16_ -o "$out/matmul_bias_relu_f16.h"
 "$tilec" samples/batched_matmul.tile "${hopper[@]}" -o "$out/batched_matmul.h"
+# Epilogues (residual, row and column scales with f32 output, two outputs), bf16 and f16.
+"$tilec" samples/matmul_epilogue.tile "${hopper[@]}" --prefix ep_ -o "$out/matmul_epilogue.h"
+"$tilec" samples/matmul_epilogue.tile "${hopper[@]}" -D T=f16 --prefix ep16_ -o "$out/matmul_epilogue_f16.h"
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=i8 --prefix mmi8_ -o "$out/matmul_i8.h"
 "$tilec" samples/matmul_bt.tile "${hopper[@]}" --prefix mmbt_ -o "$out/matmul_bt.h"
 "$tilec" tests/gpu/hopper.tile "${hopper[@]}" -o "$out/hopper.h"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
-# samples/attention.tile (kernels attention and attention_lse): check_samples --only=attention, check_debug heads
-"$tilec" samples/attention.tile "${arch[@]}" -o "$out/attention.h"
+# samples/attention.tile (kernels attention and attention_lse): check_samples --only=attention,
+# check_debug heads. attention.h and attpc128_ are the portable path through the driver's JIT:
+# -arch sm_80 headers hold sm_80 SASS, which a 9.0 device cannot run, and compute_80 PTX, which
+# the driver compiles for it, as it does on GPUs newer than the header's targets.
+portable=(-arch sm_80)
+"$tilec" samples/attention.tile "${portable[@]}" -o "$out/attention.h"
 {
-  "$tilec" samples/attention.tile "${arch[@]}" -D T=bf16 -D D=128 -D CAUSAL=True -D BN=32 --prefix attpc128_ \
+  "$tilec" samples/attention.tile "${portable[@]}" -D T=bf16 -D D=128 -D CAUSAL=True -D BN=32 --prefix attpc128_ \
     -o "$out/attention_portable_causal_d128.h"
   "$tilec" samples/attention.tile "${hopper[@]}" -D T=bf16 --prefix attbf_ -o "$out/attention_bf16.h"
   "$tilec" samples/attention.tile "${hopper[@]}" -D CAUSAL=True --prefix attc_ -o "$out/attention_causal.h"
@@ -70,7 +83,7 @@ printf '#include "attention_portable_causal_d128.h"\n#include "attention_bf16.h"
 "$tilec" samples/embedding_gather.tile "${arch[@]}" -D T=bf16 --prefix eg16_ -o "$out/embedding_gather_bf16.h"
 # Loads and stores at element offsets: the test kernels (window_mm also on sm_90a, where the
 # tma_wgmma path must decline it) and the two samples, with the benchmark's tile-size variants.
-"$tilec" tests/gpu/offsets.tile -arch sm_90a -arch sm_80 -o "$out/offsets.h"
+"$tilec" tests/gpu/offsets.tile "${hopper[@]}" -o "$out/offsets.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -o "$out/stencil2d.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D WARPS=8 --prefix st8w_ -o "$out/stencil2d_8w.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=16 -D BN=128 -D WARPS=8 --prefix st16x128_ -o "$out/stencil2d_16x128.h"

@@ -9,7 +9,8 @@ tilec=${TILEC:-build/tilec}
 mkdir -p "$out/variants"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Each row variant is listed in variants.txt as "<prefix> <shape> <kernel> <label>"; bench.py
+# The row and histogram variants are SASS for the H200 alone (-arch sm_90a; without mma loops
+# the default target's sm_90a code is the same). Each row variant is listed in variants.txt as "<prefix> <shape> <kernel> <label>"; bench.py
 # picks the input shape and the launch signature from <shape> and <kernel>.
 variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
   local sample=$1 defines=$2 warps=$3 shape=$4 name=$5 extra="" label="tilec num_warps=$3"
@@ -18,7 +19,7 @@ variant() {  # sample defines warps shape name [min_ctas_per_sm] [label]
   sed -E "s/^(@kernel\(grid=.*), num_warps=[0-9]+\)$/\1)/; s/^@kernel\(grid=(.*)\)$/@kernel(grid=\1, num_warps=$warps$extra)/" "$sample" > "$tmp/k.tile"
   grep -q "num_warps=$warps" "$tmp/k.tile" || { echo "make_variants: no @kernel(grid=...) in $sample" >&2; exit 1; }
   # shellcheck disable=SC2086
-  "$tilec" "$tmp/k.tile" -arch sm_90 $defines --prefix "v${name}_" -o "$out/variants/$name.h"
+  "$tilec" "$tmp/k.tile" -arch sm_90a $defines --prefix "v${name}_" -o "$out/variants/$name.h"
   echo "#include \"variants/$name.h\"" >> "$out/variants.h"
   echo "v${name}_ $shape $(basename "$sample" .tile) $label" >> "$out/variants.txt"
 }
@@ -36,10 +37,12 @@ done
 for w in 4 8 16; do variant samples/rmsnorm.tile "-D T=bf16 -D TILE_N=4096" $w rmsbf rmsbf_w$w; done
 
 # Matmul tile configurations (bf16 and f16, the sizes in bench.py): prefixes mmv_<name>_ (bf16)
-# and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description.
+# and mmv16_<name>_ (f16), listed in matmul_variants.txt with a description. The portable path
+# alone is -arch sm_80 (on the H200 the driver JIT-compiles its compute_80 PTX, stages planned
+# for 99 KB); -arch sm_90 built it as sm_90 SASS until issue 16 made sm_90 mean sm_90a + sm_80.
 : > "$out/matmul_variants.txt"
 mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) description [arch]
-  local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 arch=${6:-sm_90} opts="num_warps=$3"
+  local name=$1 defines=$2 warps=$3 stages=$4 desc=$5 arch=${6:-sm_80} opts="num_warps=$3"
   [ "$stages" != 0 ] && opts="$opts, num_stages=$stages"
   sed "s/num_warps=WARPS)/$opts)/" samples/matmul.tile > "$tmp/matmul.tile"
   grep -q "$opts" "$tmp/matmul.tile" || { echo "make_variants: no num_warps=WARPS in matmul.tile" >&2; exit 1; }
@@ -51,8 +54,8 @@ mm_variant() {  # name defines num_warps num_stages(0 = compiler's choice) descr
   echo "#include \"variants/mm16_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/matmul_variants.txt"
 }
-mm_variant portable128 "-D BN=128" 4 3 "128x128x64, portable path alone (-arch sm_90: mma.sync, cp.async), 4 warps, 3 stages (the default until 2026-12-01)"
-mm_variant portable256 "" 8 0 "128x256x64, portable path alone (-arch sm_90), 8 warps, stages as fit"
+mm_variant portable128 "-D BN=128" 4 3 "128x128x64, portable path alone (-arch sm_80, JIT on the H200: mma.sync, cp.async), 4 warps, 3 stages (the default until 2026-12-01)"
+mm_variant portable256 "" 8 0 "128x256x64, portable path alone (-arch sm_80, JIT on the H200), 8 warps, stages as fit"
 mm_variant tma128 "-D BN=128" 8 0 "128x128x64, tma_wgmma path (-arch sm_90a), 2 warpgroups, TMA stages as fit" sm_90a
 mm_variant tma_bm64 "-D BM=64" 4 0 "64x256x64, tma_wgmma path (-arch sm_90a), 1 warpgroup, TMA stages as fit" sm_90a
 # Histogram configurations (TILE values per tile, CTAS_PER_SM, @kernel options of `histogram`):
@@ -67,7 +70,7 @@ hist_variant() {  # name defines kernel-options("" = none) description
     cp samples/histogram.tile "$tmp/h.tile"
   fi
   # shellcheck disable=SC2086
-  "$tilec" "$tmp/h.tile" -arch sm_90 $defines --prefix "vh_${name}_" -o "$out/variants/hist_$name.h"
+  "$tilec" "$tmp/h.tile" -arch sm_90a $defines --prefix "vh_${name}_" -o "$out/variants/hist_$name.h"
   echo "#include \"variants/hist_$name.h\"" >> "$out/variants.h"
   echo "$name $desc" >> "$out/hist_variants.txt"
 }

@@ -26,6 +26,9 @@ echo "== correctness (full sizes)"
 /tmp/check_debug heads >> "$out/debug.txt" 2>&1 || status=1
 cat "$out/debug.txt"
 /tmp/check_samples 2>&1 | tee "$out/check.txt" || status=1
+# The default target's PTX (compute_80, the portable path) as the driver JIT-compiles it for GPUs
+# newer than the header's targets, forced here on the H200.
+CUDA_FORCE_PTX_JIT=1 /tmp/check_samples --jit 2>&1 | tee "$out/check_jit.txt" || status=1
 /tmp/check_ops 2>&1 | tee "$out/check_ops.txt" | grep -v " ok " || status=1
 /tmp/check_offsets 2>&1 | tee "$out/check_offsets.txt" || status=1
 echo "== compute-sanitizer memcheck (small ragged sizes)"

@@ -269,7 +269,9 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
 void MmaSyncEmitter::mma(const ir::Op& op) {
   DType ta = op.operands[0]->type.tile.dtype;
   if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && !cx_.o_.target.has_f8_mma_sync()) {
-    cx_.error(op.loc, "mma on f8 needs sm_89 or newer (the -arch is " + cx_.o_.target.arch + ")");
+    cx_.error(op.loc, "mma on f8 needs sm_89 or newer, and this code is for " + cx_.o_.target.arch +
+                          " (without -arch, or with -arch sm_90, tilec builds sm_80 beside sm_90a): give -arch "
+                          "sm_89 or newer, such as -arch sm_90a");
     cx_.define(op.results[0]);  // the rest of the kernel still finds registers for the result
     return;
   }

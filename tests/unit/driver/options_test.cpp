@@ -50,6 +50,30 @@ TEST_CASE("usage errors exit with 2", "[options]") {
   CHECK(parse({"k.tile", "-arch", "sm_90a", "-D", "N=4", "--prefix", "my_"}, v) == -1);
 }
 
+TEST_CASE("-arch values become targets: sm_90 builds sm_90a and sm_80, each target once", "[options]") {
+  auto targets = [](std::vector<std::string> args) {
+    Options o;
+    args.insert(args.begin(), "k.tile");
+    std::vector<std::string> out;
+    if (parse(args, o) != -1) return std::vector<std::string>{"usage error"};
+    for (const codegen::Target& t : o.targets) out.push_back(t.arch);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(targets({}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_90"}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_90", "-arch", "sm_80"}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_80", "-arch", "sm_90"}) == V{"sm_80", "sm_90a"});
+  CHECK(targets({"-arch", "sm_90a", "-arch", "sm_90"}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_90", "-arch", "sm_86"}) == V{"sm_90a", "sm_80", "sm_86"});
+  CHECK(targets({"-arch", "sm_90a"}) == V{"sm_90a"});
+  CHECK(targets({"-arch", "sm_89"}) == V{"sm_89"});
+  CHECK(targets({"-arch", "sm_90", "-arch", "sm_90"}) == V{"usage error"});
+  Options o;
+  CHECK(parse({"k.tile"}, o) == -1);
+  CHECK(o.archs.empty());  // as given
+}
+
 TEST_CASE("emit kinds parse", "[options]") {
   Options o;
   CHECK(parse({"k.tile", "--emit=tir-opt"}, o) == -1);

@@ -33,8 +33,8 @@ test -s "./-k 'q' \"r\".fatbin" || fail "no fatbin"
 # A failing ptxas saves the PTX beside the odd output name.
 CUDA_PATH="$here/fake-cuda" FAKE_PTXAS=smem "$tilec" "./-in put 'q'.tile" --emit=cubin -o "./-bad 'c'.cubin" 2> err.txt &&
   fail "the stand-in ptxas did not fail"
-test -s "./-bad 'c'.cubin.sm_90.failed.ptx" || fail "the failed PTX was not saved"
-grep -qF "the PTX is saved as './-bad 'c'.cubin.sm_90.failed.ptx'" err.txt || fail "the error does not name the saved PTX"
+test -s "./-bad 'c'.cubin.sm_90a.failed.ptx" || fail "the failed PTX was not saved"
+grep -qF "the PTX is saved as './-bad 'c'.cubin.sm_90a.failed.ptx'" err.txt || fail "the error does not name the saved PTX"
 test ! -e "./-bad 'c'.cubin" || fail "a failed compile left its output"
 
 left=$(ls -A "tmp 'x'")
