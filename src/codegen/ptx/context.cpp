@@ -85,17 +85,20 @@ std::string EmitContext::primary_copy(const ir::Value* v) {
   return p;
 }
 
+void EmitContext::and_into(std::string& acc, const std::string& p) {
+  if (p.empty()) return;
+  if (acc.empty()) {
+    acc = p;
+    return;
+  }
+  std::string both = b_.reg(RegClass::Pred);
+  b_.ins("and.pred", {both, acc, p});
+  acc = both;
+}
+
 std::string EmitContext::all_of(const std::vector<std::string>& preds) {
   std::string out;
-  for (const std::string& q : preds) {
-    if (out.empty()) {
-      out = q;
-      continue;
-    }
-    std::string both = b_.reg(RegClass::Pred);
-    b_.ins("and.pred", {both, out, q});
-    out = both;
-  }
+  for (const std::string& q : preds) and_into(out, q);
   return out;
 }
 

@@ -142,6 +142,8 @@ class EmitContext {
   std::map<const AsyncLoad*, std::string> tensor_maps_;
   /// How many operands read each value (wgmma accumulates in place when it is the only reader).
   std::map<const ir::Value*, int> use_count_;
+  /// acc = acc && p for predicate registers, "" meaning true (no instruction when either is "").
+  void and_into(std::string& acc, const std::string& p);
 
  protected:
   bool failed_ = false;
@@ -161,7 +163,7 @@ class EmitContext {
   std::string zero_;  ///< a u32 register holding 0
   /// zero_, emitted at the first call.
   const std::string& zero();
-  /// The conjunction of `preds` (and.pred chain); "" when empty.
+  /// The conjunction of `preds` (and_into, in order); "" when empty.
   std::string all_of(const std::vector<std::string>& preds);
 };
 

@@ -30,22 +30,6 @@
 #include <fmt/format.h>
 
 namespace tilec::codegen {
-namespace {
-
-// acc = acc && p for predicate registers, "" meaning true.
-void and_into(PtxBuilder& b, std::string& acc, const std::string& p) {
-  if (p.empty()) return;
-  if (acc.empty()) {
-    acc = p;
-    return;
-  }
-  std::string r = b.reg(RegClass::Pred);
-  b.ins("and.pred", {r, acc, p});
-  acc = r;
-}
-
-}  // namespace
-
 std::string smem_chunk_xor(PtxBuilder& b, const std::string& line, int64_t pitch) {
   // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).
   int64_t chunks = pitch / 16;
@@ -223,7 +207,7 @@ void CpAsyncPipeline::issue(State& st) {
     b_.ins(fmt::format("setp.ge.{}", ty), {nonneg, st.iv_issue, "0"});
   }
   std::string inside;
-  auto both = [&](std::string& acc, const std::string& p) { and_into(b_, acc, p); };
+  auto both = [&](std::string& acc, const std::string& p) { cx_.and_into(acc, p); };
   for (AsyncCopy& c : st.copies) {
     const std::vector<int64_t>& shape = c.al->load->results[0]->type.tile.shape;
     both(inside, c.fixed_inside);
@@ -305,7 +289,7 @@ void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& no
   };
   std::string lines = rem32(c.line_dim), elems = rem32(c.last_dim);
   std::string ok = c.fixed_ok;
-  auto also = [&](const std::string& p) { and_into(b_, ok, p); };
+  auto also = [&](const std::string& p) { cx_.and_into(ok, p); };
   bool any_moves = false;
   for (size_t d = 0; d < c.moves.size(); ++d) {
     if (!c.moves[d]) continue;

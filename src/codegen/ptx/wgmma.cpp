@@ -156,10 +156,7 @@ void Emitter::wgmma(const ir::Op& op) {
   // Likewise the accumulator must come straight from the loop-carried value, which nothing
   // else reads: an op on it at the top of the next iteration (acc * 0.5, an if that resets it)
   // would read registers the group in flight still writes.
-  const ir::Op& last = *op.parent->ops.back();
-  bool carried = use_count_[op.results[0]] == 1 && last.kind == ir::OpKind::Yield &&
-                 std::find(last.operands.begin(), last.operands.end(), op.results[0]) != last.operands.end() &&
-                 !C->def && C->owner == op.parent && use_count_[C] == 1;
+  bool carried = wgmma_yield_only(op, nullptr) && !C->def && C->owner == op.parent && use_count_[C] == 1;
   wgmma_wait(carried || home ? 1 : 0);
 }
 
