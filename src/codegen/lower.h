@@ -205,6 +205,12 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
 
+/// Bytes of shared memory the general variant stores tile `tile`, in layout `l`, through
+/// (ptx/mma_store.cpp): rows x (row bytes + 16) for an unsliced mma accumulator layout of 64 or
+/// more registers per thread, of 2-, 4- or 8-byte elements, at least 16 bytes per row, with
+/// unit dimensions before the last two; else 0 (stored straight from registers).
+int64_t staged_store_bytes(const ir::Value* tile, const Layout& l);
+
 /// Lowers `f` for `target` on the portable path: runs its lowering steps (lowering_steps.h:
 /// mma shapes, warps, early loads, vector widths, pipelines, layouts, stages). The
 /// launch options come from f.sig.options: `num_warps` 0 lets the compiler choose enough warps

@@ -243,7 +243,9 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumBlocks:
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
-    case OpKind::Store: memory_.store(op); break;
+    case OpKind::Store:
+      if (!mma_sync_.store_accumulator(op)) memory_.store(op);
+      break;
     case OpKind::Gather: gather_.gather(op); break;
     case OpKind::Scatter: gather_.scatter(op); break;
     case OpKind::Atomic: atomic_.atomic(op); break;

@@ -34,6 +34,11 @@ class MmaSyncEmitter : FamilyEmitter {
   /// Whether `op` is a staged load, or a reshape of one, that the mma reading it emits (the
   /// dispatcher then skips it).
   bool emitted_by_mma(const ir::Op& op) const { return skipped_.count(&op) > 0; }
+  /// The general variant's store of a tile in an mma accumulator layout that staged_store_bytes
+  /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
+  /// stored a piece at a time (mma_store.cpp). Returns false, emitting nothing, for any other
+  /// store.
+  bool store_accumulator(const ir::Op& store);
 
  private:
   /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
