@@ -204,6 +204,9 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
+/// The same for the general variant, which stages an operand that is a 2-D transposition of a
+/// load (through reshapes) as the load's tile: lines along the operand's rows.
+int64_t general_mma_staging_bytes(const ir::Op& op);
 
 /// Bytes of shared memory the general variant stores tile `tile`, in layout `l`, through
 /// (ptx/mma_store.cpp): rows x (row bytes + 16) for an unsliced mma accumulator layout of 64 or

@@ -40,6 +40,20 @@ MmaKind mma_kind(DType a, DType c) {
 
 int elem_bytes(DType d) { return d == DType::TF32 ? 4 : dtype_bytes(d); }
 
+// The value an mma operand views: back through reshapes and at most one transposition of a
+// 2-D tile (permute order (1, 0), a load with order=(1, 0)); `transposed` says whether one was
+// passed, `chain` (when given) collects the ops passed.
+const ir::Value* viewed_value(const ir::Value* v, bool& transposed, std::vector<const ir::Op*>* chain = nullptr) {
+  transposed = false;
+  while (v->def && (v->def->kind == ir::OpKind::Reshape ||
+                    (v->def->kind == ir::OpKind::Permute && !transposed && v->def->order == std::vector<int64_t>{1, 0}))) {
+    if (v->def->kind == ir::OpKind::Permute) transposed = true;
+    if (chain) chain->push_back(v->def);
+    v = v->def->operands[0];
+  }
+  return v;
+}
+
 }  // namespace
 
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
@@ -47,6 +61,18 @@ int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
   const auto& b = op.operands[1]->type.tile.shape;
   int e = elem_bytes(op.operands[0]->type.tile.dtype);
   return (stage_a ? a[0] * (a[1] * e + 16) : 0) + (stage_b ? b[0] * (b[1] * e + 16) : 0);
+}
+
+int64_t general_mma_staging_bytes(const ir::Op& op) {
+  int e = elem_bytes(op.operands[0]->type.tile.dtype);
+  int64_t bytes = 0;
+  for (int i = 0; i < 2; ++i) {
+    const std::vector<int64_t>& s = op.operands[size_t(i)]->type.tile.shape;
+    bool transposed;
+    viewed_value(op.operands[size_t(i)], transposed);
+    bytes += transposed ? s[1] * (s[0] * e + 16) : s[0] * (s[1] * e + 16);
+  }
+  return bytes;
 }
 
 // ldmatrix addressing of one operand for one warp (PTX ISA §9.7.13.4.15): lane l gives the
@@ -220,21 +246,19 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
     if (mma.kind != ir::OpKind::Mma) return;
     for (int i = 0; i < 2; ++i) {
       const ir::Value* operand = mma.operands[size_t(i)];
-      const ir::Value* v = operand;
       std::vector<const ir::Op*> chain;
+      bool transposed;
+      const ir::Value* v = viewed_value(operand, transposed, &chain);
       bool single = true;
-      while (v->def && v->def->kind == ir::OpKind::Reshape) {
-        single = single && uses[v] == 1;
-        chain.push_back(v->def);
-        v = v->def->operands[0];
-      }
+      for (const ir::Op* c : chain) single = single && uses[c->results[0]] == 1;
       const ir::Op* ld = v->def;
       if (!single || !ld || ld->kind != ir::OpKind::Load || uses[v] != 1 || v->type.is_scalar()) continue;
-      // The load's shape is the operand's after leading unit dimensions (the staging keeps
-      // the load's last two dimensions).
+      // The load's shape is the operand's (transposed when a permute was passed) after leading
+      // unit dimensions (the staging keeps the load's last two dimensions).
       const std::vector<int64_t>& ls = v->type.tile.shape;
       const std::vector<int64_t>& os = operand->type.tile.shape;
-      bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[0] && ls.back() == os[1];
+      size_t rows = transposed ? 1 : 0;
+      bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[rows] && ls.back() == os[1 - rows];
       for (size_t d = 0; d + 2 < ls.size(); ++d) shape_ok = shape_ok && ls[d] == 1;
       if (!shape_ok) continue;
       // Same block, and nothing between the load and the mma that could change what it reads.
@@ -259,7 +283,7 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
         }
       }
       if (!quiet || !after) continue;
-      staged_[operand] = ld;
+      staged_[operand] = {ld, transposed};
       skipped_.insert(ld);
       skipped_.insert(chain.begin(), chain.end());
     }
@@ -288,15 +312,20 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
       s[i] = {cx_.async_base_.at(al), e, al->contiguous_dim, al->pitch(), true};
       continue;
     }
-    const std::vector<int64_t>& shape = v->type.tile.shape;
     std::string base = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {base, cx_.smem_});
     if (staged) b_.ins("add.u32", {base, base, u32(staged)});
-    s[i] = {base, e, 1, shape[1] * e + 16, false};
+    // A staged load is written as the load's tile: lines along the operand's columns, or,
+    // transposed, along its rows (ldmatrix .trans reads them as a load with order=(1, 0) in
+    // a cp.async stage).
     auto staged_load = staged_.find(v);
-    if (staged_load != staged_.end()) stage_load(*staged_load->second, base, s[i].pitch);
+    bool transposed = staged_load != staged_.end() && staged_load->second.transposed;
+    const std::vector<int64_t>& shape = v->type.tile.shape;
+    int64_t lines = transposed ? shape[1] : shape[0], line_elems = transposed ? shape[0] : shape[1];
+    s[i] = {base, e, transposed ? 0 : 1, line_elems * e + 16, false};
+    if (staged_load != staged_.end()) stage_load(*staged_load->second.load, base, s[i].pitch);
     else stage_operand(v, base, s[i].pitch);
-    staged += shape[0] * s[i].pitch;
+    staged += lines * s[i].pitch;
   }
   if (staged) cx_.cta_barrier();
   mma_compute(op, s[0], s[1]);

@@ -23,7 +23,8 @@ class MmaSyncEmitter : FamilyEmitter {
   /// has a staged load (find_staged_loads); f8 needs sm_89.
   void mma(const ir::Op& op);
   /// The general variant: finds the mma operands that come straight from a tile load (through
-  /// reshapes that drop leading unit dimensions) which nothing else reads and which no op
+  /// reshapes that drop leading unit dimensions and at most one 2-D transposition, a load with
+  /// order=(1, 0)) which nothing else reads and which no op
   /// between the load and the mma can change (no store, scatter, atomic, print, assert or
   /// nested region between them in the same block). The mma loads such an operand itself, a
   /// 16-byte row piece at a time, each piece stored to shared memory before the next is loaded,
@@ -89,7 +90,11 @@ class MmaSyncEmitter : FamilyEmitter {
   MemoryEmitter& memory_;      ///< whose loads the staged operands come from
   /// The general variant's staged loads: operand value of an mma → its load (find_staged_loads),
   /// and the ops the dispatcher skips (the loads and the reshapes after them).
-  std::map<const ir::Value*, const ir::Op*> staged_;
+  struct StagedLoad {
+    const ir::Op* load = nullptr;
+    bool transposed = false;  ///< the operand is the load's tile transposed (a permute between)
+  };
+  std::map<const ir::Value*, StagedLoad> staged_;
   std::set<const ir::Op*> skipped_;
 };
 
