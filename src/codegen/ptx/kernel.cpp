@@ -194,7 +194,10 @@ void Emitter::op(const ir::Op& op) {
   // reads it from shared memory.
   if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;
   // The general variant's staged loads (and their reshapes): the mma that reads them loads them.
-  if (!o_.vectorized && mma_sync_.emitted_by_mma(op)) return;
+  if (!o_.vectorized && mma_sync_.emitted_by_mma(op)) {
+    mma_sync_.load_packed(op);
+    return;
+  }
   b_.loc(op.loc);
   op_loc_ = op.loc;
   switch (op.kind) {

@@ -40,13 +40,25 @@ MmaKind mma_kind(DType a, DType c) {
 
 int elem_bytes(DType d) { return d == DType::TF32 ? 4 : dtype_bytes(d); }
 
-// The value an mma operand views: back through reshapes and at most one transposition of a
-// 2-D tile (permute order (1, 0), a load with order=(1, 0)); `transposed` says whether one was
-// passed, `chain` (when given) collects the ops passed.
+// Whether `op` is a permute that swaps the last two dimensions and keeps the others, all of
+// extent 1 (a load with order=(1, 0), or (0, 1, 3, 2) of a 1x1xRxC tile): a 2-D transposition.
+bool transposes_rows(const ir::Op& op) {
+  if (op.kind != ir::OpKind::Permute) return false;
+  const std::vector<int64_t>& shape = op.results[0]->type.tile.shape;
+  size_t n = shape.size();
+  if (n < 2 || op.order.size() != n || op.order[n - 2] != int64_t(n - 1) || op.order[n - 1] != int64_t(n - 2))
+    return false;
+  for (size_t d = 0; d + 2 < n; ++d)
+    if (op.order[d] != int64_t(d) || shape[d] != 1) return false;
+  return true;
+}
+
+// The value an mma operand views: back through reshapes and at most one 2-D transposition
+// (transposes_rows); `transposed` says whether one was passed, `chain` (when given) collects
+// the ops passed.
 const ir::Value* viewed_value(const ir::Value* v, bool& transposed, std::vector<const ir::Op*>* chain = nullptr) {
   transposed = false;
-  while (v->def && (v->def->kind == ir::OpKind::Reshape ||
-                    (v->def->kind == ir::OpKind::Permute && !transposed && v->def->order == std::vector<int64_t>{1, 0}))) {
+  while (v->def && (v->def->kind == ir::OpKind::Reshape || (!transposed && transposes_rows(*v->def)))) {
     if (v->def->kind == ir::OpKind::Permute) transposed = true;
     if (chain) chain->push_back(v->def);
     v = v->def->operands[0];
@@ -219,13 +231,19 @@ void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, 
   stage_registers(l, s, 0, cx_.regs(v));
 }
 
+int64_t MmaSyncEmitter::store_group(const Layout& l, DType d) {
+  // One store's worth of registers (16 bytes of a row where the layout allows; stage_plan),
+  // dividing the registers per thread.
+  int64_t group = std::max(1, std::min(l.spt(l.rank() - 1), 16 / elem_bytes(d)));
+  while (group > 1 && l.regs_per_thread() % group) group /= 2;
+  return group;
+}
+
 void MmaSyncEmitter::stage_load(const ir::Op& load, const std::string& base, int64_t pitch) {
   const ir::Value* t = load.results[0];
   const Layout& l = cx_.k_.layout(t);
   StagePlan s = stage_plan(l, t->type.tile.dtype, base, pitch);
-  // One store's worth of registers at a time (16 bytes of a row where the layout allows).
-  int64_t group = s.per_store;
-  while (group > 1 && l.regs_per_thread() % group) group /= 2;
+  int64_t group = store_group(l, t->type.tile.dtype);
   SourceRange at = cx_.op_loc_;
   b_.loc(load.loc);
   memory_.load_in_groups(load, group, [&](int64_t first, const std::vector<std::string>& regs) {
@@ -234,9 +252,46 @@ void MmaSyncEmitter::stage_load(const ir::Op& load, const std::string& base, int
   b_.loc(at);
 }
 
+void MmaSyncEmitter::load_packed(const ir::Op& load) {
+  bool packed = false;
+  for (const auto& [operand, sl] : staged_) packed = packed || (sl.load == &load && sl.packed);
+  if (!packed) return;
+  const ir::Value* t = load.results[0];
+  const Layout& l = cx_.k_.layout(t);
+  int64_t group = store_group(l, t->type.tile.dtype);
+  // The words are the same registers on the interior and the edge path.
+  std::vector<std::string>& words = packed_[&load];
+  for (int64_t i = 0; i < l.regs_per_thread(); i += 2) words.push_back(b_.reg(RegClass::B32));
+  b_.loc(load.loc);
+  memory_.load_in_groups(load, group, [&](int64_t first, const std::vector<std::string>& regs) {
+    for (size_t k = 0; k + 1 < regs.size(); k += 2)
+      b_.ins("mov.b32", {words[size_t(first) / 2 + k / 2], "{" + regs[k] + ", " + regs[k + 1] + "}"});
+  });
+}
+
+void MmaSyncEmitter::stage_packed(const ir::Op& load, const std::string& base, int64_t pitch) {
+  const ir::Value* t = load.results[0];
+  const Layout& l = cx_.k_.layout(t);
+  StagePlan s = stage_plan(l, t->type.tile.dtype, base, pitch);
+  int64_t group = store_group(l, t->type.tile.dtype);
+  const std::vector<std::string>& words = packed_.at(&load);
+  int rank = l.rank();
+  for (int64_t first = 0; first < l.regs_per_thread(); first += group) {
+    // A group is `group` elements of one row, contiguous (store_group): one st.shared.
+    std::vector<int64_t> off = l.reg_offset(first);
+    std::string at = fmt::format("[{}+{}]", s.addr, off[size_t(rank - 2)] * s.pitch + off[size_t(rank - 1)] * s.e);
+    std::vector<std::string> w(words.begin() + first / 2, words.begin() + (first + group) / 2);
+    std::string opcode = w.size() == 1 ? "st.shared.b32" : fmt::format("st.shared.v{}.b32", w.size());
+    std::string val = w.size() == 1 ? w[0] : "{" + fmt::format("{}", fmt::join(w, ", ")) + "}";
+    if (!s.guard.empty()) b_.ins_if(s.guard, opcode, {at, val});
+    else b_.ins(opcode, {at, val});
+  }
+}
+
 void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
   staged_.clear();
   skipped_.clear();
+  packed_.clear();
   std::map<const ir::Value*, int> uses;
   ir::Function& fn = const_cast<ir::Function&>(f);
   ir::walk(fn.body, [&](ir::Op& op) {
@@ -261,10 +316,22 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
       bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[rows] && ls.back() == os[1 - rows];
       for (size_t d = 0; d + 2 < ls.size(); ++d) shape_ok = shape_ok && ls[d] == 1;
       if (!shape_ok) continue;
-      // Same block, and nothing between the load and the mma that could change what it reads.
+      // A 16-bit load in a block around the mma's (a loop-invariant operand, attention's Q):
+      // loaded where it is, two elements to a register, and staged from those registers by
+      // every run of the mma (load_packed).
       bool same_block = ld->parent == mma.parent;
       for (const ir::Op* c : chain) same_block = same_block && c->parent == mma.parent;
-      if (!same_block) continue;
+      if (!same_block) {
+        bool around = false;
+        for (const ir::Block* b = mma.parent; b && !around; b = b->parent ? b->parent->parent : nullptr)
+          around = b == ld->parent;
+        DType d = v->type.tile.dtype;
+        if (!around || elem_bytes(d) != 2 || store_group(cx_.k_.layout(v), d) < 2) continue;
+        staged_[operand] = {ld, transposed, true};
+        skipped_.insert(ld);
+        skipped_.insert(chain.begin(), chain.end());
+        continue;
+      }
       bool quiet = true, after = false;
       for (const auto& o : mma.parent->ops) {
         if (o.get() == &mma) break;
@@ -323,8 +390,12 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
     const std::vector<int64_t>& shape = v->type.tile.shape;
     int64_t lines = transposed ? shape[1] : shape[0], line_elems = transposed ? shape[0] : shape[1];
     s[i] = {base, e, transposed ? 0 : 1, line_elems * e + 16, false};
-    if (staged_load != staged_.end()) stage_load(*staged_load->second.load, base, s[i].pitch);
-    else stage_operand(v, base, s[i].pitch);
+    if (staged_load != staged_.end() && staged_load->second.packed)
+      stage_packed(*staged_load->second.load, base, s[i].pitch);
+    else if (staged_load != staged_.end())
+      stage_load(*staged_load->second.load, base, s[i].pitch);
+    else
+      stage_operand(v, base, s[i].pitch);
     staged += lines * s[i].pitch;
   }
   if (staged) cx_.cta_barrier();

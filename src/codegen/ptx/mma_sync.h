@@ -33,8 +33,14 @@ class MmaSyncEmitter : FamilyEmitter {
   /// and spilled (issue 20). Call once per entry, before the body.
   void find_staged_loads(const ir::Function& f);
   /// Whether `op` is a staged load, or a reshape of one, that the mma reading it emits (the
-  /// dispatcher then skips it).
+  /// dispatcher then skips it, after load_packed).
   bool emitted_by_mma(const ir::Op& op) const { return skipped_.count(&op) > 0; }
+  /// For a staged load of 16-bit elements outside the block of the mma that reads it (a
+  /// loop-invariant operand such as attention's Q): loads it here, packing its elements two to
+  /// a 32-bit register, so that it holds half the registers while the loop runs (64 per thread
+  /// for a 128x128 tile in 8 warps, one each, spilled); the mma stages it from those words
+  /// each time it runs. Emits nothing for any other op.
+  void load_packed(const ir::Op& load);
   /// The general variant's store of a tile in an mma accumulator layout that staged_store_bytes
   /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
   /// stored a piece at a time (mma_store.cpp). Returns false, emitting nothing, for any other
@@ -74,6 +80,11 @@ class MmaSyncEmitter : FamilyEmitter {
     int per_store = 1;  ///< registers per st.shared where contiguous
   };
   StagePlan stage_plan(const Layout& l, DType d, const std::string& base, int64_t pitch);
+  /// The registers of one st.shared of stage_plan: per_store, halved until it divides the
+  /// registers per thread.
+  static int64_t store_group(const Layout& l, DType d);
+  /// Stores the words of packed load `load` (load_packed) at their places, as stage_load would.
+  void stage_packed(const ir::Op& load, const std::string& base, int64_t pitch);
   /// Stores registers `r` (registers first .. of layout `l`) at their places (stage_plan).
   void stage_registers(const Layout& l, const StagePlan& s, int64_t first, const std::vector<std::string>& r);
   /// ldmatrix lane addresses of this warp: line (l%8) + 8*bit + warp_line, chunk bit' +
@@ -93,8 +104,11 @@ class MmaSyncEmitter : FamilyEmitter {
   struct StagedLoad {
     const ir::Op* load = nullptr;
     bool transposed = false;  ///< the operand is the load's tile transposed (a permute between)
+    bool packed = false;      ///< loaded where it is, outside the mma's block (load_packed)
   };
   std::map<const ir::Value*, StagedLoad> staged_;
+  /// Packed loads: the 32-bit words holding their elements two by two, in register order.
+  std::map<const ir::Op*, std::vector<std::string>> packed_;
   std::set<const ir::Op*> skipped_;
 };
 
