@@ -27,11 +27,14 @@ int64_t staged_store_bytes(const ir::Value* tile, const Layout& l) {
   return shape[shape.size() - 2] * (shape.back() * e + 16);
 }
 
-bool MmaSyncEmitter::store_accumulator(const ir::Op& store) {
+bool MmaSyncEmitter::stores_accumulator(const ir::Op& store) const {
   const ir::Value* v = store.operands[1];
-  if (cx_.o_.vectorized || v->type.is_scalar()) return false;
+  return !cx_.o_.vectorized && !v->type.is_scalar() && staged_store_bytes(v, cx_.k_.layout(v)) > 0;
+}
+
+void MmaSyncEmitter::store_accumulator(const ir::Op& store) {
+  const ir::Value* v = store.operands[1];
   const Layout& l = cx_.k_.layout(v);
-  if (!staged_store_bytes(v, l)) return false;
   const std::vector<int64_t>& shape = v->type.tile.shape;
   int rank = int(shape.size());
   DType dt = v->type.tile.dtype;
@@ -71,7 +74,6 @@ bool MmaSyncEmitter::store_accumulator(const ir::Op& store) {
   });
   // The conversion buffer is reused by the next op that needs it.
   cx_.cta_barrier();
-  return true;
 }
 
 }  // namespace tilec::codegen

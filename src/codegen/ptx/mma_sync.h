@@ -43,9 +43,10 @@ class MmaSyncEmitter : FamilyEmitter {
   void load_packed(const ir::Op& load);
   /// The general variant's store of a tile in an mma accumulator layout that staged_store_bytes
   /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
-  /// stored a piece at a time (mma_store.cpp). Returns false, emitting nothing, for any other
-  /// store.
-  bool store_accumulator(const ir::Op& store);
+  /// stored a piece at a time (mma_store.cpp).
+  void store_accumulator(const ir::Op& store);
+  /// Whether store_accumulator takes `store` (the general variant, staged_store_bytes > 0).
+  bool stores_accumulator(const ir::Op& store) const;
 
  private:
   /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
