@@ -980,11 +980,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  CUdevice dev = use_device_0();
-  int major = 0, minor = 0;
-  CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-  CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-  g_device_cc = major * 10 + minor;
+  use_device_0_with_cc();
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
   // Run under CUDA_FORCE_PTX_JIT=1, the driver ignores the SASS and compiles the image's PTX
   // (compute_80 in the default target's headers: the portable path alone), as it does on a GPU

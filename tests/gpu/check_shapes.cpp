@@ -151,11 +151,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: check_shapes [--small]\n");
     return 2;
   }
-  CUdevice dev = use_device_0();
-  int major = 0, minor = 0;
-  CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-  CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-  g_device_cc = major * 10 + minor;
+  use_device_0_with_cc();
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
 
   // batched_matmul: batch 1, 3 and 512 (the grid's y axis); ragged M and N, K not a multiple of

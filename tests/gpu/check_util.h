@@ -144,4 +144,14 @@ void expect_path(const std::string& what, bool wgmma) {
 }
 int g_device_cc = 0;  // the device's compute capability (major * 10 + minor)
 
+// Makes device 0's primary context current (cuda_check.h) and records its compute capability in
+// g_device_cc.
+void use_device_0_with_cc() {
+  CUdevice dev = use_device_0();
+  int major = 0, minor = 0;
+  CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+  CHECK_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+  g_device_cc = major * 10 + minor;
+}
+
 }  // namespace
