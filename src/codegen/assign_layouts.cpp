@@ -521,11 +521,6 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
     case OpKind::Continue:
       for (size_t i = 0; i < op.operands.size(); ++i) convert_operand(b, it, i, loops_.back()[i]);
       return;
-    case OpKind::Store:
-      // The general variant stores a large accumulator through the conversion buffer.
-      if (!op.operands[1]->type.is_scalar())
-        need_general_smem(staged_store_bytes(op.operands[1], k_.layouts.at(op.operands[1])));
-      return;
     case OpKind::Load: {
       Layout l;
       if (!op.results[0]->type.is_scalar() && !k_.async_load(op.results[0]) && epilogue_load_layout(op.results[0], l)) {

@@ -287,13 +287,14 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
     case OpKind::Store:
-      if (mma_sync_.stores_accumulator(op)) {
+      if (mma_sync_.large_accumulator(op)) {
         // The general variant's epilogue, after a main loop that needs every register: its
         // index arithmetic and thread coordinates are computed again rather than held across
         // the loop (issue 20: a few of them spilled).
         recompute_scalars(op);
         FreshCoords fresh(*this);
-        mma_sync_.store_accumulator(op);
+        if (mma_sync_.stores_accumulator(op)) mma_sync_.store_accumulator(op);
+        else memory_.store(op);
       } else {
         memory_.store(op);
       }

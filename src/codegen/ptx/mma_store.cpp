@@ -15,7 +15,10 @@ namespace tilec::codegen {
 
 int64_t staged_store_bytes(const ir::Value* tile, const Layout& l) {
   if (tile->type.is_scalar() || l.kind != Layout::Kind::Mma || !l.sliced_dims().empty()) return 0;
-  if (l.regs_per_thread() < 64) return 0;  // the threshold of per-use addresses (memory.cpp)
+  // 128 registers or more (a 128x256 f32 accumulator in 8 warps): stored straight, such a tile
+  // spilled; a 64-register one (128x128) leaves room for its addresses, and ptxas, which then
+  // aims at two CTAs of 8 warps per SM (128 registers), spilled when it was staged too.
+  if (l.regs_per_thread() < 128) return 0;
   const std::vector<int64_t>& shape = tile->type.tile.shape;
   for (size_t d = 0; d + 2 < shape.size(); ++d)
     if (shape[d] != 1) return 0;
@@ -27,9 +30,30 @@ int64_t staged_store_bytes(const ir::Value* tile, const Layout& l) {
   return shape[shape.size() - 2] * (shape.back() * e + 16);
 }
 
-bool MmaSyncEmitter::stores_accumulator(const ir::Op& store) const {
+void plan_staged_stores(LoweredKernel& k, int64_t smem_limit) {
+  if (k.path != CodePath::Portable) return;
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    if (op.kind != ir::OpKind::Store || op.operands[1]->type.is_scalar()) return;
+    int64_t bytes = staged_store_bytes(op.operands[1], k.layout(op.operands[1]));
+    // Too large a tile (128x256 f32: 130 KiB) is stored straight from registers.
+    if (!bytes || bytes > smem_limit) return;
+    k.staged_stores.insert(&op);
+    if (bytes > k.conversion_smem) {
+      k.conversion_smem = bytes;
+      k.conversion_smem_loc = op.loc;
+    }
+  });
+}
+
+bool MmaSyncEmitter::large_accumulator(const ir::Op& store) const {
   const ir::Value* v = store.operands[1];
-  return !cx_.o_.vectorized && !v->type.is_scalar() && staged_store_bytes(v, cx_.k_.layout(v)) > 0;
+  if (cx_.o_.vectorized || v->type.is_scalar()) return false;
+  const Layout& l = cx_.k_.layout(v);
+  return l.kind == Layout::Kind::Mma && l.regs_per_thread() >= 128;
+}
+
+bool MmaSyncEmitter::stores_accumulator(const ir::Op& store) const {
+  return !cx_.o_.vectorized && cx_.k_.staged_stores.count(&store) > 0;
 }
 
 void MmaSyncEmitter::store_accumulator(const ir::Op& store) {

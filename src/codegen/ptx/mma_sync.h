@@ -45,8 +45,11 @@ class MmaSyncEmitter : FamilyEmitter {
   /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
   /// stored a piece at a time (mma_store.cpp).
   void store_accumulator(const ir::Op& store);
-  /// Whether store_accumulator takes `store` (the general variant, staged_store_bytes > 0).
+  /// Whether store_accumulator takes `store` (the general variant, plan_staged_stores).
   bool stores_accumulator(const ir::Op& store) const;
+  /// Whether `store`, in the general variant, stores a tile in an mma accumulator layout of
+  /// 128 or more registers per thread (through shared memory or, too large for it, straight).
+  bool large_accumulator(const ir::Op& store) const;
 
  private:
   /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
