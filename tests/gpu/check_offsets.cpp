@@ -182,6 +182,77 @@ void check_window1d(int64_t n, int64_t s, std::mt19937_64& rng) {
   report("window1d n=" + std::to_string(n) + " s=" + std::to_string(s), size_t(n), bad, first);
 }
 
+// windows: out[i, j] = t + 2 a + 4 b + 8 d + 16 e at columns j + dc + {0, -1, +1, +4, -3} of
+// row i + dr (-1 outside x), in the kernel's order of f32 operations (the products are exact).
+void check_windows(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(P * Q), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(size_t(M * N) * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(windows(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(size_t(M * N));
+  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? x[size_t(i * Q + j)] : -1.f; };
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t si = i + dr, sj = j + dc;
+      float ref = at(si, sj) + 2.f * at(si, sj - 1) + 4.f * at(si, sj + 1) + 8.f * at(si, sj + 4) + 16.f * at(si, sj - 3);
+      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
+    }
+  report("windows " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
+         size_t(M * N), bad, first);
+}
+
+// windows_h: f16, i32 offsets; out = t + 2 a + 4 b + 8 d in f32 at columns j + dc + {0, -8, +1,
+// +5} (2.0 outside x), rounded to f16 once.
+void check_windows_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int32_t dc, std::mt19937_64& rng) {
+  std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
+  std::vector<uint16_t> x(xf.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
+  Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(windows_h(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint16_t> out = dout.get<uint16_t>(size_t(M * N));
+  // The kernel's i32 column arithmetic: bid(1) * 64 + dc, then the constants, each wrapping.
+  auto col = [](int64_t j, int32_t dc, int32_t k) {
+    uint32_t base = uint32_t(j / 64 * 64) + uint32_t(dc);
+    return int64_t(int32_t(base + uint32_t(k))) + j % 64;
+  };
+  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? from_f16(x[size_t(i * Q + j)]) : 2.f; };
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t si = int64_t(int32_t(uint32_t(i / 16 * 16) + uint32_t(dr))) + i % 16;
+      float ref = at(si, col(j, dc, 0)) + 2.f * at(si, col(j, dc, -8)) + 4.f * at(si, col(j, dc, 1)) +
+                  8.f * at(si, col(j, dc, 5));
+      if (out[size_t(i * N + j)] != to_f16(ref) && !bad++) first = size_t(i * N + j);
+    }
+  report("windows_h " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
+         size_t(M * N), bad, first);
+}
+
+// windows1d: out[i] = x[i - 2] + 2 x[i + 2], 0 outside.
+void check_windows1d(int64_t n, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(n), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(x.size() * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(windows1d(nullptr, dx.p, dout.p, n));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(size_t(n));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    float a = inside(i - 2, n) ? x[size_t(i - 2)] : 0.f, b = inside(i + 2, n) ? x[size_t(i + 2)] : 0.f;
+    if (bits(out[size_t(i)]) != bits(a + 2.f * b) && !bad++) first = size_t(i);
+  }
+  report("windows1d n=" + std::to_string(n), size_t(n), bad, first);
+}
+
 // C = A[s : s + M] @ B with rows of A outside it reading 0; f16 inputs, f32 accumulation.
 void check_window_mm(int64_t R, int64_t K, int64_t N, int64_t M, int64_t s, std::mt19937_64& rng) {
   std::vector<float> af = random_floats(size_t(R * K), rng, -1.f, 1.f), bf = random_floats(size_t(K * N), rng, -1.f, 1.f);
@@ -289,6 +360,21 @@ int main(int argc, char** argv) {
   check_window1d(1000003, 3, rng);
   check_window1d(4096, 5000, rng);  // both shifts wholly outside: zeros
   check_window1d(1, 0, rng);
+  // Windows of a tile in registers: vectorized and general variants, negative offsets, tiles
+  // partly and wholly outside, ragged edges; f16 with i32 offsets (and one that wraps: the
+  // plain load then runs, every element outside x).
+  check_windows(300, 1000, 300, 1000, 0, 0, rng);
+  check_windows(300, 1000, 256, 960, -3, -5, rng);
+  check_windows(301, 1001, 257, 999, 7, 3, rng);
+  check_windows(5, 3, 17, 65, -1, -1, rng);
+  check_windows(64, 128, 48, 64, 70, 200, rng);           // every position outside
+  check_windows_h(100, 512, 100, 512, -2, 0, rng);
+  check_windows_h(100, 512, 77, 256, 5, -13, rng);
+  check_windows_h(99, 1001, 98, 1003, 1, 3, rng);
+  check_windows_h(20, 64, 20, 64, 0, 2147483647 - 2, rng);  // c + 5 wraps in i32
+  check_windows1d(4096, rng);
+  check_windows1d(1000003, rng);
+  check_windows1d(3, rng);
   check_window_mm(300, 96, 128, 256, 20, rng);            // vectorized variant
   check_window_mm(300, 100, 130, 257, -10, rng);          // ragged K, N, M: general
   check_stencil(1, 1, rng);
