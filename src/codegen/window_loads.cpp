@@ -2,6 +2,9 @@
 // element offsets seen since the last write to memory, and matches each new one against them.
 #include "codegen/window_loads.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -12,13 +15,58 @@ namespace {
 struct Affine {
   const ir::Value* root = nullptr;
   int64_t c = 0;
-  bool narrow = false;  ///< some peeled add or subtract is narrower than 64 bits (it may wrap)
+  /// Some peeled add or subtract is narrower than 64 bits and not known to stay in range (it
+  /// may wrap).
+  bool narrow = false;
 };
 
 bool integer_constant(const ir::Value* v, int64_t& out) {
   if (!v->def || v->def->kind != ir::OpKind::Constant || !is_integer(v->def->dtype)) return false;
   out = v->def->value.i;
   return true;
+}
+
+// The values a scalar integer can take, when known: constants, block indices (CUDA's grid limits:
+// gridDim.x < 2^31, gridDim.y and gridDim.z < 2^16), widening casts, and + - * of known ranges
+// whose results fit the dtype (no wrap). Only used to prove that an add or subtract of the
+// offsets does not wrap.
+struct Range {
+  bool known = false;
+  int64_t lo = 0, hi = 0;
+};
+
+Range range_of(const ir::Value* v, int depth = 0) {
+  const ir::Op* d = v->def;
+  if (!d || depth > 16 || !v->type.is_scalar() || !is_integer(v->type.tile.dtype)) return {};
+  int bits = dtype_bits(v->type.tile.dtype);
+  if (d->kind == ir::OpKind::Constant) return {true, d->value.i, d->value.i};
+  if (d->kind == ir::OpKind::BlockId) return {true, 0, d->axis == 0 ? INT32_MAX : 65535};
+  if (d->kind == ir::OpKind::Cast && is_integer(d->operands[0]->type.tile.dtype) &&
+      dtype_bits(d->operands[0]->type.tile.dtype) <= bits && !is_unsigned_int(v->type.tile.dtype))
+    return range_of(d->operands[0], depth + 1);
+  if (d->kind != ir::OpKind::Add && d->kind != ir::OpKind::Sub && d->kind != ir::OpKind::Mul) return {};
+  if (is_unsigned_int(v->type.tile.dtype)) return {};
+  Range a = range_of(d->operands[0], depth + 1), b = range_of(d->operands[1], depth + 1);
+  if (!a.known || !b.known) return {};
+  int64_t c[4];
+  bool over = false;
+  if (d->kind == ir::OpKind::Mul) {
+    over |= __builtin_mul_overflow(a.lo, b.lo, &c[0]) | __builtin_mul_overflow(a.lo, b.hi, &c[1]);
+    over |= __builtin_mul_overflow(a.hi, b.lo, &c[2]) | __builtin_mul_overflow(a.hi, b.hi, &c[3]);
+  } else if (d->kind == ir::OpKind::Add) {
+    over |= __builtin_add_overflow(a.lo, b.lo, &c[0]) | __builtin_add_overflow(a.hi, b.hi, &c[1]);
+    c[2] = c[0];
+    c[3] = c[1];
+  } else {
+    over |= __builtin_sub_overflow(a.lo, b.hi, &c[0]) | __builtin_sub_overflow(a.hi, b.lo, &c[1]);
+    c[2] = c[0];
+    c[3] = c[1];
+  }
+  if (over) return {};
+  Range r{true, *std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+  int64_t lim = bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+  if (r.hi > lim || r.lo < -lim - 1) return {};
+  return r;
 }
 
 Affine affine(const ir::Value* v) {
@@ -41,7 +89,7 @@ Affine affine(const ir::Value* v) {
     }
     int64_t sum = 0;
     if (__builtin_add_overflow(a.c, k, &sum)) break;
-    a.narrow = a.narrow || dtype_bits(a.root->type.tile.dtype) < 64;
+    a.narrow = a.narrow || (dtype_bits(a.root->type.tile.dtype) < 64 && !range_of(a.root).known);
     a.c = sum;
     a.root = rest;
   }

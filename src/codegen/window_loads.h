@@ -20,8 +20,11 @@ struct WindowLoad {
   const ir::Op* base = nullptr;
   int64_t delta = 0;
   /// The two offsets differ by `delta` only where the offset arithmetic does not wrap: some
-  /// add or subtract on the way is narrower than 64 bits, so the emitter compares the two
-  /// offsets at run time and takes the plain load where they differ by anything else.
+  /// add or subtract on the way is narrower than 64 bits and not known to stay in its dtype's
+  /// range (from constants and block indices under CUDA's grid limits: `bid(1) * 256 + 1`
+  /// cannot wrap, `bid(1) * 64 + dc` with a run-time `dc` can), so the emitter compares the two
+  /// offsets at run time and takes the plain load where they differ by anything else. 64-bit
+  /// offsets are not tested: they wrap only past 2^63, where both tiles read padding alone.
   bool check_wrap = false;
 };
 
