@@ -80,6 +80,14 @@ float from_bf16(uint16_t b) {
   return f;
 }
 
+// n f16 values drawn uniformly from [-10, 10].
+std::vector<uint16_t> random_f16(size_t n, std::mt19937_64& rng) {
+  std::vector<float> f = random_floats(n, rng, -10.f, 10.f);
+  std::vector<uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i) h[i] = to_f16(f[i]);
+  return h;
+}
+
 uint32_t bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -95,25 +103,37 @@ void report(const std::string& what, size_t n, size_t bad, size_t first_bad) {
 
 bool inside(int64_t i, int64_t n) { return i >= 0 && i < n; }
 
-// out[i, j] = x[i + dr, j + dc], or -1 outside x.
-void check_shift_load(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+// "name PxQ -> MxN at (dr, dc)".
+std::string case_label(const char* name, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc) {
+  return std::string(name) + " " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+         std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")";
+}
+
+// An f32 kernel (x: f32[P, Q], out: f32[M, N], dr: i64, dc: i64) whose out[i, j] is
+// ref(at, i + dr, j + dc), where at(r, c) is x[r, c] inside x and -1 outside; compared bit for bit.
+using ShiftKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t,
+                                 int64_t);
+template <typename Ref>
+void check_f32_shift(const char* name, ShiftKernel kernel, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr,
+                     int64_t dc, std::mt19937_64& rng, Ref ref) {
   std::vector<float> x = random_floats(size_t(P * Q), rng, -10.f, 10.f);
   Buffer dx(x.size() * 4), dout(size_t(M * N) * 4);
   dx.put(x);
   poison(dout);
-  CHECK_CU(shift_load(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(kernel(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
   CHECK_CU(cuCtxSynchronize());
   std::vector<float> out = dout.get<float>(size_t(M * N));
+  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? x[size_t(i * Q + j)] : -1.f; };
   size_t bad = 0, first = 0;
   for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      int64_t si = i + dr, sj = j + dc;
-      float ref = inside(si, P) && inside(sj, Q) ? x[size_t(si * Q + sj)] : -1.f;
-      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
-    }
-  report("shift_load " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
-             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(M * N), bad, first);
+    for (int64_t j = 0; j < N; ++j)
+      if (bits(out[size_t(i * N + j)]) != bits(ref(at, i + dr, j + dc)) && !bad++) first = size_t(i * N + j);
+  report(case_label(name, P, Q, M, N, dr, dc), size_t(M * N), bad, first);
+}
+
+// out[i, j] = x[i + dr, j + dc], or -1 outside x.
+void check_shift_load(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  check_f32_shift("shift_load", shift_load, P, Q, M, N, dr, dc, rng, [](auto& at, int64_t r, int64_t c) { return at(r, c); });
 }
 
 // out[i + dr, j + dc] = t[i, j] inside out, where t is x's tiling: x[i, j] inside x, 0 in the
@@ -135,18 +155,14 @@ void check_shift_store(int64_t M, int64_t N, int64_t P, int64_t Q, int64_t dr, i
       uint32_t ref = !covered ? 0xffffffffu : inside(i, M) && inside(j, N) ? bits(x[size_t(i * N + j)]) : 0u;
       if (out[size_t(p * Q + q)] != ref && !bad++) first = size_t(p * Q + q);
     }
-  report("shift_store " + std::to_string(M) + "x" + std::to_string(N) + " -> " + std::to_string(P) + "x" +
-             std::to_string(Q) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(P * Q), bad, first);
+  report(case_label("shift_store", M, N, P, Q, dr, dc), size_t(P * Q), bad, first);
 }
 
 // f16: out[i, j] = x[i + dr, j + 8 k8 + extra], or 2.0 outside x (extra: 0 for shift_load_h,
 // -3 for shift3_h).
 void check_shift_load_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int64_t k8, std::mt19937_64& rng,
                         int64_t extra = 0) {
-  std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
-  std::vector<uint16_t> x(xf.size());
-  for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
+  std::vector<uint16_t> x = random_f16(size_t(P * Q), rng);
   Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
   dx.put(x);
   poison(dout);
@@ -185,32 +201,15 @@ void check_window1d(int64_t n, int64_t s, std::mt19937_64& rng) {
 // windows: out[i, j] = t + 2 a + 4 b + 8 d + 16 e at columns j + dc + {0, -1, +1, +4, -3} of
 // row i + dr (-1 outside x), in the kernel's order of f32 operations (the products are exact).
 void check_windows(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
-  std::vector<float> x = random_floats(size_t(P * Q), rng, -10.f, 10.f);
-  Buffer dx(x.size() * 4), dout(size_t(M * N) * 4);
-  dx.put(x);
-  poison(dout);
-  CHECK_CU(windows(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
-  CHECK_CU(cuCtxSynchronize());
-  std::vector<float> out = dout.get<float>(size_t(M * N));
-  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? x[size_t(i * Q + j)] : -1.f; };
-  size_t bad = 0, first = 0;
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      int64_t si = i + dr, sj = j + dc;
-      float ref = at(si, sj) + 2.f * at(si, sj - 1) + 4.f * at(si, sj + 1) + 8.f * at(si, sj + 4) + 16.f * at(si, sj - 3);
-      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
-    }
-  report("windows " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
-             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(M * N), bad, first);
+  check_f32_shift("windows", windows, P, Q, M, N, dr, dc, rng, [](auto& at, int64_t r, int64_t c) {
+    return at(r, c) + 2.f * at(r, c - 1) + 4.f * at(r, c + 1) + 8.f * at(r, c + 4) + 16.f * at(r, c - 3);
+  });
 }
 
 // windows_h: f16, i32 offsets; out = t + 2 a + 4 b + 8 d in f32 at columns j + dc + {0, -8, +1,
 // +5} (2.0 outside x), rounded to f16 once.
 void check_windows_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int32_t dc, std::mt19937_64& rng) {
-  std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
-  std::vector<uint16_t> x(xf.size());
-  for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
+  std::vector<uint16_t> x = random_f16(size_t(P * Q), rng);
   Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
   dx.put(x);
   poison(dout);
@@ -231,9 +230,7 @@ void check_windows_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int
                   8.f * at(si, col(j, dc, 5));
       if (out[size_t(i * N + j)] != to_f16(ref) && !bad++) first = size_t(i * N + j);
     }
-  report("windows_h " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
-             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(M * N), bad, first);
+  report(case_label("windows_h", P, Q, M, N, dr, dc), size_t(M * N), bad, first);
 }
 
 // windows1d: out[i] = x[i - 2] + 2 x[i + 2], 0 outside.
