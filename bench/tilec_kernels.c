@@ -41,3 +41,4 @@
 #include "silu_gate_4k.h"
 #include "silu_gate_4k16w.h"
 #include "variants.h"
+#include "tilec_shapes.h"  /* issue 16's shapes: batched, decode, split-K */
