@@ -5,13 +5,6 @@
 // ragged extents (the general variant) and aligned ones (the vectorized variant), padding
 // values, stores that must leave the rest of the array untouched. Exits non-zero on a mismatch.
 //   check_offsets [--small]     (--small: the sizes that compute-sanitizer runs)
-#include <cuda.h>
-
-// The PTX entry of the last launch (docs/header.md: TILEC_TRACE_LAUNCH), to print which variant
-// or path ran.
-static const char* g_last_entry = "";
-#define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,62 +15,18 @@ static const char* g_last_entry = "";
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "check_util.h"  // first: it defines TILEC_TRACE_LAUNCH for the headers
 #include "offsets.h"
 #include "silu_gate.h"
 #include "stencil2d.h"
 
 namespace {
 
-int failures = 0;
-
-struct Buffer {
-  CUdeviceptr p = 0;
-  size_t bytes = 0;
-  explicit Buffer(size_t n) : bytes(n) { CHECK_CU(cuMemAlloc(&p, n ? n : 1)); }
-  ~Buffer() { cuMemFree(p); }
-  template <typename T>
-  void put(const std::vector<T>& v) { CHECK_CU(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T))); }
-  template <typename T>
-  std::vector<T> get(size_t n) const {
-    std::vector<T> v(n);
-    CHECK_CU(cuMemcpyDtoH(v.data(), p, n * sizeof(T)));
-    return v;
-  }
-};
-
-// Poison: all-ones bits, a NaN for f32, f16 and bf16, so an unwritten element never passes.
-void poison(const Buffer& b) { CHECK_CU(cuMemsetD8(b.p, 0xff, b.bytes)); }
-
 std::vector<float> random_floats(size_t n, std::mt19937_64& rng, float lo, float hi) {
   std::uniform_real_distribution<float> d(lo, hi);
   std::vector<float> v(n);
   for (float& x : v) x = d(rng);
   return v;
-}
-
-uint16_t to_f16(float f) {
-  _Float16 h = (_Float16)f;
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-float from_f16(uint16_t b) {
-  _Float16 h;
-  std::memcpy(&h, &b, 2);
-  return float(h);
-}
-uint16_t to_bf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fff + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
-float from_bf16(uint16_t b) {
-  uint32_t u = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
 }
 
 // n f16 values drawn uniformly from [-10, 10].

@@ -1,5 +1,5 @@
 // Shared by the GPU check programs that test compiled samples through their generated headers
-// (check_samples.cpp, check_shapes.cpp): fresh random inputs, poisoned outputs, f16/bf16 on the
+// (check_samples.cpp, check_shapes.cpp, check_offsets.cpp): fresh random inputs, poisoned outputs, f16/bf16 on the
 // CPU, relative errors against float64 references, and which code path a launch took.
 // Include it before the generated headers: it defines TILEC_TRACE_LAUNCH (docs/header.md), which
 // the headers call before each launch with the PTX entry's name.
@@ -43,6 +43,14 @@ struct Buffer {
   size_t bytes = 0;
   explicit Buffer(size_t n) : bytes(n) { CHECK_CU(cuMemAlloc(&p, n ? n : 1)); }
   ~Buffer() { cuMemFree(p); }
+  template <typename T>
+  void put(const std::vector<T>& v) { CHECK_CU(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T))); }
+  template <typename T>
+  std::vector<T> get(size_t n) const {
+    std::vector<T> v(n);
+    CHECK_CU(cuMemcpyDtoH(v.data(), p, n * sizeof(T)));
+    return v;
+  }
 };
 
 // Poison: all-ones bits are a NaN for f32, so an unwritten element never passes.
@@ -131,13 +139,13 @@ void report_rel(const std::string& what, double err, double bound) {
 }
 
 double tolerance(Ty t) { return t == Ty::F32 ? 1e-5 : t == Ty::F16 ? 2e-3 : 1e-2; }
-const char* ty_name(Ty t) { return t == Ty::F32 ? "f32" : t == Ty::F16 ? "f16" : "bf16"; }
+[[maybe_unused]] const char* ty_name(Ty t) { return t == Ty::F32 ? "f32" : t == Ty::F16 ? "f16" : "bf16"; }
 
 // The matmul headers hold the tma_wgmma path (the default target: sm_90a and sm_80): on a 9.0
 // device it runs when every row is 16-byte aligned and no extent is 0 (tensor maps need extents
 // >= 1); the portable path runs otherwise (and for tf32 and i8, which the path does not take).
 bool is_wgmma_entry() { return std::strstr(g_last_entry, "_wgmma") != nullptr; }
-void expect_path(const std::string& what, bool wgmma) {
+[[maybe_unused]] void expect_path(const std::string& what, bool wgmma) {
   if (is_wgmma_entry() == wgmma) return;
   std::printf("FAIL %s: ran %s, expected the %s path\n", what.c_str(), g_last_entry, wgmma ? "tma_wgmma" : "portable");
   ++failures;
@@ -146,7 +154,7 @@ int g_device_cc = 0;  // the device's compute capability (major * 10 + minor)
 
 // Makes device 0's primary context current (cuda_check.h) and records its compute capability in
 // g_device_cc.
-void use_device_0_with_cc() {
+[[maybe_unused]] void use_device_0_with_cc() {
   CUdevice dev = use_device_0();
   int major = 0, minor = 0;
   CHECK_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));

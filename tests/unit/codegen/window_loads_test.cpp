@@ -8,31 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "../frontend/test_util.h"
 #include "codegen/lower.h"
 #include "codegen/window_loads.h"
-#include "ir/build.h"
+#include "lowered_kernel.h"
 
 using namespace tilec::codegen;
 
 namespace {
 
-struct Lowered {
-  std::unique_ptr<tilec::test::Compiled> c;
-  std::unique_ptr<tilec::ir::Function> fn;
-  LoweredKernel k;
-};
-
-// The first kernel of `text`, lowered for sm_90 with 4 warps.
-std::unique_ptr<Lowered> lower(const std::string& text) {
-  auto l = std::make_unique<Lowered>();
-  l->c = tilec::test::check(text);
-  REQUIRE(l->c->messages.empty());
-  l->fn = tilec::ir::build_kernel(l->c->program.kernels.at(0), *l->c->diag);
-  l->fn->sig.options.num_warps = 4;
-  l->k = lower_kernel(*l->fn, *parse_target("sm_90"), 227 * 1024);
-  return l;
-}
+using tilec::test::lower_first_kernel;
 
 // One entry per load in program order: "-" (plain), or "Lb+d" (a window of load number b
 // shifted by d), with "?" when the offsets are tested for wrap-around.
@@ -59,7 +43,7 @@ std::vector<std::string> windows(const LoweredKernel& k) {
 }  // namespace
 
 TEST_CASE("window loads: the stencil's column shifts, not its row shifts", "[windows]") {
-  auto l = lower(
+  auto l = lower_first_kernel(
       "@kernel(grid=(cdiv(M, 8), cdiv(N, 256)))\n"
       "def k(x: f32[M, N], out: f32[M, N]):\n"
       "    r = bid(0) * 8\n"
@@ -74,7 +58,7 @@ TEST_CASE("window loads: the stencil's column shifts, not its row shifts", "[win
 }
 
 TEST_CASE("window loads: the delta is at most a thread's run, a window may be a base", "[windows]") {
-  auto l = lower(
+  auto l = lower_first_kernel(
       "@kernel(grid=(cdiv(M, 8), cdiv(N, 256)))\n"
       "def k(x: f32[M, N], out: f32[M, N]):\n"
       "    r = bid(0) * 8\n"
@@ -88,7 +72,7 @@ TEST_CASE("window loads: the delta is at most a thread's run, a window may be a 
 }
 
 TEST_CASE("window loads: what breaks the match", "[windows]") {
-  auto l = lower(
+  auto l = lower_first_kernel(
       "@kernel(grid=(cdiv(M, 8), cdiv(N, 256)))\n"
       "def k(x: f32[M, N], y: f32[M, N], out: f32[M, N], s: i32):\n"
       "    r = bid(0) * 8\n"
