@@ -295,6 +295,25 @@ std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout&
   return all;
 }
 
+// The unmasked path(false) for a tile wholly inside the array and the masked path(true) for an
+// edge tile, behind a CTA-uniform branch on a.interior (labels `what`_edge, `what`_done); only
+// the first when the tile is always inside.
+void interior_or_edge(PtxBuilder& b, const MemoryEmitter::Access& a, const char* what,
+                      const std::function<void(bool edge)>& path) {
+  if (a.interior.empty()) {
+    path(false);
+    return;
+  }
+  std::string masked = b.label_name(fmt::format("{}_edge", what).c_str());
+  std::string done = b.label_name(fmt::format("{}_done", what).c_str());
+  b.ins_if("!" + a.interior, "bra.uni", {masked});
+  path(false);
+  b.ins("bra.uni", {done});
+  b.label(masked);
+  path(true);
+  b.label(done);
+}
+
 }  // namespace
 
 void MemoryEmitter::load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred) {
@@ -348,17 +367,7 @@ void MemoryEmitter::load_in_groups(
       consume(first, regs);
     }
   };
-  if (a.interior.empty()) {  // always inside
-    path(false);
-    return;
-  }
-  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  path(false);
-  b_.ins("bra.uni", {done});
-  b_.label(masked);
-  path(true);
-  b_.label(done);
+  interior_or_edge(b_, a, "load", path);
 }
 
 void MemoryEmitter::load(const ir::Op& op) {
@@ -501,17 +510,7 @@ void MemoryEmitter::store_in_groups(const ir::Op& op, const Layout& l, int64_t g
       }
     }
   };
-  if (a.interior.empty()) {  // always inside
-    path(false);
-    return;
-  }
-  std::string masked = b_.label_name("store_edge"), done = b_.label_name("store_done");
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  path(false);
-  b_.ins("bra.uni", {done});
-  b_.label(masked);
-  path(true);
-  b_.label(done);
+  interior_or_edge(b_, a, "store", path);
 }
 
 void MemoryEmitter::store(const ir::Op& op) {
