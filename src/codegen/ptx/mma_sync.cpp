@@ -383,8 +383,8 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
     b_.ins("mov.u32", {base, cx_.smem_});
     if (staged) b_.ins("add.u32", {base, base, u32(staged)});
     // A staged load is written as the load's tile: lines along the operand's columns, or,
-    // transposed, along its rows (ldmatrix .trans reads them as a load with order=(1, 0) in
-    // a cp.async stage).
+    // transposed, along its rows (contiguous_dim 0: ldmatrix reads them as it reads the
+    // cp.async stage of the same load).
     auto staged_load = staged_.find(v);
     bool transposed = staged_load != staged_.end() && staged_load->second.transposed;
     const std::vector<int64_t>& shape = v->type.tile.shape;
