@@ -25,7 +25,9 @@
 //   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
 // Tiles loaded once before the loop (Pipeline::resident, on either schedule) have their own
 // mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
-// "mbarrier.wait resident" before the loop, and the annotation {tma resident}.
+// "mbarrier.wait resident" before the loop, and the annotation {tma resident}. A store that
+// leaves through the dead stages and TMA (TmaStore) carries {tma store: B boxes of Lx128 bytes,
+// staged at stage offset O}.
 #include "codegen/lower.h"
 
 #include <map>
@@ -136,6 +138,9 @@ std::string annotation(const LoweredKernel& k, const ir::Op& op, const ir::Value
       if (op.kind != ir::OpKind::Load) return resident ? " {view of the resident tile}" : " {view of the stage}";
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
+  if (const TmaStore* ts = k.tma_store(op))
+    return fmt::format(" {{tma store: {} boxes of {}x128 bytes, staged at stage offset {}}}", ts->boxes(), ts->lines,
+                       ts->offset);
   if (op.kind != ir::OpKind::Mma) return "";
   if (k.is_wgmma(op)) return " {wgmma}";
   for (const Pipeline& p : k.pipelines)

@@ -58,6 +58,16 @@ std::string array_type_text(const AbiParam& p) {
   return s + "]";
 }
 
+// The CUtensorMapDataType of a tensor map over an array of `t` (f16, bf16 or f32: what
+// kernel_abi.h AbiTensorMap allows).
+const char* tensor_map_dtype(DType t) {
+  switch (t) {
+    case DType::BF16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+    case DType::F32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+    default: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  }
+}
+
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -206,7 +216,7 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
       }
       where += ", when every array's base is 16-byte aligned, its innermost stride is 1 and its other strides are "
-               "multiples of 16 bytes, and " + join(names, " and ") + " (read by TMA) have no zero extent";
+               "multiples of 16 bytes, and " + join(names, " and ") + " (read or written by TMA) have no zero extent and none over 2^31 - 1";
     }
     std::string path = a.paths.size() > 1 ? "the " + p.name + " path, " : "";
     std::string launch = fmt::format("{}: {}{} threads per CTA ({} warps); {}", where, path, p.threads_per_cta,
@@ -506,8 +516,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
         for (int64_t b : tm.box) box.push_back(std::to_string(b));
         out += fmt::format("    CUtensorMap tilec_map{} __attribute__((aligned(128)));\n", t);
         out += fmt::format("    static const uint32_t tilec_box{}[{}] = {{{}}};\n", t, box.size(), join(box, ", "));
-        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
-                                      t, arr.dtype == DType::BF16 ? 1 : 0, arr.dims.size(), arr.name, arr.name, arr.name, t));
+        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
+                                      t, tensor_map_dtype(arr.dtype), dtype_bytes(arr.dtype), arr.dims.size(), arr.name,
+                                      arr.name, arr.name, t));
         args.push_back(fmt::format("&tilec_map{}", t));
       }
       out += "    if (" + join(encoded, " &&\n        ") + ") {\n";
