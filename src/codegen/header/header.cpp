@@ -268,10 +268,10 @@ std::string define_state(const Kernel& k) {
       entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                     p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI2_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
+      "TILEC_ABI3_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
       "pthread_mutex_t {0}_tilec_lock = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI2_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
-      "tilec_kernel_state {0}_tilec_state = TILEC_ABI2_ZERO;\n"
+      "TILEC_ABI3_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
+      "tilec_kernel_state {0}_tilec_state = TILEC_ABI3_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
       k.sym, entries.size(), join(entries, ",\n    "));
 }
@@ -334,7 +334,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
-  out += fmt::format("TILEC_ABI2_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  out += fmt::format("TILEC_ABI3_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -380,7 +380,7 @@ std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms
 }
 
 std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
   out += "  int64_t tilec_g[3];\n";
   if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
@@ -428,7 +428,7 @@ std::string array_tables(const Kernel& k) {
 std::string define_strided(const Module& m, const Kernel& k) {
   const KernelAbi& a = k.abi;
   size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
                                 k.sym, strided_params(k));
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
@@ -563,7 +563,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
 }
 
 std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
   std::vector<std::string> checks, call = {"stream"};
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
@@ -587,13 +587,13 @@ std::string define_dense(const Kernel& k) {
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI2_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI3_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
       "  return tilec_load_into_current(&{0}_tilec_state, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI2_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI3_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{0}_tilec_state, &{0}_tilec_lock); }}\n\n",
       k.sym, m.base, k.num_entries);
 }
@@ -615,7 +615,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI2_WEAK extern const uint64_t {}_tilec_image[{}];\n"
+      "TILEC_ABI3_WEAK extern const uint64_t {}_tilec_image[{}];\n"
       "const uint64_t {}_tilec_image[{}] = {{\n",
       m.in.image.size(), m.base, words, m.base, words);
   out += image_words(m.in.image);

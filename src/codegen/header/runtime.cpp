@@ -6,18 +6,18 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 2 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI2_RUNTIME
-#define TILEC_ABI2_RUNTIME
+  return R"C(/* ---- Shared by every tilec header of ABI version 3 (defined once per translation unit) ---- */
+#ifndef TILEC_ABI3_RUNTIME
+#define TILEC_ABI3_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI2_WEAK __attribute__((weak))
+#define TILEC_ABI3_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI2_ZERO {}
+#define TILEC_ABI3_ZERO {}
 #else
-#define TILEC_ABI2_ZERO {0}
+#define TILEC_ABI3_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -491,7 +491,7 @@ static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int nu
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI2_RUNTIME */
+#endif /* TILEC_ABI3_RUNTIME */
 )C";
 }
 
