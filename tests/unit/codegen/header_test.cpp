@@ -122,7 +122,7 @@ TEST_CASE("weak definitions, metadata and the image", "[header]") {
                     "CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "static const tilec_constant_info vector_add_tilec_constants[1] = {\n    {\"TILE\", \"1024\"}};\n"));
   CHECK(contains(h, "const tilec_kernel_metadata vector_add_metadata = {\n"
-                    "    2, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
+                    "    3, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
                     "    3, vector_add_tilec_params, 1, vector_add_tilec_symbols,\n"
                     "    1, vector_add_tilec_constants,\n"
                     "    {\"tilec_cdiv(n, 1024)\", \"1\", \"1\"},\n"
