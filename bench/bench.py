@@ -433,6 +433,108 @@ def bench_matmul():
     record(wl0, "cuBLAS again at the end", again, 0, f"{2 * 4096 ** 3 / again / 1e9:.0f} TFLOP/s (drift {again / ms0:.3f}x)")
 
 
+def rotating(sets, fn):
+    """A callable running fn(*sets[i]) with i = 0, 1, 2, ... cyclically: a memory-bound kernel
+    whose inputs would fit in the L2 beside the previous launch's leftovers reads a different set
+    each launch (METHOD: rotate the inputs)."""
+    i = [0]
+
+    def call():
+        fn(*sets[i[0] % len(sets)])
+        i[0] += 1
+    return call
+
+
+def bench_shapes():
+    """Issue 16's shapes on the tma_wgmma path: batched matmul against torch.bmm, the decode step
+    (M = 16 tokens through nn.Linear's [N, K] weight) against F.linear in TB/s of weights read,
+    and split-K (512 x 512 x 16384) against torch.matmul; tile configurations side by side."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    bf = torch.bfloat16
+    # batched_matmul bf16 32 x 2048^3: grid (tiles, batch); BN=256 as matmul.tile, and BN=128.
+    batch, n = 32, 2048
+    wl = f"batched_matmul {batch} x {n}^3 bf16"
+    a = torch.randn(batch, n, n, device=dev, dtype=bf)
+    b = torch.randn(batch, n, n, device=dev, dtype=bf)
+    c = torch.empty(batch, n, n, device=dev, dtype=bf)
+    ref = torch.bmm(a.float(), b.float())
+    tilecs = {}
+    for label, prefix in [("tilec 128x256", "bmmbf_"), ("tilec 128x128", "bmmbf128_"),
+                          ("tilec 256x128", "bmmbf256x128_")]:
+        f = tilec_generic(prefix + "batched_matmul", [U64] * 3 + [I64] * 4)  # batch, M, K, N
+        args = (a, b, c, batch, n, n, n)
+        tilecs[label] = (lambda f=f, args=args: f(*args), check_tilec_matmul(wl, f, args, c, ref))
+    time_matmuls(wl, "torch.bmm", {"torch.bmm": lambda: torch.bmm(a, b, out=c)}, tilecs, 2 * batch * n ** 3)
+    del a, b, c, ref
+    # Batch 1 and 512 (the grid's y axis) against torch.bmm in f32 on the same inputs.
+    for batch, m, k, n in [(1, 1000, 1032, 520), (512, 130, 264, 200)]:
+        wl = f"batched_matmul {batch} x {m}x{n}x{k} bf16"
+        a = torch.randn(batch, m, k, device=dev, dtype=bf)
+        b = torch.randn(batch, k, n, device=dev, dtype=bf)
+        c = torch.empty(batch, m, n, device=dev, dtype=bf)
+        f = tilec_generic("bmmbf_batched_matmul", [U64] * 3 + [I64] * 4)
+        err = check_tilec_matmul(wl, f, (a, b, c, batch, m, k, n), c, torch.bmm(a.float(), b.float()))
+        time_matmuls(wl, "torch.bmm", {"torch.bmm": lambda: torch.bmm(a, b, out=c)},
+                     {"tilec 128x256": (lambda: f(a, b, c, batch, m, k, n), err)}, 2 * batch * m * n * k)
+        del a, b, c
+    # Decode: Y = X @ W^T, X [M, K] tokens, W [N, K]; four weight sets in rotation (each larger
+    # than the L2, so no launch finds the last one's weights there). GB/s counts W's bytes alone.
+    for m, n, variants in [(16, 8192, [("BK=128", "ld_"), ("BK=64", "ld64k_"), ("BK=256", "ld256k_")]),
+                           (16, 4096, [("BK=128", "ld_")]), (1, 8192, [("BK=128", "ld_")]),
+                           (64, 8192, [("MT=64", "ldm64_")])]:
+        wl = f"linear decode M={m} N=K={n} bf16"
+        sets = [(torch.randn(m, n, device=dev, dtype=bf), torch.randn(n, n, device=dev, dtype=bf) / 64)
+                for _ in range(4)]
+        y = torch.empty(m, n, device=dev, dtype=bf)
+        x0, w0 = sets[0]
+        ref = x0.float() @ w0.float().t()
+        fns = {"cuBLAS (F.linear)": rotating(sets, lambda x, w: torch.nn.functional.linear(x, w))}
+        errs = {}
+        for label, prefix in variants:
+            f = tilec_generic(prefix + "linear_decode", [U64] * 3 + [I64] * 3)  # M, K, N
+            errs["tilec " + label] = check_tilec_matmul(wl, f, (x0, w0, y, m, n, n), y, ref)
+            fns["tilec " + label] = rotating(sets, lambda x, w, f=f: f(x, w, y, m, n, n))
+        times = interleaved_times(fns, iters=200)
+        ms = {k: statistics.median(v) for k, v in times.items()}
+        nbytes = n * n * 2
+        record(wl, "cuBLAS (F.linear)", ms["cuBLAS (F.linear)"], nbytes)
+        for label in errs:
+            record(wl, label, ms[label], nbytes, f"{paired_ratio(times, 'cuBLAS (F.linear)', label):.3f}x cuBLAS "
+                   f"(paired), rel err {errs[label]:.1e}")
+        del sets, y
+    # Split-K 512 x 512 x 16384: matmul_splitk (S slices of K into f32 partials) then splitk_reduce,
+    # both launches timed together, against cuBLAS.
+    m = n = 512
+    k = 16384
+    wl = f"split-K {m}x{n}x{k} bf16"
+    a = torch.randn(m, k, device=dev, dtype=bf)
+    b = torch.randn(k, n, device=dev, dtype=bf)
+    c = torch.empty(m, n, device=dev, dtype=bf)
+    ref = a.float() @ b.float()
+    tilecs = {}
+    for label, prefix, splits in [("128x128", "sk_", 8), ("128x128", "sk_", 16), ("128x128, SP=8", "sksp8_", 8),
+                                  ("128x256", "sk256_", 16), ("128x256", "sk256_", 8), ("64x256", "sk64x256_", 8),
+                                  ("256x128", "sk256x128_", 16)]:
+        part = tilec_generic(prefix + "matmul_splitk", [U64] * 3 + [I64] * 4)  # M, K, N, S
+        red = tilec_generic(prefix + "splitk_reduce", [U64] * 2 + [I64] * 3)  # S, M, N
+        p = torch.empty(splits, m, n, device=dev, dtype=torch.float32)
+
+        def run(part=part, red=red, p=p, splits=splits):
+            part(a, b, p, m, k, n, splits)
+            red(p, c, splits, m, n)
+        c.fill_(float("nan"))
+        run()
+        torch.cuda.synchronize()
+        err = check_close(wl, c, ref, 1e-2)
+        tilecs[f"tilec {label}, S={splits}"] = (run, err)
+        if prefix == "sk_" and splits == 8:  # where the default's time goes: each kernel alone
+            tilecs["  its matmul_splitk alone"] = (lambda part=part, p=p: part(a, b, p, m, k, n, 8), err)
+            tilecs["  its splitk_reduce alone"] = (lambda red=red, p=p: red(p, c, 8, m, n), err)
+    time_matmuls(wl, "cuBLAS", {"cuBLAS": lambda: torch.matmul(a, b, out=c)}, tilecs, 2 * m * n * k)
+    del a, b, c, ref
+
+
 def bench_variants(variants_txt):
     """Variants of the row kernels (tests/gpu/make_variants.sh: warp counts, flags), for tuning,
     timed interleaved with Triton's kernel for the same shape at 4, 8 and 16 warps. Each line of
@@ -938,7 +1040,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc), ("offsets", bench_offsets)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:

@@ -37,3 +37,4 @@
 #include "silu_gate_1k.h"
 #include "silu_gate_2k4w.h"
 #include "variants.h"
+#include "tilec_shapes.h"  /* issue 16's shapes: batched, decode, split-K */

@@ -93,5 +93,7 @@ printf '#include "attention_portable_causal_d128.h"\n#include "attention_bf16.h"
 "$tilec" samples/silu_gate.tile "${arch[@]}" -o "$out/silu_gate.h"
 "$tilec" samples/silu_gate.tile "${arch[@]}" -D BN=1024 -D WARPS=4 --prefix sg1k_ -o "$out/silu_gate_1k.h"
 "$tilec" samples/silu_gate.tile "${arch[@]}" -D WARPS=4 --prefix sg2k4w_ -o "$out/silu_gate_2k4w.h"
+# Issue 16's shapes (batched bf16, decode, split-K) and their tile configurations.
+TILEC="$tilec" tests/gpu/make_shape_headers.sh "$out"
 cp examples/vector_add_main.c "$out/"
 echo "headers in $out"
