@@ -51,14 +51,18 @@ AbiPath tma_wgmma_path(const LoweredKernel& low) {
   path.num_warps = low.launch_threads() / 32;
   path.num_stages = low.num_stages();
   path.dynamic_shared_bytes = int(low.shared_bytes());
-  for (const AsyncLoad* al : low.tensor_maps()) {
+  // Boxes of the tile's extents with one 128-byte swizzle span innermost: the tile's line
+  // takes boxes() of them. The loads' maps, then the stores'.
+  auto add_map = [&](const ir::Value* array, const ir::Value* tile, int esz) {
     AbiTensorMap m;
-    m.param = al->load->operands[0]->type.array->index;
-    const std::vector<int64_t>& shape = al->load->results[0]->type.tile.shape;
+    m.param = array->type.array->index;
+    const std::vector<int64_t>& shape = tile->type.tile.shape;
     for (size_t d = shape.size(); d-- > 0;) m.box.push_back(shape[d]);
-    m.box[0] = 128 / al->esz;  // one 128-byte swizzle span; the tile's line takes boxes() of them
+    m.box[0] = 128 / esz;
     path.tensor_maps.push_back(m);
-  }
+  };
+  for (const AsyncLoad* al : low.tensor_maps()) add_map(al->load->operands[0], al->load->results[0], al->esz);
+  for (const TmaStore& ts : low.tma_stores) add_map(ts.store->operands[0], ts.store->operands[1], ts.esz);
   return path;
 }
 

@@ -57,10 +57,11 @@ struct AbiVariant {
 
 /// A tensor map the launch stub encodes for a TMA path and passes by value before the other
 /// parameters (cuTensorMapEncodeTiled, cuda.h; perf.md §3.4): it covers array parameter `param`
-/// with boxes of `box` elements (innermost dimension first; the innermost 64 elements, 128 bytes
-/// of a 16-bit dtype, in the 128-byte swizzle), out-of-bounds elements read as zeros.
+/// with boxes of `box` elements (innermost dimension first; the innermost 128 bytes, in the
+/// 128-byte swizzle), out-of-bounds elements read as zeros (loads) or not written (stores).
+/// The TMA loads' maps come first, then the TMA stores' (lower.h TmaStore).
 struct AbiTensorMap {
-  int param = 0;               ///< index into KernelAbi::params (an array of f16 or bf16)
+  int param = 0;               ///< index into KernelAbi::params (an array of f16, bf16 or f32)
   std::vector<int64_t> box;    ///< one extent per array dimension, innermost first
 };
 

@@ -127,6 +127,11 @@ bool specialize(LoweringContext& cx) {
   return true;
 }
 
+bool tma_stores(LoweringContext& cx) {
+  plan_tma_stores(cx.k);
+  return true;
+}
+
 const LoweringStep* find_step(const std::string& name) {
   for (const LoweringStep& s : all_lowering_steps())
     if (name == s.name) return &s;
@@ -169,6 +174,7 @@ const std::vector<LoweringStep>& all_lowering_steps() {
       {"tma-wgmma-check", "the planned loads still fit TMA and wgmma after layouts", tma_wgmma_check},
       {"tma-stages", "place the TMA stages and their mbarriers; as many stages as fit", tma_stages},
       {"specialize", "a producer warpgroup issues the TMA copies, where the kernel allows it", specialize},
+      {"tma-stores", "tile stores after the last pipelined loop go through the dead stages and TMA", tma_stores},
   };
   return kSteps;
 }
@@ -179,7 +185,7 @@ std::vector<std::string> lowering_pipeline(CodePath p) {
       return {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages"};
     case CodePath::TmaWgmma:
       return {"tma-wgmma-plan", "mma-shapes", "warps",           "early-loads", "vector-widths",
-              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize"};
+              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize", "tma-stores"};
   }
   return {};
 }

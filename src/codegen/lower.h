@@ -98,6 +98,37 @@ struct Pipeline {
   int64_t barriers = 0;
 };
 
+/// One run of a TMA-stored tile's registers that a thread writes to the staging buffer with one
+/// st.shared: registers [reg, reg + count) go to address thread_base[key] + imm, where
+/// thread_base[key] is the thread's part of the 128-byte-swizzled address with the chunk index
+/// XORed by `key` (TmaStore; tma_store.cpp checks the decomposition for every thread).
+struct StagedRun {
+  int64_t reg = 0;
+  int count = 1;     ///< 1, 2 or 4 elements, at most 16 bytes, aligned to their size
+  int key = 0;       ///< 0-7: the register's 16-byte chunk bits, XORed into the thread's
+  int64_t imm = 0;   ///< bytes: the register's part of the address, from the staging buffer
+};
+
+/// A tile store of a TmaWgmma kernel that goes through shared memory and a TMA bulk tensor
+/// store (cp.async.bulk.tensor global.shared::cta, PTX ISA §9.7.9.25.5.2) instead of one
+/// st.global per register: every thread writes its elements into a staging buffer in the
+/// 128-byte swizzle of TMA (boxes of 128 bytes of each line, as AsyncLoad lays out loads),
+/// fences them for the async proxy (fence.proxy.async), the consumers meet at a barrier and
+/// thread 0 issues one store per box; the copy engine clips the parts outside the array, so
+/// edge tiles need no predicates. The staging buffer is in the TMA stages, which are dead
+/// after the kernel's last pipelined loop (tma_store.cpp, plan_tma_stores).
+struct TmaStore {
+  const ir::Op* store = nullptr;
+  int64_t lines = 0, line_elems = 0;
+  int esz = 2;             ///< element bytes
+  int64_t offset = 0;      ///< bytes from the start of stage 0 (a multiple of 1024)
+  std::vector<StagedRun> runs;
+  int64_t pitch() const { return line_elems * esz; }
+  int64_t boxes() const { return pitch() / 128; }
+  int64_t box_bytes() const { return lines * 128; }
+  int64_t bytes() const { return lines * pitch(); }
+};
+
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the
 /// driver reports it under its -W name).
 struct LoweringWarning {
@@ -154,6 +185,11 @@ struct LoweredKernel {
   /// The register layout of `mma`'s accumulator: mma.sync fragments (mma_layout), or for a
   /// wgmma the fragments of m64nNk16, one warpgroup per 64 rows (wgmma_layout).
   Layout accumulator_layout(const ir::Op& mma) const;
+  /// TmaWgmma: the tile stores that go through shared memory and TMA (plan_tma_stores); their
+  /// tensor maps follow the loads' in the entry's parameters.
+  std::vector<TmaStore> tma_stores;
+  /// The TmaStore of store op `op`, or null.
+  const TmaStore* tma_store(const ir::Op& op) const;
   std::vector<LoweringWarning> warnings;
   /// Values of async-load chains, mapped to their load (the emitter skips their ops).
   std::map<const ir::Value*, const AsyncLoad*> async_values;
@@ -204,6 +240,14 @@ void plan_specialization(LoweredKernel& k);
 /// After layouts, TmaWgmma: places the stages (1024-byte aligned) and their mbarriers after the
 /// conversion buffer and picks their number (tma_pipeline.cpp).
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
+
+/// After the specialization, TmaWgmma: the tile stores that can go through TMA (TmaStore): at the
+/// top level of the body after every pipelined loop, at tile indices in the array's own order,
+/// an f16, bf16 or f32 tile whose lines are whole 128-byte spans and a multiple of 8 lines (at
+/// most 256) of an array of at most 5 dimensions that nothing later accesses, in a layout without
+/// copies whose swizzled addresses split into a per-thread and a per-register part; their
+/// staging buffers, one after the other, must fit in the stages. Others stay st.global stores.
+void plan_tma_stores(LoweredKernel& k);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).

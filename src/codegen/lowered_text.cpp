@@ -25,9 +25,10 @@
 //   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
 // Tiles loaded once before the loop (Pipeline::resident, on either schedule) have their own
 // mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
-// "mbarrier.wait resident" before the loop, and the annotation {tma resident}.
-// A load whose tile the emitter takes from an earlier load's registers (window_loads.h) carries
-// {window of %b shifted by d}.
+// "mbarrier.wait resident" before the loop, and the annotation {tma resident}. A store that
+// leaves through the dead stages and TMA (TmaStore) carries {tma store: B boxes of Lx128 bytes,
+// staged at stage offset O}. A load whose tile the emitter takes from an earlier load's
+// registers (window_loads.h) carries {window of %b shifted by d}.
 #include "codegen/lower.h"
 #include "codegen/window_loads.h"
 
@@ -142,6 +143,9 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
       if (op.kind != ir::OpKind::Load) return resident ? " {view of the resident tile}" : " {view of the stage}";
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
+  if (const TmaStore* ts = k.tma_store(op))
+    return fmt::format(" {{tma store: {} boxes of {}x128 bytes, staged at stage offset {}}}", ts->boxes(), ts->lines,
+                       ts->offset);
   if (op.kind != ir::OpKind::Mma) return "";
   if (k.is_wgmma(op)) return " {wgmma}";
   for (const Pipeline& p : k.pipelines)

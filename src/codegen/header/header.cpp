@@ -58,6 +58,16 @@ std::string array_type_text(const AbiParam& p) {
   return s + "]";
 }
 
+// The CUtensorMapDataType of a tensor map over an array of `t` (f16, bf16 or f32: what
+// kernel_abi.h AbiTensorMap allows).
+const char* tensor_map_dtype(DType t) {
+  switch (t) {
+    case DType::BF16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+    case DType::F32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+    default: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  }
+}
+
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -206,7 +216,7 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
       }
       where += ", when every array's base is 16-byte aligned, its innermost stride is 1 and its other strides are "
-               "multiples of 16 bytes, and " + join(names, " and ") + " (read by TMA) have no zero extent";
+               "multiples of 16 bytes, and " + join(names, " and ") + " (read or written by TMA) have no zero extent and none over 2^31 - 1";
     }
     std::string path = a.paths.size() > 1 ? "the " + p.name + " path, " : "";
     std::string launch = fmt::format("{}: {}{} threads per CTA ({} warps); {}", where, path, p.threads_per_cta,
@@ -258,10 +268,10 @@ std::string define_state(const Kernel& k) {
       entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                     p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI2_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
+      "TILEC_ABI3_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
       "pthread_mutex_t {0}_tilec_lock = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI2_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
-      "tilec_kernel_state {0}_tilec_state = TILEC_ABI2_ZERO;\n"
+      "TILEC_ABI3_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
+      "tilec_kernel_state {0}_tilec_state = TILEC_ABI3_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
       k.sym, entries.size(), join(entries, ",\n    "));
 }
@@ -324,7 +334,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
-  out += fmt::format("TILEC_ABI2_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  out += fmt::format("TILEC_ABI3_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -370,7 +380,7 @@ std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms
 }
 
 std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
   out += "  int64_t tilec_g[3];\n";
   if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
@@ -418,7 +428,7 @@ std::string array_tables(const Kernel& k) {
 std::string define_strided(const Module& m, const Kernel& k) {
   const KernelAbi& a = k.abi;
   size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
                                 k.sym, strided_params(k));
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
@@ -506,8 +516,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
         for (int64_t b : tm.box) box.push_back(std::to_string(b));
         out += fmt::format("    CUtensorMap tilec_map{} __attribute__((aligned(128)));\n", t);
         out += fmt::format("    static const uint32_t tilec_box{}[{}] = {{{}}};\n", t, box.size(), join(box, ", "));
-        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
-                                      t, arr.dtype == DType::BF16 ? 1 : 0, arr.dims.size(), arr.name, arr.name, arr.name, t));
+        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
+                                      t, tensor_map_dtype(arr.dtype), dtype_bytes(arr.dtype), arr.dims.size(), arr.name,
+                                      arr.name, arr.name, t));
         args.push_back(fmt::format("&tilec_map{}", t));
       }
       out += "    if (" + join(encoded, " &&\n        ") + ") {\n";
@@ -552,7 +563,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
 }
 
 std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI2_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
   std::vector<std::string> checks, call = {"stream"};
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
@@ -576,13 +587,13 @@ std::string define_dense(const Kernel& k) {
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI2_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI3_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
       "  return tilec_load_into_current(&{0}_tilec_state, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI2_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI3_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{0}_tilec_state, &{0}_tilec_lock); }}\n\n",
       k.sym, m.base, k.num_entries);
 }
@@ -604,7 +615,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI2_WEAK extern const uint64_t {}_tilec_image[{}];\n"
+      "TILEC_ABI3_WEAK extern const uint64_t {}_tilec_image[{}];\n"
       "const uint64_t {}_tilec_image[{}] = {{\n",
       m.in.image.size(), m.base, words, m.base, words);
   out += image_words(m.in.image);

@@ -6,18 +6,18 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 2 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI2_RUNTIME
-#define TILEC_ABI2_RUNTIME
+  return R"C(/* ---- Shared by every tilec header of ABI version 3 (defined once per translation unit) ---- */
+#ifndef TILEC_ABI3_RUNTIME
+#define TILEC_ABI3_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI2_WEAK __attribute__((weak))
+#define TILEC_ABI3_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI2_ZERO {}
+#define TILEC_ABI3_ZERO {}
 #else
-#define TILEC_ABI2_ZERO {0}
+#define TILEC_ABI3_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -300,13 +300,16 @@ static inline CUresult tilec_raise_shared_limit(uint64_t* done, CUkernel kernel,
   return r;
 }
 
-/* Encodes the tensor map of a 16-bit array view (rank 1..5, extents and strides in elements,
-   outermost first) with boxes of box[] elements, innermost first, in the 128-byte swizzle, for a
-   TMA path (cuTensorMapEncodeTiled, cuda.h; the rules are in its documentation: 16-byte aligned
-   base, strides multiples of 16 bytes below 2^40, extents 1 .. 2^32). A dimension of extent 1 is
-   never stepped, so its stride is replaced by a valid one. Fails (the stub then takes another
-   path) for arrays that break a rule. */
-static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, int bf16, int rank, CUdeviceptr base,
+/* Encodes the tensor map of an array view of `type` with elements of `esz` bytes (rank 1..5,
+   extents and strides in elements, outermost first) with boxes of box[] elements, innermost
+   first, in the 128-byte swizzle, for a TMA path (cuTensorMapEncodeTiled, cuda.h; the rules are
+   in its documentation: 16-byte aligned base, strides multiples of 16 bytes below 2^40, extents
+   1 .. 2^32). Extents stop at 2^31 - 1 here: the copies' coordinates are signed 32-bit, and the
+   kernels clamp a tile's origin to that range (a tile that far out stays outside). A dimension of
+   extent 1 is never stepped, so its stride is replaced by a valid one. Fails (the stub then takes
+   another path) for arrays that break a rule. */
+static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, CUtensorMapDataType type, int esz, int rank,
+                                               CUdeviceptr base,
                                                const int64_t* shape, const int64_t* strides,
                                                const uint32_t* box) {
   cuuint64_t dim[5], stride[4];
@@ -315,7 +318,7 @@ static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, int bf16, int r
   if (rank < 1 || rank > 5) return CUDA_ERROR_INVALID_VALUE;
   for (i = 0; i < rank; ++i) {
     int64_t e = shape[rank - 1 - i];
-    if (e < 1 || e > ((int64_t)1 << 32)) return CUDA_ERROR_INVALID_VALUE;
+    if (e < 1 || e > INT32_MAX) return CUDA_ERROR_INVALID_VALUE;
     dim[i] = (cuuint64_t)e;
     box32[i] = box[i];
     step[i] = 1;
@@ -325,16 +328,15 @@ static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, int bf16, int r
     int a = rank - 1 - i;  /* the array dimension of tensor-map dimension i */
     int64_t bytes;
     if (shape[a] > 1) {
-      if (strides[a] <= 0 || __builtin_mul_overflow(strides[a], (int64_t)2, &bytes)) return CUDA_ERROR_INVALID_VALUE;
+      if (strides[a] <= 0 || __builtin_mul_overflow(strides[a], (int64_t)esz, &bytes)) return CUDA_ERROR_INVALID_VALUE;
     } else {
       /* dense over the inner dimensions, rounded up to 16 bytes */
-      bytes = i == 1 ? (int64_t)dim[0] * 2 : (int64_t)(stride[i - 2] * dim[i - 1]);
+      bytes = i == 1 ? (int64_t)dim[0] * esz : (int64_t)(stride[i - 2] * dim[i - 1]);
       bytes = (bytes + 15) / 16 * 16;
     }
     stride[i - 1] = (cuuint64_t)bytes;
   }
-  return cuTensorMapEncodeTiled(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                                (cuuint32_t)rank, (void*)base, dim, stride, box32, step,
+  return cuTensorMapEncodeTiled(map, type, (cuuint32_t)rank, (void*)base, dim, stride, box32, step,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
@@ -489,7 +491,7 @@ static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int nu
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI2_RUNTIME */
+#endif /* TILEC_ABI3_RUNTIME */
 )C";
 }
 

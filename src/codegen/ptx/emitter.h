@@ -137,6 +137,11 @@ class Emitter : public EmitContext {
   /// slot += 1 round a ring of `n`, flipping `phase` at the wrap.
   void ring_next(const std::string& slot, const std::string& phase, int n);
 
+  // ---- tma_store.cpp
+  /// A TMA store (lower.h TmaStore): registers to the swizzled staging buffer, then thread 0
+  /// stores it box by box with cp.async.bulk.tensor and waits until the copy has read it.
+  void tma_store(const TmaStore& ts);
+
   // ---- wgmma.cpp
   /// An mma whose operands came by TMA (LoweredKernel::is_wgmma): wgmma.mma_async m64nNk16 per
   /// 16-deep k step with shared-memory descriptors, this warpgroup's 64 rows of the
@@ -181,6 +186,8 @@ class Emitter : public EmitContext {
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;
   std::string param_text_;  ///< the entry's parameter list
+  /// The generic address (u64 register) of each TMA store's tensor-map parameter.
+  std::map<const TmaStore*, std::string> store_maps_;
   /// The enclosing loops: where break and continue jump, and the carried registers.
   struct Loop {
     std::string break_label, continue_label;

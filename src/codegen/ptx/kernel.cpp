@@ -25,12 +25,16 @@ void Emitter::params() {
   };
   // The TmaWgmma path's tensor maps come first, 128-byte aligned (what nvcc gives a
   // `const __grid_constant__ CUtensorMap`); the code uses their generic addresses.
-  std::vector<std::pair<const AsyncLoad*, std::string>> map_params;
-  for (const AsyncLoad* al : k_.tensor_maps()) {
+  // The TMA stores' maps follow the loads' (kernel_abi.h).
+  auto map_param = [&] {
     std::string name = fmt::format("{}_param_{}", k.name, decls.size());
     decls.push_back(".param .align 128 .b8 " + name + "[128]");
-    map_params.push_back({al, name});
-  }
+    return name;
+  };
+  std::vector<std::pair<const AsyncLoad*, std::string>> map_params;
+  for (const AsyncLoad* al : k_.tensor_maps()) map_params.push_back({al, map_param()});
+  std::vector<std::pair<const TmaStore*, std::string>> store_map_params;
+  for (const TmaStore& ts : k_.tma_stores) store_map_params.push_back({&ts, map_param()});
   std::map<std::string, std::string> extent_of;
   std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
   std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
@@ -59,12 +63,14 @@ void Emitter::params() {
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
 
   // Load the parameters.
-  for (const auto& [al, name] : map_params) {
+  auto map_address = [&](const std::string& name) {
     std::string r = b_.reg(RegClass::B64);
     b_.ins("mov.b64", {r, name});
     b_.ins("cvta.param.u64", {r, r});
-    tensor_maps_[al] = r;
-  }
+    return r;
+  };
+  for (const auto& [al, name] : map_params) tensor_maps_[al] = map_address(name);
+  for (const auto& [ts, name] : store_map_params) store_maps_[ts] = map_address(name);
   for (size_t i = 0; i < base_params.size(); ++i) {
     ArrayRegs ar;
     ar.base = b_.reg(RegClass::B64);
@@ -287,7 +293,9 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
     case OpKind::Store:
-      if (mma_sync_.large_accumulator(op)) {
+      if (const TmaStore* ts = k_.tma_store(op)) {
+        tma_store(*ts);
+      } else if (mma_sync_.large_accumulator(op)) {
         // The general variant's epilogue, after a main loop that needs every register: its
         // index arithmetic and thread coordinates are computed again rather than held across
         // the loop (issue 20: a few of them spilled).

@@ -37,7 +37,7 @@ TEST_CASE("banner, guard, includes and the ABI macro", "[header]") {
                 "   Kernels: vector_add.\n", 0) == 0);
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_H\n"));
   CHECK(contains(h, "#include <cuda.h>\n"));
-  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 2\n"));
+  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 3\n"));
   CHECK(contains(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"));
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_DECLARATIONS_ONLY\n"));
   const std::string end = "#endif /* VECTOR_ADD_TILEC_H */\n";
@@ -114,15 +114,15 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
 
 TEST_CASE("weak definitions, metadata and the image", "[header]") {
   std::string h = generate_header(vector_add_input());
-  CHECK(contains(h, "TILEC_ABI2_WEAK extern const uint64_t vector_add_tilec_image[2];\n"
+  CHECK(contains(h, "TILEC_ABI3_WEAK extern const uint64_t vector_add_tilec_image[2];\n"
                     "const uint64_t vector_add_tilec_image[2] = {\n"
                     "  0x100001ba55ed50, 0x9,\n"
                     "};\n"));
-  CHECK(contains(h, "TILEC_ABI2_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
+  CHECK(contains(h, "TILEC_ABI3_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
                     "CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "static const tilec_constant_info vector_add_tilec_constants[1] = {\n    {\"TILE\", \"1024\"}};\n"));
   CHECK(contains(h, "const tilec_kernel_metadata vector_add_metadata = {\n"
-                    "    2, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
+                    "    3, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
                     "    3, vector_add_tilec_params, 1, vector_add_tilec_symbols,\n"
                     "    1, vector_add_tilec_constants,\n"
                     "    {\"tilec_cdiv(n, 1024)\", \"1\", \"1\"},\n"

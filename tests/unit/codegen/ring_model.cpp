@@ -236,7 +236,11 @@ class Machine {
     }
     if (op == "bar" || op == "barrier") return cta_barrier(t, in);
     if (op == "mbarrier") return mbarrier(t, in);
-    if (op == "cp" && in.opcode.find("cp.async.bulk.tensor") == 0) return bulk_copy(t, in);
+    if (op == "cp" && in.opcode.find("cp.async.bulk.tensor") == 0) {
+      if (in.opcode.find(".global.shared::cta") != std::string::npos) return bulk_store(t, in);
+      return bulk_copy(t, in);
+    }
+    if (op == "st" && in.parts.at(1) == "shared") return shared_store(t, in);
     ++t.pc;
     if (op == "mov") return mov(t, in);
     if (op == "shfl") return shuffle(t, in);
@@ -431,6 +435,49 @@ class Machine {
     regions_[dst] = Region{c.end, fill, false};
     fills_[size_t(fill)].bytes.emplace_back(c.dst, c.end);
     copies_.push_back(c);
+    ++t.pc;
+  }
+
+  // Bytes [lo, hi) of shared memory that a generic store writes or a bulk store reads (the TMA
+  // store epilogue's staging buffer, ptx/tma_store.cpp): no wgmma group that has not retired
+  // may still read them, and no bulk copy in flight may still write them.
+  void check_free(const Insn& in, uint64_t lo, uint64_t hi, const char* what) {
+    for (size_t g = 0; g < wg_.size(); ++g) {
+      std::vector<const std::set<int>*> reading(1, &wg_[g].open);
+      for (const std::set<int>& grp : wg_[g].groups) reading.push_back(&grp);
+      for (const std::set<int>* r : reading)
+        for (int f : *r)
+          for (auto [a, b] : fills_[size_t(f)].bytes)
+            if (a < hi && lo < b)
+              return fail(in, fmt::format("{} bytes a wgmma group of warpgroup {} still reads (fill {} of ring {})",
+                                          what, g, fills_[size_t(f)].tag, fills_[size_t(f)].ring));
+    }
+    for (const auto& [start, r] : regions_)
+      if (start < hi && lo < r.end && !r.landed) return fail(in, fmt::format("{} bytes a bulk copy in flight writes", what));
+  }
+
+  // st.shared[.vN].bW [addr], value: the bytes it writes must be free.
+  void shared_store(Thread& t, const Insn& in) {
+    uint64_t at = 0;
+    if (!address(t, in, in.ops.at(0), at)) return;
+    const Operand& v = in.ops.at(1);
+    uint64_t bytes = uint64_t(std::max(1, ptx::last_type(in).bits) / 8) * (v.kind == Kind::Vec ? v.elems.size() : 1);
+    check_free(in, at, at + bytes, "st.shared writes");
+    ++t.pc;
+  }
+
+  // cp.async.bulk.tensor global.shared::cta [map, {..}], [src]: reads one box from src.
+  void bulk_store(Thread& t, const Insn& in) {
+    uint64_t src = 0;
+    if (!address(t, in, in.ops.at(1), src)) return;
+    const Operand& m = in.ops.at(0);
+    Val map = m.reg >= 0 ? t.r[size_t(m.reg)] : value(t, Operand{Kind::Sym, -1, 0, m.name, {}});
+    std::string param;
+    for (size_t i = 0; i < e_.params.size(); ++i)
+      if (map.known && map.v == kParamBase + 256 * i) param = e_.params[i];
+    auto box = cfg_.box_bytes.find(param);
+    if (box == cfg_.box_bytes.end()) return fail(in, "a tensor map the model has no box size for");
+    check_free(in, src, src + uint64_t(box->second), "a bulk store reads");
     ++t.pc;
   }
 

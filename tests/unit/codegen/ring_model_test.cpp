@@ -100,12 +100,13 @@ RingModelConfig config(const std::string& ptx, const std::string& kernel, const 
     if (line.find(".align 128") != std::string::npos) maps.push_back(name);
   }
   REQUIRE(params.size() >= 3);
-  REQUIRE(maps.size() == 2);
+  REQUIRE((maps.size() == 2 || maps.size() == 3));
   c.params[params[params.size() - 3]] = uint64_t(M);
   c.params[params[params.size() - 2]] = uint64_t(K);
   c.params[params[params.size() - 1]] = uint64_t(N);
   c.box_bytes[maps[0]] = 64 * t.consumers * 128;  // A: BM lines of 128 bytes per box
   c.box_bytes[maps[1]] = t.bn * 128;              // B^T: BN lines
+  if (maps.size() == 3) c.box_bytes[maps[2]] = 64 * t.consumers * 128;  // C's TMA store: BM lines
   return c;
 }
 
@@ -236,4 +237,30 @@ TEST_CASE("ring model: a broken parity, arrive count or wait depth fails", "[rin
     RingModelResult ok = run_ring_model(ptx, config(ptx, kernel, t, 128, t.bn, 40 * t.bk));
     CHECK(ok.error == "");
   }
+}
+
+TEST_CASE("ring model: the TMA store's staging waits for every consumer warpgroup", "[ring_model]") {
+  // ptx/tma_store.cpp stages C in the dead stages after a barrier of the consumers; without it,
+  // one warpgroup's st.shared may overwrite a stage the other's last wgmma group still reads.
+  // 41 trips of 4 stages end on stage 0, where the staging buffer starts.
+  const Tiles& t = kTiles[9];  // 2 consumers, 4 stages
+  std::string ptx = compile_ring(t);
+  std::string entry = entry_text(ptx, "ring_wgmma");
+  REQUIRE(count(entry, "cp.async.bulk.tensor.2d.global.shared::cta") >= 1);
+  size_t begin = ptx.find(".entry ring_wgmma(");
+  size_t drained = ptx.find("wgmma.wait_group.sync.aligned 0;", begin);
+  const std::string bar = "bar.sync 1, 256;";
+  size_t at = ptx.find(bar, drained);
+  REQUIRE(at != std::string::npos);
+  std::string broken = ptx;
+  broken.erase(at, bar.size());
+  int caught = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    RingModelConfig c = config(ptx, "ring", t, 128, t.bn, 41 * t.bk);
+    c.seed = seed;
+    INFO("seed " << seed);
+    REQUIRE(run_ring_model(ptx, c).error == "");
+    caught += run_ring_model(broken, c).error != "";
+  }
+  CHECK(caught > 0);
 }

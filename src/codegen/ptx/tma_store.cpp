@@ -1,0 +1,112 @@
+// The TmaWgmma path's TMA stores (lower.h TmaStore, planned by tma_store.cpp): the tile goes
+// from registers into a 128-byte-swizzled staging buffer in the dead TMA stages, and thread 0
+// stores it with cp.async.bulk.tensor (PTX ISA §9.7.9.25.5.2), one copy per 128-byte box:
+//
+//   barrier                         every consumer is past the loops (the stages are free)
+//   st.shared per run               each thread its registers (TmaStore::runs)
+//   fence.proxy.async.shared::cta   the generic-proxy writes become visible to the copy engine
+//   barrier
+//   thread 0: cp.async.bulk.tensor.Nd.global.shared::cta ... per box; commit_group;
+//             wait_group.read 0     the buffer must outlive the copy's reads (the CTA's shared
+//                                   memory goes to another CTA once its threads exit)
+//
+// The copy engine writes only the part of each box inside the array (PTX ISA §9.7.9.25.5.2:
+// out-of-bound elements are not written), so edge tiles need no predicates.
+#include <fmt/format.h>
+
+#include "codegen/ptx/emitter.h"
+
+namespace tilec::codegen {
+
+void Emitter::tma_store(const TmaStore& ts) {
+  need_ptx(80);
+  const ir::Op& op = *ts.store;
+  const ir::Value* val = op.operands[1];
+  const Layout& l = k_.layout(val);
+  const std::vector<std::string>& in = regs(val);
+  int rank = l.rank();
+  cta_barrier();
+
+  // The staging buffer starts at the stages (1024-byte aligned, as tma_setup finds them).
+  std::string buf = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {buf, smem_});
+  b_.ins("add.u32", {buf, buf, u32(k_.pipeline_offset + 1023)});
+  b_.ins("and.b32", {buf, buf, "-1024"});
+
+  // The thread's part of the address (tma_store.cpp): line Lt, byte Bt of its coordinates.
+  const ThreadCoords& tc = coords(l);
+  std::string line = b_.reg(RegClass::B32), byte = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {line, rank > 1 ? tc.base[0] : "0"});
+  for (int d = 1; d + 1 < rank; ++d) b_.ins("mad.lo.u32", {line, line, u32(l.shape[size_t(d)]), tc.base[size_t(d)]});
+  b_.ins("shl.b32", {byte, tc.base[size_t(rank - 1)], std::to_string(log2_exact(ts.esz))});
+  std::string swz = b_.reg(RegClass::B32), low = b_.reg(RegClass::B32), thread = b_.reg(RegClass::B32);
+  std::string l7 = b_.reg(RegClass::B32);
+  b_.ins("bfe.u32", {swz, byte, "4", "3"});  // the chunk, then XORed with line % 8
+  b_.ins("and.b32", {l7, line, "7"});
+  b_.ins("xor.b32", {swz, swz, l7});
+  b_.ins("and.b32", {low, byte, "15"});
+  b_.ins("mad.lo.u32", {thread, line, "128", buf});
+  b_.ins("add.u32", {thread, thread, low});
+  std::map<int, std::string> base;  // per key: thread + ((swz ^ key) << 4)
+  for (const StagedRun& run : ts.runs) {
+    if (base.count(run.key)) continue;
+    std::string x = b_.reg(RegClass::B32), a = b_.reg(RegClass::B32);
+    if (run.key) b_.ins("xor.b32", {x, swz, u32(run.key)});
+    b_.ins("shl.b32", {x, run.key ? x : swz, "4"});
+    b_.ins("add.u32", {a, thread, x});
+    base[run.key] = a;
+  }
+  for (const StagedRun& run : ts.runs) {
+    std::vector<std::string> words;
+    if (ts.esz == 2 && run.count > 1) {
+      for (int i = 0; i < run.count; i += 2) {
+        words.push_back(b_.reg(RegClass::B32));
+        b_.ins("mov.b32", {words.back(), fmt::format("{{{}, {}}}", in[size_t(run.reg + i)], in[size_t(run.reg + i + 1)])});
+      }
+    } else {
+      for (int i = 0; i < run.count; ++i) words.push_back(in[size_t(run.reg + i)]);
+    }
+    std::string width = ts.esz == 2 && run.count == 1 ? "b16" : "b32";
+    std::string opcode = words.size() == 1 ? "st.shared." + width : fmt::format("st.shared.v{}.{}", words.size(), width);
+    std::string value = words.size() == 1 ? words[0] : fmt::format("{{{}}}", fmt::join(words, ", "));
+    b_.ins(opcode, {fmt::format("[{}+{}]", base[run.key], run.imm), value});
+  }
+  b_.ins("fence.proxy.async.shared::cta", {});
+  cta_barrier();
+
+  // Thread 0: the tile origin per dimension (innermost first), clamped to 32 bits (a tile that
+  // far out lies wholly outside the array, and stays outside), one store per box.
+  std::string skip = b_.label_name("tma_store_done"), other = b_.reg(RegClass::Pred);
+  b_.ins("setp.ne.u32", {other, tid_, "0"});
+  b_.ins_if(other, "bra", {skip});
+  std::vector<std::string> coord(static_cast<size_t>(rank));
+  for (int d = 0; d < rank; ++d) {
+    const ir::Value* index = op.operands[2 + size_t(d)];
+    std::string idx = regs(index)[0], o = b_.reg(RegClass::B64), c = b_.reg(RegClass::B32);
+    if (dtype_bits(index->type.tile.dtype) < 64) {
+      std::string w = b_.reg(RegClass::B64);
+      b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
+      idx = w;
+    }
+    b_.ins("mul.lo.s64", {o, idx, std::to_string(l.shape[size_t(d)])});
+    b_.ins("max.s64", {o, o, "-2147483648"});
+    b_.ins("min.s64", {o, o, "2147483647"});
+    b_.ins("cvt.u32.u64", {c, o});
+    coord[size_t(rank - 1 - d)] = c;
+  }
+  for (int64_t box = 0; box < ts.boxes(); ++box) {
+    std::vector<std::string> c = coord;
+    if (box) {
+      c[0] = b_.reg(RegClass::B32);
+      b_.ins("add.u32", {c[0], coord[0], u32(box * 128 / ts.esz)});
+    }
+    b_.ins(fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group", rank),
+           {fmt::format("[{}, {{{}}}]", store_maps_.at(&ts), fmt::join(c, ", ")),
+            fmt::format("[{}+{}]", buf, ts.offset + box * ts.box_bytes())});
+  }
+  b_.ins("cp.async.bulk.commit_group", {});
+  b_.ins("cp.async.bulk.wait_group.read", {"0"});
+  b_.label(skip);
+}
+
+}  // namespace tilec::codegen

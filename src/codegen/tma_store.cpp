@@ -1,0 +1,177 @@
+// The TmaWgmma path's TMA stores (lower.h TmaStore): which tile stores leave through shared
+// memory and cp.async.bulk.tensor, where their staging buffers go, and how each thread
+// addresses its registers there. The PTX is written by ptx/tma_store.cpp.
+//
+// The staging layout is a TMA box's: the tile's last dimension is cut into spans of 128 bytes
+// (boxes, one after the other), each box holds every line (the product of the other
+// dimensions) at 128 bytes a line, in the 128-byte swizzle: 16-byte chunk c of line r sits at
+// chunk c ^ (r % 8) (CU_TENSOR_MAP_SWIZZLE_128B; the pattern repeats every 1024 bytes, so each
+// box starts 1024-byte aligned). Within a warp, the 8 lines that a store instruction reaches
+// then fall in 8 different groups of banks.
+//
+// A thread's address for register r is split into a part per thread and one per register: with
+// line = Lt + Lr and byte = Bt + Br (the thread's and the register's parts of its coordinates),
+//   address = T[key_r] + imm_r,   T[c] = Lt * 128 + ((chunk(Bt) ^ (Lt % 8) ^ c) * 16) + Bt % 16,
+//   key_r = chunk(Br) ^ (Lr % 8),   imm_r = box(Br) * box_bytes + Lr * 128 + Br % 16,
+// which holds when the two parts' bits do not carry into each other (the accumulator fragments
+// of wgmma and mma.sync: threads own the low bits, registers step in whole chunks and 8-line
+// groups). plan_tma_stores checks it for every thread and register, so a layout that breaks it
+// keeps its st.global store.
+#include <algorithm>
+#include <climits>
+
+#include "codegen/lower.h"
+
+namespace tilec::codegen {
+namespace {
+
+constexpr int64_t kAlign = 1024;
+
+bool tma_store_dtype(DType d) { return d == DType::F16 || d == DType::BF16 || d == DType::F32; }
+
+// Whether `op` or an op nested in it reads or writes array `arr`.
+bool accesses(const ir::Op& op, const ir::ArrayParam* arr) {
+  switch (op.kind) {
+    case ir::OpKind::Load:
+    case ir::OpKind::Store:
+    case ir::OpKind::Gather:
+    case ir::OpKind::Scatter:
+    case ir::OpKind::Atomic:
+      if (op.operands[0]->type.array == arr) return true;
+      break;
+    default: break;
+  }
+  for (const auto& r : op.regions)
+    for (const auto& o : r->ops)
+      if (accesses(*o, arr)) return true;
+  return false;
+}
+
+// The swizzled staging address of element (line, byte) (see the top of the file).
+int64_t staged_address(const TmaStore& ts, int64_t line, int64_t byte) {
+  int64_t b = byte % 128;
+  return (byte / 128) * ts.box_bytes() + line * 128 + (((b / 16) ^ (line % 8)) * 16) + b % 16;
+}
+
+// The runs of `ts` (registers of layout `l` written with one st.shared each), or false when
+// the per-thread / per-register split of the address fails for some thread of `threads`.
+bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
+  int rank = l.rank();
+  int64_t n = l.regs_per_thread();
+  // Line and byte of a coordinate vector: the leading dimensions row-major, the last in bytes.
+  auto line_of = [&](const std::vector<int64_t>& c) {
+    int64_t line = 0;
+    for (int d = 0; d + 1 < rank; ++d) line = line * l.shape[size_t(d)] + c[size_t(d)];
+    return line;
+  };
+  auto byte_of = [&](const std::vector<int64_t>& c) { return c[size_t(rank - 1)] * ts.esz; };
+  std::vector<int64_t> Lr(size_t(n), 0), Br(size_t(n), 0);
+  for (int64_t r = 0; r < n; ++r) {
+    std::vector<int64_t> off = l.reg_offset(r);
+    Lr[size_t(r)] = line_of(off);
+    Br[size_t(r)] = byte_of(off);
+  }
+  std::vector<int> key(static_cast<size_t>(n));
+  std::vector<int64_t> imm(static_cast<size_t>(n));
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t br = Br[size_t(r)];
+    key[size_t(r)] = int(((br % 128) / 16) ^ (Lr[size_t(r)] % 8));
+    imm[size_t(r)] = ts.offset + (br / 128) * ts.box_bytes() + Lr[size_t(r)] * 128 + br % 16;
+  }
+  // Every thread: its coordinates are its base plus the register's offsets (no wrap-around),
+  // and the split address equals the swizzled one.
+  std::vector<std::vector<int64_t>> addr(static_cast<size_t>(threads), std::vector<int64_t>(static_cast<size_t>(n)));
+  for (int t = 0; t < threads; ++t) {
+    std::vector<int64_t> base(size_t(rank), 0);
+    l.add_thread_base(t, base);
+    for (int d = 0; d < rank; ++d)
+      if (base[size_t(d)] < 0 || base[size_t(d)] >= l.shape[size_t(d)]) return false;
+    int64_t Lt = line_of(base), Bt = byte_of(base);
+    for (int64_t r = 0; r < n; ++r) {
+      std::vector<int64_t> c = l.coords(t, r), off = l.reg_offset(r);
+      for (int d = 0; d < rank; ++d)
+        if (c[size_t(d)] != base[size_t(d)] + off[size_t(d)]) return false;
+      int64_t a = staged_address(ts, line_of(c), byte_of(c)) + ts.offset;
+      int64_t split = Lt * 128 + ((((Bt % 128) / 16) ^ (Lt % 8) ^ key[size_t(r)]) * 16) + Bt % 16 + imm[size_t(r)];
+      if (Bt >= 128 || a != split) return false;
+      addr[size_t(t)][size_t(r)] = a;
+    }
+  }
+  // Runs: the widest group of consecutive registers (4, 2 or 1 elements, at most 16 bytes)
+  // that is contiguous and aligned to its size in every thread.
+  for (int64_t r = 0; r < n;) {
+    int count = 1;
+    for (int g : {4, 2}) {
+      if (g * ts.esz > 16 || r + g > n) continue;
+      bool ok = true;
+      for (int t = 0; t < threads && ok; ++t) {
+        const std::vector<int64_t>& a = addr[size_t(t)];
+        ok = a[size_t(r)] % (g * ts.esz) == 0;
+        for (int i = 1; i < g && ok; ++i) ok = a[size_t(r + i)] == a[size_t(r)] + i * ts.esz;
+      }
+      if (ok) {
+        count = g;
+        break;
+      }
+    }
+    ts.runs.push_back({r, count, key[size_t(r)], imm[size_t(r)]});
+    r += count;
+  }
+  return true;
+}
+
+}  // namespace
+
+void plan_tma_stores(LoweredKernel& k) {
+  k.tma_stores.clear();
+  if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return;
+  const ir::Block& body = k.fn->body;
+  for (const Pipeline& p : k.pipelines)
+    if (p.loop->parent != &body) return;
+  // The room: the stages of the smallest pipeline (they are dead after the last loop).
+  int64_t room = INT64_MAX;
+  for (const Pipeline& p : k.pipelines) room = std::min(room, p.stages * p.stage_bytes);
+  // Stores after the last pipelined loop qualify; the TMA store completes asynchronously, so
+  // nothing after it may access its array.
+  std::vector<const ir::Op*> ops;
+  for (const auto& o : body.ops) ops.push_back(o.get());
+  size_t last_loop = 0;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (k.pipeline(ops[i])) last_loop = i;
+  int64_t offset = 0;
+  for (size_t i = last_loop + 1; i < ops.size(); ++i) {
+    const ir::Op& op = *ops[i];
+    if (op.kind != ir::OpKind::Store || op.offsets || !op.order.empty()) continue;
+    const ir::Value* tile = op.operands[1];
+    const ir::ArrayParam* arr = op.operands[0]->type.array;
+    if (tile->type.is_scalar() || arr->dims.size() > 5 || !tma_store_dtype(arr->dtype) ||
+        tile->type.tile.dtype != arr->dtype)
+      continue;
+    TmaStore ts;
+    ts.store = &op;
+    ts.esz = dtype_bytes(arr->dtype);
+    const std::vector<int64_t>& shape = tile->type.tile.shape;
+    ts.line_elems = shape.back();
+    ts.lines = 1;
+    for (size_t d = 0; d + 1 < shape.size(); ++d) ts.lines *= shape[d];
+    // Box extents are at most 256 per dimension: the lines (the product of the other
+    // dimensions) are at most 256, so each of them is.
+    if (ts.pitch() % 128 || ts.lines % 8 || ts.lines > 256) continue;
+    const Layout& l = k.layout(tile);
+    bool later = false;
+    for (size_t j = i + 1; j < ops.size(); ++j) later = later || accesses(*ops[j], arr);
+    if (l.replicated() || later) continue;
+    ts.offset = offset;
+    if (offset + ts.bytes() > room || !plan_runs(ts, l, k.threads())) continue;
+    offset += (ts.bytes() + kAlign - 1) / kAlign * kAlign;
+    k.tma_stores.push_back(std::move(ts));
+  }
+}
+
+const TmaStore* LoweredKernel::tma_store(const ir::Op& op) const {
+  for (const TmaStore& ts : tma_stores)
+    if (ts.store == &op) return &ts;
+  return nullptr;
+}
+
+}  // namespace tilec::codegen
