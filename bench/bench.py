@@ -626,8 +626,10 @@ def silu_gate_kernel(x, out, D, BLOCK: tl.constexpr):
 # tilec's tile-size variants of the offset samples (tests/gpu/make_headers.sh: --prefix).
 STENCIL_TILEC = [("", "BM=8 BN=256 WARPS=4"), ("st8w_", "BM=8 BN=256 WARPS=8"),
                  ("st16x128_", "BM=16 BN=128 WARPS=8"), ("st4x512_", "BM=4 BN=512 WARPS=8"),
-                 ("st8x128_", "BM=8 BN=128 WARPS=4"), ("st4x256_", "BM=4 BN=256 WARPS=4")]
-SILU_TILEC = [("", "BN=2048 WARPS=8"), ("sg1k_", "BN=1024 WARPS=4"), ("sg2k4w_", "BN=2048 WARPS=4")]
+                 ("st8x128_", "BM=8 BN=128 WARPS=4"), ("st4x256_", "BM=4 BN=256 WARPS=4"),
+                 ("st16x256_", "BM=16 BN=256 WARPS=8"), ("st8x512_", "BM=8 BN=512 WARPS=8")]
+SILU_TILEC = [("", "BN=2048 WARPS=8"), ("sg1k_", "BN=1024 WARPS=4"), ("sg2k4w_", "BN=2048 WARPS=4"),
+              ("sg4k_", "BN=4096 WARPS=8"), ("sg4k16w_", "BN=4096 WARPS=16")]
 
 
 def time_offset_workload(wl, nbytes, copy, eager, tritons, tilecs, errs):

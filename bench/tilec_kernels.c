@@ -33,8 +33,12 @@
 #include "stencil2d_4x512.h"
 #include "stencil2d_8x128.h"
 #include "stencil2d_4x256.h"
+#include "stencil2d_16x256.h"
+#include "stencil2d_8x512.h"
 #include "silu_gate.h"
 #include "silu_gate_1k.h"
 #include "silu_gate_2k4w.h"
+#include "silu_gate_4k.h"
+#include "silu_gate_4k16w.h"
 #include "variants.h"
 #include "tilec_shapes.h"  /* issue 16's shapes: batched, decode, split-K */

@@ -27,8 +27,10 @@
 // mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
 // "mbarrier.wait resident" before the loop, and the annotation {tma resident}. A store that
 // leaves through the dead stages and TMA (TmaStore) carries {tma store: B boxes of Lx128 bytes,
-// staged at stage offset O}.
+// staged at stage offset O}. A load whose tile the emitter takes from an earlier load's
+// registers (window_loads.h) carries {window of %b shifted by d}.
 #include "codegen/lower.h"
+#include "codegen/window_loads.h"
 
 #include <map>
 #include <string>
@@ -130,8 +132,11 @@ std::vector<std::string> after(const LoweredKernel& k, const ir::Op& op, const i
   return {};
 }
 
-std::string annotation(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) {
+std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, WindowLoad>& windows, const ir::Op& op,
+                       const ir::ValueName& name) {
   bool tma = k.path == CodePath::TmaWgmma;
+  if (auto w = windows.find(&op); w != windows.end())
+    return fmt::format(" {{window of {} shifted by {}}}", name(w->second.base->results[0]), w->second.delta);
   if (!op.results.empty())
     if (const AsyncLoad* al = k.async_load(op.results[0])) {
       bool resident = is_resident(k, al);
@@ -155,7 +160,9 @@ ir::PrintNotes async_notes(const LoweredKernel& k) {
   ir::PrintNotes notes;
   notes.before = [&k](const ir::Op& op, const ir::ValueName& name) { return before(k, op, name); };
   notes.after = [&k](const ir::Op& op, const ir::ValueName& name) { return after(k, op, name); };
-  notes.annotation = [&k](const ir::Op& op, const ir::ValueName& name) { return annotation(k, op, name); };
+  notes.annotation = [&k, windows = window_loads(k)](const ir::Op& op, const ir::ValueName& name) {
+    return annotation(k, windows, op, name);
+  };
   return notes;
 }
 

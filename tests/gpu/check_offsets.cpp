@@ -5,13 +5,6 @@
 // ragged extents (the general variant) and aligned ones (the vectorized variant), padding
 // values, stores that must leave the rest of the array untouched. Exits non-zero on a mismatch.
 //   check_offsets [--small]     (--small: the sizes that compute-sanitizer runs)
-#include <cuda.h>
-
-// The PTX entry of the last launch (docs/header.md: TILEC_TRACE_LAUNCH), to print which variant
-// or path ran.
-static const char* g_last_entry = "";
-#define TILEC_TRACE_LAUNCH(entry) (g_last_entry = (entry))
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,32 +15,12 @@ static const char* g_last_entry = "";
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "check_util.h"  // first: it defines TILEC_TRACE_LAUNCH for the headers
 #include "offsets.h"
 #include "silu_gate.h"
 #include "stencil2d.h"
 
 namespace {
-
-int failures = 0;
-
-struct Buffer {
-  CUdeviceptr p = 0;
-  size_t bytes = 0;
-  explicit Buffer(size_t n) : bytes(n) { CHECK_CU(cuMemAlloc(&p, n ? n : 1)); }
-  ~Buffer() { cuMemFree(p); }
-  template <typename T>
-  void put(const std::vector<T>& v) { CHECK_CU(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T))); }
-  template <typename T>
-  std::vector<T> get(size_t n) const {
-    std::vector<T> v(n);
-    CHECK_CU(cuMemcpyDtoH(v.data(), p, n * sizeof(T)));
-    return v;
-  }
-};
-
-// Poison: all-ones bits, a NaN for f32, f16 and bf16, so an unwritten element never passes.
-void poison(const Buffer& b) { CHECK_CU(cuMemsetD8(b.p, 0xff, b.bytes)); }
 
 std::vector<float> random_floats(size_t n, std::mt19937_64& rng, float lo, float hi) {
   std::uniform_real_distribution<float> d(lo, hi);
@@ -56,28 +29,12 @@ std::vector<float> random_floats(size_t n, std::mt19937_64& rng, float lo, float
   return v;
 }
 
-uint16_t to_f16(float f) {
-  _Float16 h = (_Float16)f;
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-float from_f16(uint16_t b) {
-  _Float16 h;
-  std::memcpy(&h, &b, 2);
-  return float(h);
-}
-uint16_t to_bf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fff + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
-float from_bf16(uint16_t b) {
-  uint32_t u = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
+// n f16 values drawn uniformly from [-10, 10].
+std::vector<uint16_t> random_f16(size_t n, std::mt19937_64& rng) {
+  std::vector<float> f = random_floats(n, rng, -10.f, 10.f);
+  std::vector<uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i) h[i] = to_f16(f[i]);
+  return h;
 }
 
 uint32_t bits(float f) {
@@ -95,25 +52,37 @@ void report(const std::string& what, size_t n, size_t bad, size_t first_bad) {
 
 bool inside(int64_t i, int64_t n) { return i >= 0 && i < n; }
 
-// out[i, j] = x[i + dr, j + dc], or -1 outside x.
-void check_shift_load(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+// "name PxQ -> MxN at (dr, dc)".
+std::string case_label(const char* name, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc) {
+  return std::string(name) + " " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
+         std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")";
+}
+
+// An f32 kernel (x: f32[P, Q], out: f32[M, N], dr: i64, dc: i64) whose out[i, j] is
+// ref(at, i + dr, j + dc), where at(r, c) is x[r, c] inside x and -1 outside; compared bit for bit.
+using ShiftKernel = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t,
+                                 int64_t);
+template <typename Ref>
+void check_f32_shift(const char* name, ShiftKernel kernel, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr,
+                     int64_t dc, std::mt19937_64& rng, Ref ref) {
   std::vector<float> x = random_floats(size_t(P * Q), rng, -10.f, 10.f);
   Buffer dx(x.size() * 4), dout(size_t(M * N) * 4);
   dx.put(x);
   poison(dout);
-  CHECK_CU(shift_load(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(kernel(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
   CHECK_CU(cuCtxSynchronize());
   std::vector<float> out = dout.get<float>(size_t(M * N));
+  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? x[size_t(i * Q + j)] : -1.f; };
   size_t bad = 0, first = 0;
   for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      int64_t si = i + dr, sj = j + dc;
-      float ref = inside(si, P) && inside(sj, Q) ? x[size_t(si * Q + sj)] : -1.f;
-      if (bits(out[size_t(i * N + j)]) != bits(ref) && !bad++) first = size_t(i * N + j);
-    }
-  report("shift_load " + std::to_string(P) + "x" + std::to_string(Q) + " -> " + std::to_string(M) + "x" +
-             std::to_string(N) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(M * N), bad, first);
+    for (int64_t j = 0; j < N; ++j)
+      if (bits(out[size_t(i * N + j)]) != bits(ref(at, i + dr, j + dc)) && !bad++) first = size_t(i * N + j);
+  report(case_label(name, P, Q, M, N, dr, dc), size_t(M * N), bad, first);
+}
+
+// out[i, j] = x[i + dr, j + dc], or -1 outside x.
+void check_shift_load(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  check_f32_shift("shift_load", shift_load, P, Q, M, N, dr, dc, rng, [](auto& at, int64_t r, int64_t c) { return at(r, c); });
 }
 
 // out[i + dr, j + dc] = t[i, j] inside out, where t is x's tiling: x[i, j] inside x, 0 in the
@@ -135,18 +104,14 @@ void check_shift_store(int64_t M, int64_t N, int64_t P, int64_t Q, int64_t dr, i
       uint32_t ref = !covered ? 0xffffffffu : inside(i, M) && inside(j, N) ? bits(x[size_t(i * N + j)]) : 0u;
       if (out[size_t(p * Q + q)] != ref && !bad++) first = size_t(p * Q + q);
     }
-  report("shift_store " + std::to_string(M) + "x" + std::to_string(N) + " -> " + std::to_string(P) + "x" +
-             std::to_string(Q) + " at (" + std::to_string(dr) + ", " + std::to_string(dc) + ")",
-         size_t(P * Q), bad, first);
+  report(case_label("shift_store", M, N, P, Q, dr, dc), size_t(P * Q), bad, first);
 }
 
 // f16: out[i, j] = x[i + dr, j + 8 k8 + extra], or 2.0 outside x (extra: 0 for shift_load_h,
 // -3 for shift3_h).
 void check_shift_load_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int64_t k8, std::mt19937_64& rng,
                         int64_t extra = 0) {
-  std::vector<float> xf = random_floats(size_t(P * Q), rng, -10.f, 10.f);
-  std::vector<uint16_t> x(xf.size());
-  for (size_t i = 0; i < x.size(); ++i) x[i] = to_f16(xf[i]);
+  std::vector<uint16_t> x = random_f16(size_t(P * Q), rng);
   Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
   dx.put(x);
   poison(dout);
@@ -180,6 +145,58 @@ void check_window1d(int64_t n, int64_t s, std::mt19937_64& rng) {
     if (bits(out[size_t(i)]) != bits(a + b) && !bad++) first = size_t(i);
   }
   report("window1d n=" + std::to_string(n) + " s=" + std::to_string(s), size_t(n), bad, first);
+}
+
+// windows: out[i, j] = t + 2 a + 4 b + 8 d + 16 e at columns j + dc + {0, -1, +1, +4, -3} of
+// row i + dr (-1 outside x), in the kernel's order of f32 operations (the products are exact).
+void check_windows(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
+  check_f32_shift("windows", windows, P, Q, M, N, dr, dc, rng, [](auto& at, int64_t r, int64_t c) {
+    return at(r, c) + 2.f * at(r, c - 1) + 4.f * at(r, c + 1) + 8.f * at(r, c + 4) + 16.f * at(r, c - 3);
+  });
+}
+
+// windows_h: f16, i32 offsets; out = t + 2 a + 4 b + 8 d in f32 at columns j + dc + {0, -8, +1,
+// +5} (2.0 outside x), rounded to f16 once.
+void check_windows_h(int64_t P, int64_t Q, int64_t M, int64_t N, int32_t dr, int32_t dc, std::mt19937_64& rng) {
+  std::vector<uint16_t> x = random_f16(size_t(P * Q), rng);
+  Buffer dx(x.size() * 2), dout(size_t(M * N) * 2);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(windows_h(nullptr, dx.p, dout.p, P, Q, M, N, dr, dc));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint16_t> out = dout.get<uint16_t>(size_t(M * N));
+  // The kernel's i32 column arithmetic: bid(1) * 64 + dc, then the constants, each wrapping.
+  auto col = [](int64_t j, int32_t dc, int32_t k) {
+    uint32_t base = uint32_t(j / 64 * 64) + uint32_t(dc);
+    return int64_t(int32_t(base + uint32_t(k))) + j % 64;
+  };
+  auto at = [&](int64_t i, int64_t j) { return inside(i, P) && inside(j, Q) ? from_f16(x[size_t(i * Q + j)]) : 2.f; };
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t si = int64_t(int32_t(uint32_t(i / 16 * 16) + uint32_t(dr))) + i % 16;
+      float ref = at(si, col(j, dc, 0)) + 2.f * at(si, col(j, dc, -8)) + 4.f * at(si, col(j, dc, 1)) +
+                  8.f * at(si, col(j, dc, 5));
+      if (out[size_t(i * N + j)] != to_f16(ref) && !bad++) first = size_t(i * N + j);
+    }
+  report(case_label("windows_h", P, Q, M, N, dr, dc), size_t(M * N), bad, first);
+}
+
+// windows1d: out[i] = x[i - 2] + 2 x[i + 2], 0 outside.
+void check_windows1d(int64_t n, std::mt19937_64& rng) {
+  std::vector<float> x = random_floats(size_t(n), rng, -10.f, 10.f);
+  Buffer dx(x.size() * 4), dout(x.size() * 4);
+  dx.put(x);
+  poison(dout);
+  CHECK_CU(windows1d(nullptr, dx.p, dout.p, n));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> out = dout.get<float>(size_t(n));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    float a = inside(i - 2, n) ? x[size_t(i - 2)] : 0.f, b = inside(i + 2, n) ? x[size_t(i + 2)] : 0.f;
+    if (bits(out[size_t(i)]) != bits(a + 2.f * b) && !bad++) first = size_t(i);
+  }
+  report("windows1d n=" + std::to_string(n), size_t(n), bad, first);
 }
 
 // C = A[s : s + M] @ B with rows of A outside it reading 0; f16 inputs, f32 accumulation.
@@ -289,6 +306,21 @@ int main(int argc, char** argv) {
   check_window1d(1000003, 3, rng);
   check_window1d(4096, 5000, rng);  // both shifts wholly outside: zeros
   check_window1d(1, 0, rng);
+  // Windows of a tile in registers: vectorized and general variants, negative offsets, tiles
+  // partly and wholly outside, ragged edges; f16 with i32 offsets (and one that wraps: the
+  // plain load then runs, every element outside x).
+  check_windows(300, 1000, 300, 1000, 0, 0, rng);
+  check_windows(300, 1000, 256, 960, -3, -5, rng);
+  check_windows(301, 1001, 257, 999, 7, 3, rng);
+  check_windows(5, 3, 17, 65, -1, -1, rng);
+  check_windows(64, 128, 48, 64, 70, 200, rng);           // every position outside
+  check_windows_h(100, 512, 100, 512, -2, 0, rng);
+  check_windows_h(100, 512, 77, 256, 5, -13, rng);
+  check_windows_h(99, 1001, 98, 1003, 1, 3, rng);
+  check_windows_h(20, 64, 20, 64, 0, 2147483647 - 2, rng);  // c + 5 wraps in i32
+  check_windows1d(4096, rng);
+  check_windows1d(1000003, rng);
+  check_windows1d(3, rng);
   check_window_mm(300, 96, 128, 256, 20, rng);            // vectorized variant
   check_window_mm(300, 100, 130, 257, -10, rng);          // ragged K, N, M: general
   check_stencil(1, 1, rng);

@@ -51,7 +51,7 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
 }
 
 EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
-    : k_(k), o_(o), facts_(k, o.vectorized), diag_(diag) {
+    : k_(k), o_(o), facts_(k, o.vectorized), windows_(window_loads(k)), diag_(diag) {
   if (o.vectorized) vector_bytes_ = access_vector_bytes(k);
   ir::walk(k.fn->body, [&](ir::Op& op) {
     for (const ir::Value* v : op.operands) ++use_count_[v];

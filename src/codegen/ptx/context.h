@@ -20,6 +20,7 @@
 #include "codegen/lower.h"
 #include "codegen/ptx/builder.h"
 #include "codegen/target.h"
+#include "codegen/window_loads.h"
 
 namespace tilec::codegen {
 
@@ -118,6 +119,8 @@ class EmitContext {
   /// The vectorized variant: each tile load's and store's vector bytes (access_vector_bytes);
   /// empty in the general variant.
   std::map<const ir::Op*, int> vector_bytes_;
+  /// The loads whose tiles are windows of earlier loads' tiles (window_loads.h).
+  std::map<const ir::Op*, WindowLoad> windows_;
   std::string entry_name_;  ///< the `.entry` being emitted
   SourceRange op_loc_;      ///< the op being lowered: where element-level errors point
   std::map<const ir::Value*, std::vector<std::string>> regs_;

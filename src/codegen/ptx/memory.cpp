@@ -362,10 +362,36 @@ void MemoryEmitter::load_in_groups(
 }
 
 void MemoryEmitter::load(const ir::Op& op) {
+  auto w = cx_.windows_.find(&op);
+  const std::vector<std::string>& out = cx_.define(op.results[0]);
+  // The base's registers exist unless its mma staged it (then the window loads plainly).
+  if (w != cx_.windows_.end() && cx_.regs_.count(w->second.base->results[0])) load_window(op, w->second, out);
+  else load_plain(op, out);
+}
+
+void MemoryEmitter::load_elements_where(const ir::Op& op, const std::vector<int64_t>& regs,
+                                        const std::vector<std::string>& out, const std::string& pred) {
+  if (regs.empty()) return;
+  const ir::Value* res = op.results[0];
+  DType dt = res->type.tile.dtype;
+  const Layout& l = cx_.k_.layout(res);
+  Access a = plan_access(op, op.operands[0], l, 1);
+  const ThreadCoords& tc = cx_.coords(l);
+  edge_limits(b_, a);
+  RegClass c = reg_class(dt);
+  std::string pad = imm(dt, op.value);
+  for (int64_t r : regs) {
+    const std::string& dst = out[size_t(r)];
+    b_.ins_if(pred, c == RegClass::B16 ? "mov.b16" : c == RegClass::B32 ? "mov.b32" : "mov.b64", {dst, pad});
+    std::string p = both(b_, pred, element_valid(b_, a, l, tc.base, r));
+    load_element(dt, dst, element_address(b_, a, l, r), p);
+  }
+}
+
+void MemoryEmitter::load_plain(const ir::Op& op, const std::vector<std::string>& out) {
   const ir::Value* arr = op.operands[0];
   const ir::Value* res = op.results[0];
   DType dt = res->type.tile.dtype;
-  std::vector<std::string>& out = cx_.define(res);
   auto load_one = [&](const std::string& dst, const std::string& addr, const std::string& pred) {
     load_element(dt, dst, addr, pred);
   };

@@ -15,8 +15,9 @@ class MemoryEmitter : FamilyEmitter {
  public:
   explicit MemoryEmitter(EmitContext& cx) : FamilyEmitter(cx) {}
 
-  /// A tile load: vectors under one predicate each in the vectorized variant, else an
-  /// unmasked path for interior tiles and a masked one (padding) for edge tiles.
+  /// A tile load: a window of an earlier load's tile from that tile's registers
+  /// (window_loads.h, load_window), else vectors under one predicate each in the vectorized
+  /// variant, else an unmasked path for interior tiles and a masked one (padding) for edge tiles.
   void load(const ir::Op& op);
   /// A tile store, the mirror of load; threads holding copies do not store.
   void store(const ir::Op& op);
@@ -33,6 +34,19 @@ class MemoryEmitter : FamilyEmitter {
   struct Access;
 
  private:
+  /// load without the window: into `out`, the result's registers.
+  void load_plain(const ir::Op& op, const std::vector<std::string>& out);
+  /// The window load `op` of `w.base` (window_load.cpp): each element from a register of the
+  /// base tile, the thread's own (mov) or the neighbouring lane's along the last axis
+  /// (shfl.sync), and in the lanes at the end of a warp's run, where the shuffle brings nothing
+  /// of the window, loaded (load_elements_where). With `w.check_wrap`, a CTA-uniform test of
+  /// the two offsets' difference picks load_plain where it is not `w.delta`.
+  void load_window(const ir::Op& op, const WindowLoad& w, const std::vector<std::string>& out);
+  /// Registers `regs` (numbers in the result's layout) of load `op`'s tile, each loaded into
+  /// `out[r]` with the full bounds test (padding outside the array), in the threads where
+  /// `pred` holds ("" = all); the other threads' registers are left alone.
+  void load_elements_where(const ir::Op& op, const std::vector<int64_t>& regs, const std::vector<std::string>& out,
+                           const std::string& pred);
   /// The tile's base address, bounds and interior predicate for `op`, whose tile has layout
   /// `l` and whose indices start at operand `first_index`.
   Access plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index);

@@ -6,30 +6,14 @@
 #include <map>
 #include <string>
 
-#include "../frontend/test_util.h"
 #include "codegen/lower.h"
-#include "ir/build.h"
+#include "lowered_kernel.h"
 
 using namespace tilec::codegen;
 
 namespace {
 
-struct Lowered {
-  std::unique_ptr<tilec::test::Compiled> c;
-  std::unique_ptr<tilec::ir::Function> fn;
-  LoweredKernel k;
-};
-
-// The first kernel of `text`, lowered for sm_90 with 4 warps.
-std::unique_ptr<Lowered> lower(const std::string& text) {
-  auto l = std::make_unique<Lowered>();
-  l->c = tilec::test::check(text);
-  REQUIRE(l->c->messages.empty());
-  l->fn = tilec::ir::build_kernel(l->c->program.kernels.at(0), *l->c->diag);
-  l->fn->sig.options.num_warps = 4;
-  l->k = lower_kernel(*l->fn, *parse_target("sm_90"), 227 * 1024);
-  return l;
-}
+using tilec::test::lower_first_kernel;
 
 // The accesses in program order: "load x 16", "store out 4".
 std::vector<std::string> accesses(const LoweredKernel& k) {
@@ -53,7 +37,7 @@ int vector_bytes(const LoweredKernel& k, const std::string& array) {
 }  // namespace
 
 TEST_CASE("offset accesses: alignment from the tile and the stub's check", "[vectors]") {
-  auto l = lower(
+  auto l = lower_first_kernel(
       "@kernel(grid=(cdiv(M, 16), cdiv(N, 128)))\n"
       "def k(x: f32[M, N], h: f16[M, N], out: f32[M, N], d: i64):\n"
       "    r = bid(0) * 16\n"
@@ -75,7 +59,7 @@ TEST_CASE("offset accesses: a run-time column that another array's check aligns"
   // out is stored in 16-byte vectors at c (a multiple of 1024), so the stub checks that D, its
   // innermost extent, is a multiple of 8 bf16; then D + c is too, and the up half moves 16-byte
   // vectors (the fixed point: no tile-index access gives the fact).
-  auto l = lower(
+  auto l = lower_first_kernel(
       "@kernel(grid=(M, cdiv(D, 1024)))\n"
       "def k(x: bf16[M, E], out: bf16[M, D]):\n"
       "    c = bid(1) * 1024\n"
