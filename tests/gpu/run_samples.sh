@@ -35,7 +35,7 @@ CUDA_FORCE_PTX_JIT=1 /tmp/check_samples --jit 2>&1 | tee "$out/check_jit.txt" ||
 /tmp/check_offsets 2>&1 | tee "$out/check_offsets.txt" || status=1
 timeout 120 /tmp/check_persistent 2>&1 | tee "$out/check_persistent.txt" || status=1
 echo "== compute-sanitizer memcheck (small ragged sizes)"
-for t in check_samples check_ops check_offsets; do
+for t in check_samples check_ops check_offsets check_persistent; do
   "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/$t --small > "$out/memcheck_$t.txt" 2>&1 \
     || status=1
   tail -1 "$out/memcheck_$t.txt"
