@@ -25,6 +25,8 @@ namespace tilec {
     "a num_stages request that does not fit in shared memory: the loop runs fewer stages")        \
   X(OutputExtension, "output-extension", true,                                                     \
     "the -o file's extension names another output kind than --emit, or none that tilec knows")     \
+  X(Persistent, "persistent", true,                                                                \
+    "persistent=True on a kernel the tma_wgmma path cannot make persistent: one CTA per tile")    \
   X(Ptxas, "ptxas", true, "a warning of ptxas, at the kernel it names")                             \
   X(ReductionPadding, "reduction-padding", true,                                                   \
     "max, min, argmax, argmin, prod or cumprod of a zero-padded load: the padding can win")       \

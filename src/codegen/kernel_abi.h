@@ -84,6 +84,10 @@ struct AbiPath {
   /// bytes, every extent from 1 to 2^32); its single variant is compiled like the vectorized
   /// one and also needs the vectorized variant's conditions.
   std::vector<AbiTensorMap> tensor_maps;
+  /// A persistent grid (lower.h Specialization::persistent): the stub launches
+  /// min(gx * gy * gz, SMs) CTAs along x and passes the logical grid (gx, gy, gz) as three .u32
+  /// parameters after the others; each CTA loops over the logical CTAs.
+  bool persistent = false;
 };
 
 /// Everything the header needs to know about one kernel.

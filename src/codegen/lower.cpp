@@ -128,7 +128,7 @@ bool specialize(LoweringContext& cx) {
 }
 
 bool tma_stores(LoweringContext& cx) {
-  plan_tma_stores(cx.k);
+  plan_tma_stores(cx.k, cx.smem_limit);
   return true;
 }
 

@@ -47,6 +47,16 @@ struct Specialization {
   std::vector<const ir::Op*> producer_ops;
   /// Inline: why the kernel is not specialized (printed by --emit=tir-lowered).
   std::string why_inline;
+  /// A persistent grid (perf.md rung L5): the launch function starts min(tiles, SMs) CTAs and
+  /// each loops over the logical CTAs of the grid= expression (tile = %ctaid.x, + %nctaid.x,
+  /// ...); the producer runs on into the next tile while the consumers finish the last one, so
+  /// their epilogue overlaps the next tile's loads. bid() and num_blocks() report the logical
+  /// CTA and grid, so the kernel's code keeps its meaning. Taken for a Specialized kernel with
+  /// two or more consumer warpgroups, no `return` (a consumer leaving a tile early would leave
+  /// the producer's stages unread) and no resident tiles (they would need a ring of their own).
+  bool persistent = false;
+  /// Not persistent: why (printed by --emit=tir-lowered).
+  std::string why_not_persistent;
   bool specialized() const { return schedule == TmaSchedule::Specialized; }
 };
 
@@ -121,7 +131,9 @@ struct TmaStore {
   const ir::Op* store = nullptr;
   int64_t lines = 0, line_elems = 0;
   int esz = 2;             ///< element bytes
-  int64_t offset = 0;      ///< bytes from the start of stage 0 (a multiple of 1024)
+  /// Bytes from the start of stage 0 (a multiple of 1024): in the stages, or on a persistent
+  /// grid after the mbarriers.
+  int64_t offset = 0;
   std::vector<StagedRun> runs;
   int64_t pitch() const { return line_elems * esz; }
   int64_t boxes() const { return pitch() / 128; }
@@ -246,8 +258,11 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// an f16, bf16 or f32 tile whose lines are whole 128-byte spans and a multiple of 8 lines (at
 /// most 256) of an array of at most 5 dimensions that nothing later accesses, in a layout without
 /// copies whose swizzled addresses split into a per-thread and a per-register part; their
-/// staging buffers, one after the other, must fit in the stages. Others stay st.global stores.
-void plan_tma_stores(LoweredKernel& k);
+/// staging buffers, one after the other, must fit in the stages. On a persistent grid (whose
+/// producer refills the stages meanwhile) they get shared memory of their own after the
+/// mbarriers, within `smem_limit` (bytes per CTA), and the ring gives up stages for them, down to
+/// two. Others stay st.global stores.
+void plan_tma_stores(LoweredKernel& k, int64_t smem_limit);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).

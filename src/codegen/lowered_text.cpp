@@ -175,13 +175,15 @@ std::string print_lowered(const LoweredKernel& k) {
                                   k.launch_threads(), k.conversion_smem_vectorized);
     if (k.spec.specialized()) {
       out += fmt::format("// warp-specialized: producer warpgroup 0 ({}) repeats {} scalar ops before the loop and "
-                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body\n",
+                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body; {}\n",
                          k.spec.producer_registers ? fmt::format("setmaxnreg {}", k.spec.producer_registers)
                                                    : "its entry registers",
                          k.spec.producer_ops.size(),
                          k.num_warps / 4,
                          k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
-                                                   : "their entry registers");
+                                                   : "their entry registers",
+                         k.spec.persistent ? "persistent grid: min(CTAs, SMs) CTAs loop over the logical CTAs"
+                                           : "one CTA per tile (not persistent: " + k.spec.why_not_persistent + ")");
     } else {
       out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";
     }

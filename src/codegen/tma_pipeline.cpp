@@ -159,7 +159,14 @@ bool may_leave(const ir::Op& op) {
 void plan_specialization(LoweredKernel& k) {
   Specialization& s = k.spec;
   s = Specialization{};
-  auto inline_because = [&](std::string why) { s.why_inline = std::move(why); };
+  auto inline_because = [&](std::string why) {
+    s.why_inline = why;
+    if (k.fn->sig.options.persistent == 1 && k.path == CodePath::TmaWgmma)
+      k.warnings.push_back({Warning::Persistent, k.fn->sig.range,
+                            fmt::format("persistent=True: the kernel keeps one CTA per tile on {}: its TMA producer "
+                                        "runs inline ({})",
+                                        k.target.arch, why)});
+  };
   if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return inline_because("no TMA pipeline");
   if (k.pipelines.size() != 1) return inline_because("more than one pipelined loop");
   const ir::Op& loop = *k.pipelines[0].loop;
@@ -213,6 +220,20 @@ void plan_specialization(LoweredKernel& k) {
     if (slice.count(o.get())) s.producer_ops.push_back(o.get());
   }
   s.schedule = TmaSchedule::Specialized;
+  bool returns = false;
+  for (const auto& o : body.ops) returns = returns || may_leave(*o);
+  // One consumer warpgroup: ptxas 13.0 serializes its wgmma inside a tile loop (advisory C7518,
+  // "compiler-inserted WG.DP in divergent path", branch persistent-wip of 2026-12-01), so those
+  // kernels keep one CTA per tile.
+  if (returns) s.why_not_persistent = "the kernel may return";
+  else if (wg < 2) s.why_not_persistent = "one consumer warpgroup";
+  else if (!k.pipelines[0].resident.empty()) s.why_not_persistent = "a tile is loaded once before the loop (resident)";
+  else if (opt.persistent == 0) s.why_not_persistent = "persistent=False";
+  s.persistent = s.why_not_persistent.empty();
+  if (!s.persistent && opt.persistent == 1)
+    k.warnings.push_back({Warning::Persistent, k.fn->sig.range,
+                          fmt::format("persistent=True: the kernel keeps one CTA per tile on {}: {}", k.target.arch,
+                                      s.why_not_persistent)});
   // With one consumer warpgroup the entry's registers (255) already exceed what setmaxnreg
   // would give; the count must not shrink below what the entry has (PTX ISA §9.7.17.1).
   if (consumer > entry) {

@@ -122,15 +122,12 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
 
 }  // namespace
 
-void plan_tma_stores(LoweredKernel& k) {
+void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
   k.tma_stores.clear();
   if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return;
   const ir::Block& body = k.fn->body;
   for (const Pipeline& p : k.pipelines)
     if (p.loop->parent != &body) return;
-  // The room: the stages of the smallest pipeline (they are dead after the last loop).
-  int64_t room = INT64_MAX;
-  for (const Pipeline& p : k.pipelines) room = std::min(room, p.stages * p.stage_bytes);
   // Stores after the last pipelined loop qualify; the TMA store completes asynchronously, so
   // nothing after it may access its array.
   std::vector<const ir::Op*> ops;
@@ -138,7 +135,7 @@ void plan_tma_stores(LoweredKernel& k) {
   size_t last_loop = 0;
   for (size_t i = 0; i < ops.size(); ++i)
     if (k.pipeline(ops[i])) last_loop = i;
-  int64_t offset = 0;
+  std::vector<TmaStore> candidates;
   for (size_t i = last_loop + 1; i < ops.size(); ++i) {
     const ir::Op& op = *ops[i];
     if (op.kind != ir::OpKind::Store || op.offsets || !op.order.empty()) continue;
@@ -157,13 +154,35 @@ void plan_tma_stores(LoweredKernel& k) {
     // Box extents are at most 256 per dimension: the lines (the product of the other
     // dimensions) are at most 256, so each of them is.
     if (ts.pitch() % 128 || ts.lines % 8 || ts.lines > 256) continue;
-    const Layout& l = k.layout(tile);
     bool later = false;
     for (size_t j = i + 1; j < ops.size(); ++j) later = later || accesses(*ops[j], arr);
-    if (l.replicated() || later) continue;
+    if (k.layout(tile).replicated() || later) continue;
+    candidates.push_back(std::move(ts));
+  }
+  auto aligned = [](int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  // The room: the stages of the smallest pipeline, dead after the last loop. A persistent grid's
+  // producer fills them for the next tile meanwhile: there the staging buffers get shared memory
+  // of their own after the mbarriers, and the ring gives up stages for them (down to 2).
+  int64_t room = INT64_MAX, base = 0;
+  for (const Pipeline& p : k.pipelines) room = std::min(room, p.stages * p.stage_bytes);
+  if (k.spec.persistent && !candidates.empty()) {
+    Pipeline& p = k.pipelines[0];
+    auto end_of_barriers = [&] { return aligned(p.barriers + 16 * p.stages); };
+    // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
+    int64_t limit = smem_limit - k.pipeline_offset - kAlign, want = 0;
+    for (const TmaStore& ts : candidates) want += aligned(ts.bytes());
+    while (p.stages > 2 && end_of_barriers() + want > limit) {
+      --p.stages;
+      p.barriers = p.stages * p.stage_bytes + p.resident_bytes();
+    }
+    base = end_of_barriers();
+    room = limit - base;
+  }
+  int64_t offset = base;
+  for (TmaStore& ts : candidates) {
     ts.offset = offset;
-    if (offset + ts.bytes() > room || !plan_runs(ts, l, k.threads())) continue;
-    offset += (ts.bytes() + kAlign - 1) / kAlign * kAlign;
+    if (offset - base + ts.bytes() > room || !plan_runs(ts, k.layout(ts.store->operands[1]), k.threads())) continue;
+    offset += aligned(ts.bytes());
     k.tma_stores.push_back(std::move(ts));
   }
 }

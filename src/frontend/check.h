@@ -42,6 +42,7 @@ struct KernelInfo {
   int num_stages = 0;
   int max_registers = 0;
   int min_ctas_per_sm = 0;
+  int persistent = -1;      ///< -1: the compiler chooses; 0 or 1: persistent=False / True
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 

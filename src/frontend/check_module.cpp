@@ -580,6 +580,13 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   option(2, k.num_stages, {}, 1, 8);
   option(3, k.max_registers, {}, 24, 255);
   option(4, k.min_ctas_per_sm, {}, 1, 32);
+  if (Expr* e = a.get(5)) {
+    check_expr(*e);
+    if (!e->value.is_error() && (!e->value.is_const() || e->value.tile.dtype != DType::Bool))
+      diag_.error(e->range, "persistent= must be the constant True or False");
+    else if (!e->value.is_error())
+      k.persistent = e->value.constant->i ? 1 : 0;
+  }
   if (a.get(0)) check_grid(*a.get(0), k);
 }
 

@@ -67,6 +67,9 @@ struct LaunchOptions {
   int num_stages = 0;
   int max_registers = 0;
   int min_ctas_per_sm = 0;
+  /// -1: the compiler chooses (lower.h Specialization::persistent); 0: one CTA per tile; 1: a
+  /// persistent grid asked for (-Wpersistent when the kernel cannot have one).
+  int persistent = -1;
 };
 
 /// Everything about a kernel that is not its body.

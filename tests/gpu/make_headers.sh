@@ -56,6 +56,7 @@ hopper=("${arch[@]}")
 "$tilec" samples/matmul.tile "${hopper[@]}" -D T=i8 --prefix mmi8_ -o "$out/matmul_i8.h"
 "$tilec" samples/matmul_bt.tile "${hopper[@]}" --prefix mmbt_ -o "$out/matmul_bt.h"
 "$tilec" tests/gpu/hopper.tile "${hopper[@]}" -o "$out/hopper.h"
+"$tilec" tests/gpu/persistent.tile "${hopper[@]}" -o "$out/persistent.h"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -o "$out/matmul_bf16_sm90a.cubin"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=bf16 -D BN=256 -D WARPS=8 -o "$out/matmul_bf16_bn256_sm90a.cubin"
 # samples/attention.tile (kernels attention and attention_lse): check_samples --only=attention,

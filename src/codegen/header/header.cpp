@@ -327,10 +327,11 @@ std::string define_metadata(const Module& m, const Kernel& k) {
       maps = fmt::format("{}_tilec_path{}_maps", k.sym, i);
       out += fmt::format("static const tilec_tensor_map_info {}[{}] = {{{}}};\n", maps, ms.size(), join(ms, ", "));
     }
-    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}}}", c_string_literal(p.name),
+    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}, {}}}", c_string_literal(p.name),
                                 p.arch.empty() ? "NULL" : c_string_literal(p.arch), p.num_warps, p.num_stages,
                                 p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0], p.cluster_dims[1],
-                                p.cluster_dims[2], p.variants.size(), entries, p.tensor_maps.size(), maps));
+                                p.cluster_dims[2], p.variants.size(), entries, p.tensor_maps.size(), maps,
+                                p.persistent ? 1 : 0));
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
@@ -538,6 +539,19 @@ std::string define_strided(const Module& m, const Kernel& k) {
     }
     for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
     for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
+    std::string grid = "tilec_grid";
+    if (p.persistent) {
+      // The logical grid as parameters; min(CTAs, SMs) CTAs along x loop over it.
+      for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
+      out += fmt::format("{0}int64_t tilec_nsm = 0;\n"
+                         "{0}uint32_t tilec_pgrid[3] = {{1, 1, 1}};\n"
+                         "{0}uint64_t tilec_ctas = (uint64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n"
+                         "{0}tilec_r = tilec_num_sms(tilec_dev, &tilec_nsm);\n"
+                         "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+                         "{0}tilec_pgrid[0] = (uint32_t)(tilec_ctas < (uint64_t)tilec_nsm ? tilec_ctas : (uint64_t)tilec_nsm);\n",
+                         ind);
+      grid = "tilec_pgrid";
+    }
     if (args.empty()) {
       out += ind + "void** tilec_args = NULL;\n";
     } else {
@@ -553,8 +567,8 @@ std::string define_strided(const Module& m, const Kernel& k) {
           ind, k.sym, p.dynamic_shared_bytes);
     }
     out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
-                       "{0}                    tilec_grid, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
-                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes);
+                       "{0}                    {4}, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
+                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid);
     if (!p.tensor_maps.empty()) out += "    }\n";
     out += "  }\n";
   }

@@ -63,6 +63,8 @@ typedef struct tilec_path_info {
   const char* const* variant_entries; /* PTX entry names; the vectorized one first, if any */
   int num_tensor_maps;
   const tilec_tensor_map_info* tensor_maps;
+  int persistent;                     /* 1: min(CTAs, SMs) CTAs loop over the logical grid, which
+                                         they take as three uint32_t parameters after the others */
 } tilec_path_info;
 
 /* Everything the header knows about one kernel. */

@@ -116,6 +116,12 @@ class Emitter : public EmitContext {
   /// The producer thread: every iteration of `loop`, each stage issued when the consumers
   /// have emptied it.
   void tma_produce(const ir::Op& loop, TmaState& st);
+  /// A persistent grid's tile loop (lower.h Specialization::persistent): `tile` (u64) starts at
+  /// %ctaid.x; at `top`, past the last logical CTA it branches to `done`, else sets
+  /// persistent_bid_ to the logical CTA's (x, y, z) (x fastest, as the hardware numbers CTAs).
+  void tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done);
+  /// tile += %nctaid.x, and back to `top`.
+  void tile_loop_next(const std::string& tile, const std::string& top);
   /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
   void tma_iteration(TmaState& st);
   /// End of an iteration: release the stage the previous one read (its wgmma group finished at
@@ -141,6 +147,9 @@ class Emitter : public EmitContext {
   /// A TMA store (lower.h TmaStore): registers to the swizzled staging buffer, then thread 0
   /// stores it box by box with cp.async.bulk.tensor and waits until the copy has read it.
   void tma_store(const TmaStore& ts);
+  /// Thread 0 waits until the TMA stores it issued have read their staging buffers (a
+  /// persistent grid: before the next tile's staging, and before the CTA exits).
+  void tma_store_drain();
 
   // ---- wgmma.cpp
   /// An mma whose operands came by TMA (LoweredKernel::is_wgmma): wgmma.mma_async m64nNk16 per
@@ -186,6 +195,9 @@ class Emitter : public EmitContext {
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;
   std::string param_text_;  ///< the entry's parameter list
+  /// A persistent grid: the logical grid (u32 registers, x y z) and the logical CTA of the
+  /// tile being run, which bid() and num_blocks() report; empty otherwise.
+  std::vector<std::string> persistent_grid_, persistent_bid_;
   /// The generic address (u64 register) of each TMA store's tensor-map parameter.
   std::map<const TmaStore*, std::string> store_maps_;
   /// The enclosing loops: where break and continue jump, and the carried registers.

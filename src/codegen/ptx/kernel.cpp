@@ -59,10 +59,18 @@ void Emitter::params() {
     std::string ty = dtype_bits(p.dtype) == 8 ? "u8" : ptx_bits_type(p.dtype);
     scalar_params.push_back({k_.fn->body.args[arg++], param(ty)});
   }
+  // A persistent grid: the logical grid (kernel_abi.h AbiPath::persistent), last.
+  std::vector<std::string> grid_params;
+  if (k_.spec.persistent)
+    for (int d = 0; d < 3; ++d) grid_params.push_back(param("u32"));
   param_text_ = "";
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
 
   // Load the parameters.
+  for (const std::string& name : grid_params) {
+    persistent_grid_.push_back(b_.reg(RegClass::B32));
+    b_.ins("ld.param.u32", {persistent_grid_.back(), "[" + name + "]"});
+  }
   auto map_address = [&](const std::string& name) {
     std::string r = b_.reg(RegClass::B64);
     b_.ins("mov.b64", {r, name});
@@ -325,6 +333,11 @@ void Emitter::op(const ir::Op& op) {
 void Emitter::grid_op(const ir::Op& op) {
   static const char* kAxis[] = {"x", "y", "z"};
   std::string r = define(op.results[0])[0];
+  if (!persistent_grid_.empty() && op.kind != ir::OpKind::NumSms) {
+    // A persistent grid: the logical CTA and grid (tma.cpp, tile_loop_begin).
+    b_.ins("mov.u32", {r, (op.kind == ir::OpKind::BlockId ? persistent_bid_ : persistent_grid_)[size_t(op.axis)]});
+    return;
+  }
   if (op.kind == ir::OpKind::NumSms) b_.ins("mov.u32", {r, "%nsmid"});
   else b_.ins("mov.u32", {r, std::string(op.kind == ir::OpKind::BlockId ? "%ctaid." : "%nctaid.") + kAxis[op.axis]});
 }

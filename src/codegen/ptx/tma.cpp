@@ -183,11 +183,11 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
   if (k_.spec.specialized()) {
     // The producer warpgroup set up the barriers and fills the stages; the consumers only
     // count round the ring.
+    // The read counters were set before the role branch's tile loop (specialized_body) and
+    // run on from tile to tile; no stage was read yet in this one.
     st = specialized_tma_;
-    for (std::string* r : {&st.rslot, &st.rphase, &st.prev}) {
-      *r = b_.reg(RegClass::B32);
-      b_.ins("mov.u32", {*r, r == &st.prev ? u32(S) : "0"});
-    }
+    st.prev = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {st.prev, u32(S)});
     st.wg_leader = warpgroup_leader();
     tma_wait_resident(st);
     return;
@@ -246,27 +246,85 @@ void Emitter::specialized_body() {
   std::string idle = b_.reg(RegClass::Pred);
   b_.ins("setp.ne.u32", {idle, raw_tid_, "0"});
   b_.ins_if(idle, "bra", {exit_label_});
+  // The write counters run on from tile to tile of a persistent grid (the consumers' read
+  // counters likewise), so the ring is set up once.
+  for (std::string* r : {&st.wslot, &st.wphase}) {
+    *r = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {*r, "0"});
+  }
+  bool persistent = k_.spec.persistent;
+  std::string tile = persistent ? b_.reg(RegClass::B64) : "";
+  std::string top = b_.label_name("produce_tile"), done = b_.label_name("produce_done");
+  if (persistent) tile_loop_begin(tile, top, done);
   for (const ir::Op* o : k_.spec.producer_ops) {
     if (failed_) return;
     op(*o);
   }
   tma_produce(loop, st);
+  if (persistent) {
+    tile_loop_next(tile, top);
+    b_.label(done);
+  }
   b_.ins("bra", {exit_label_});
 
   b_.label(consumer);
   if (k_.spec.consumer_registers)
     b_.ins("setmaxnreg.inc.sync.aligned.u32", {u32(k_.spec.consumer_registers)});
+  for (std::string* r : {&st.rslot, &st.rphase}) {
+    *r = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {*r, "0"});
+  }
+  if (!persistent) return block(k_.fn->body);
+  std::string ctile = b_.reg(RegClass::B64);
+  std::string ctop = b_.label_name("consume_tile"), cdone = b_.label_name("consume_done");
+  tile_loop_begin(ctile, ctop, cdone);
   block(k_.fn->body);
+  tile_loop_next(ctile, ctop);
+  b_.label(cdone);
+  tma_store_drain();
+}
+
+void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done) {
+  std::string c = b_.reg(RegClass::B32), total = b_.reg(RegClass::B64), gxy = b_.reg(RegClass::B64);
+  std::string g[3];
+  for (int d = 0; d < 3; ++d) {
+    g[d] = b_.reg(RegClass::B64);
+    b_.ins("cvt.u64.u32", {g[d], persistent_grid_[size_t(d)]});
+  }
+  b_.ins("mul.lo.u64", {gxy, g[0], g[1]});
+  b_.ins("mul.lo.u64", {total, gxy, g[2]});
+  b_.ins("mov.u32", {c, "%ctaid.x"});
+  b_.ins("cvt.u64.u32", {tile, c});
+  b_.label(top);
+  std::string past = b_.reg(RegClass::Pred);
+  b_.ins("setp.ge.u64", {past, tile, total});
+  b_.ins_if(past, "bra.uni", {done});
+  // (x, y, z) = (tile % gx, tile / gx % gy, tile / (gx gy)).
+  persistent_bid_.clear();
+  std::string q = b_.reg(RegClass::B64), r = b_.reg(RegClass::B64), r1 = b_.reg(RegClass::B64),
+              q1 = b_.reg(RegClass::B64);
+  b_.ins("rem.u64", {r, tile, g[0]});
+  b_.ins("div.u64", {q, tile, g[0]});
+  b_.ins("rem.u64", {r1, q, g[1]});
+  b_.ins("div.u64", {q1, q, g[1]});
+  for (const std::string& v : {r, r1, q1}) {
+    persistent_bid_.push_back(b_.reg(RegClass::B32));
+    b_.ins("cvt.u32.u64", {persistent_bid_.back(), v});
+  }
+}
+
+void Emitter::tile_loop_next(const std::string& tile, const std::string& top) {
+  std::string n = b_.reg(RegClass::B32), n64 = b_.reg(RegClass::B64);
+  b_.ins("mov.u32", {n, "%nctaid.x"});
+  b_.ins("cvt.u64.u32", {n64, n});
+  b_.ins("add.u64", {tile, tile, n64});
+  b_.ins("bra.uni", {top});
 }
 
 void Emitter::tma_produce(const ir::Op& loop, TmaState& st) {
   static_cast<LoopCounter&>(st) = loop_counter(loop);
   tma_issue_resident(st);
   tma_origins(loop, st);
-  for (std::string* r : {&st.wslot, &st.wphase}) {
-    *r = b_.reg(RegClass::B32);
-    b_.ins("mov.u32", {*r, "0"});
-  }
   // Every iteration's copies, each into the next stage the consumers have emptied.
   std::string top = b_.label_name("produce"), done = b_.label_name("produce_end"), beyond = b_.reg(RegClass::Pred);
   b_.label(top);

@@ -10,6 +10,10 @@
 //             wait_group.read 0     the buffer must outlive the copy's reads (the CTA's shared
 //                                   memory goes to another CTA once its threads exit)
 //
+// On a persistent grid the staging buffer is its own (not in the stages, which the producer
+// already fills for the next tile) and thread 0 waits for the copies' reads only before the
+// next tile's staging and at the end (tma_store_drain), so they overlap the next main loop.
+//
 // The copy engine writes only the part of each box inside the array (PTX ISA §9.7.9.25.5.2:
 // out-of-bound elements are not written), so edge tiles need no predicates.
 #include <fmt/format.h>
@@ -25,6 +29,10 @@ void Emitter::tma_store(const TmaStore& ts) {
   const Layout& l = k_.layout(val);
   const std::vector<std::string>& in = regs(val);
   int rank = l.rank();
+  bool persistent = k_.spec.persistent;
+  // A persistent grid's staging buffer is its own; the previous tile's copies may still read it
+  // (thread 0 waits, then the barrier tells the others).
+  if (persistent) tma_store_drain();
   cta_barrier();
 
   // The staging buffer starts at the stages (1024-byte aligned, as tma_setup finds them).
@@ -105,8 +113,15 @@ void Emitter::tma_store(const TmaStore& ts) {
             fmt::format("[{}+{}]", buf, ts.offset + box * ts.box_bytes())});
   }
   b_.ins("cp.async.bulk.commit_group", {});
-  b_.ins("cp.async.bulk.wait_group.read", {"0"});
+  if (!persistent) b_.ins("cp.async.bulk.wait_group.read", {"0"});
   b_.label(skip);
+}
+
+void Emitter::tma_store_drain() {
+  if (k_.tma_stores.empty()) return;
+  std::string other = b_.reg(RegClass::Pred);
+  b_.ins("setp.ne.u32", {other, tid_, "0"});
+  b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {"0"});
 }
 
 }  // namespace tilec::codegen

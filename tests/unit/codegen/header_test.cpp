@@ -151,7 +151,7 @@ TEST_CASE("big shared memory, num_sms and clusters change the launch", "[header]
   CHECK(contains(h, "    static const int tilec_cluster[3] = {1, 2, 1};\n"));
   CHECK(contains(h, "    return tilec_launch(lib_vector_add_tilec_state.kernels[tilec_entry], lib_vector_add_tilec_entries[tilec_entry].name,\n"
                     "                        tilec_grid, 128, 100000, tilec_cluster, stream, tilec_args);\n"));
-  CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_path0_entries, 0, NULL}};\n"));
+  CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_path0_entries, 0, NULL, 0}};\n"));
   CHECK(contains(h, "CUresult lib_vector_add_grid(int64_t n, uint32_t grid[3]);\n"));
 }
 

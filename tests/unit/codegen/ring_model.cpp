@@ -394,24 +394,31 @@ class Machine {
     ++t.pc;
   }
 
-  void bulk_copy(Thread& t, const Insn& in) {
-    uint64_t dst = 0, bar = 0;
-    if (!address(t, in, in.ops.at(0), dst)) return;
-    MBarrier* b = barrier(t, in, in.ops.at(2), bar);
-    if (!b) return;
-    const Operand& m = in.ops.at(1);
+  // The bytes of one box of the tensor map that operand `m` ([map, {...}]) names (the
+  // configuration's box_bytes of its .param), or -1 after reporting a map the model lacks.
+  int64_t box_bytes(const Thread& t, const Insn& in, const Operand& m) {
     Val map = m.reg >= 0 ? t.r[size_t(m.reg)] : value(t, Operand{Kind::Sym, -1, 0, m.name, {}});
     std::string param;
     for (size_t i = 0; i < e_.params.size(); ++i)
       if (map.known && map.v == kParamBase + 256 * i) param = e_.params[i];
     auto box = cfg_.box_bytes.find(param);
-    if (box == cfg_.box_bytes.end()) return fail(in, "a tensor map the model has no box size for");
+    if (box == cfg_.box_bytes.end()) return fail(in, "a tensor map the model has no box size for"), -1;
+    return int64_t(box->second);
+  }
+
+  void bulk_copy(Thread& t, const Insn& in) {
+    uint64_t dst = 0, bar = 0;
+    if (!address(t, in, in.ops.at(0), dst)) return;
+    MBarrier* b = barrier(t, in, in.ops.at(2), bar);
+    if (!b) return;
+    int64_t box = box_bytes(t, in, in.ops.at(1));
+    if (box < 0) return;
     int fill = -1;
     for (int i = int(fills_.size()) - 1; i >= 0 && fill < 0; --i)
       if (fills_[size_t(i)].bar == bar && fills_[size_t(i)].ring == int(ring_fills_.size()) - 1) fill = i;
     if (fill < 0 || fills_[size_t(fill)].phase != b->phase)
       return fail(in, "a bulk copy signals an mbarrier phase no arrive.expect_tx opened");
-    Copy c{dst, dst + uint64_t(box->second), bar, box->second, fill, in.line};
+    Copy c{dst, dst + uint64_t(box), bar, box, fill, in.line};
     // Overwritten before released: a wgmma group that has not retired still reads these bytes.
     for (size_t g = 0; g < wg_.size(); ++g) {
       std::vector<const std::set<int>*> reading(1, &wg_[g].open);
@@ -470,14 +477,9 @@ class Machine {
   void bulk_store(Thread& t, const Insn& in) {
     uint64_t src = 0;
     if (!address(t, in, in.ops.at(1), src)) return;
-    const Operand& m = in.ops.at(0);
-    Val map = m.reg >= 0 ? t.r[size_t(m.reg)] : value(t, Operand{Kind::Sym, -1, 0, m.name, {}});
-    std::string param;
-    for (size_t i = 0; i < e_.params.size(); ++i)
-      if (map.known && map.v == kParamBase + 256 * i) param = e_.params[i];
-    auto box = cfg_.box_bytes.find(param);
-    if (box == cfg_.box_bytes.end()) return fail(in, "a tensor map the model has no box size for");
-    check_free(in, src, src + uint64_t(box->second), "a bulk store reads");
+    int64_t box = box_bytes(t, in, in.ops.at(0));
+    if (box < 0) return;
+    check_free(in, src, src + uint64_t(box), "a bulk store reads");
     ++t.pc;
   }
 

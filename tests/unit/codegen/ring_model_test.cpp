@@ -81,25 +81,33 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// A configuration for `kernel` ("ring", "ring_inline", "ring_persistent") with M x N x K: the
-// entry's last three .params are the extents M, K, N (in the order the signature names them),
-// its 128-byte-aligned ones the tensor maps of A and B.
+// A configuration for `kernel` ("ring", "ring_inline", "ring_persistent", "ring_grid") with
+// M x N x K: the entry's last three .s64 .params are the extents M, K, N (in the order the
+// signature names them), its 128-byte-aligned ones the tensor maps of A and B (and of C's TMA
+// store); a persistent grid's three .u32 ones after them the logical grid (tiles, 1, 1).
 RingModelConfig config(const std::string& ptx, const std::string& kernel, const Tiles& t, int64_t M, int64_t N,
                        int64_t K) {
   RingModelConfig c;
   c.entry = kernel + "_wgmma";
   std::string head = entry_text(ptx, c.entry);
   head = head.substr(0, head.find(')'));
-  std::vector<std::string> params, maps;
+  std::vector<std::string> params, maps, grid;
   std::istringstream lines(head);
   for (std::string line; std::getline(lines, line);) {
     if (line.find(".param") == std::string::npos) continue;
     std::string name = line.substr(line.find_last_of(' ') + 1);
     name = name.substr(0, name.find_first_of("[,"));
-    params.push_back(name);
+    if (line.find(".u32") != std::string::npos) grid.push_back(name);
+    else params.push_back(name);
     if (line.find(".align 128") != std::string::npos) maps.push_back(name);
   }
   REQUIRE(params.size() >= 3);
+  REQUIRE((grid.empty() || grid.size() == 3));
+  if (!grid.empty()) {
+    int64_t bm = 64 * t.consumers;
+    c.params[grid[0]] = uint64_t((M + bm - 1) / bm * ((N + t.bn - 1) / t.bn));
+    c.params[grid[1]] = c.params[grid[2]] = 1;
+  }
   REQUIRE((maps.size() == 2 || maps.size() == 3));
   c.params[params[params.size() - 3]] = uint64_t(M);
   c.params[params[params.size() - 2]] = uint64_t(K);
@@ -263,4 +271,43 @@ TEST_CASE("ring model: the TMA store's staging waits for every consumer warpgrou
     caught += run_ring_model(broken, c).error != "";
   }
   CHECK(caught > 0);
+}
+
+TEST_CASE("ring model: a persistent grid runs one ring over its tiles", "[ring_model]") {
+  // ring_grid (two or more consumers): min(tiles, SMs) CTAs, here 3, loop over the logical CTAs;
+  // the ring is set up once and its counters run on, C is staged apart from the stages, and the
+  // previous tile's TMA store may still read its buffer until the next tile's staging.
+  for (const Tiles& t : {kTiles[9], kTiles[8], kTiles[16]}) {
+    std::string ptx = compile_ring(t);
+    std::string entry = entry_text(ptx, "ring_grid_wgmma");
+    REQUIRE(count(entry, "%nctaid.x") == 2);  // the producer's and the consumers' tile loops
+    REQUIRE(count(entry, "cp.async.bulk.tensor.2d.global.shared::cta") >= 1);
+    int64_t BM = 64 * t.consumers;
+    INFO("BM " << BM << " BN " << t.bn << " BK " << t.bk);
+    for (int64_t tiles : {1, 2, 5, 7})
+      for (uint32_t cta = 0; cta < 3; ++cta)
+        for (int64_t n : {int64_t(0), int64_t(1), int64_t(3), int64_t(9)}) {
+          RingModelConfig c = config(ptx, "ring_grid", t, BM * tiles, t.bn, n * t.bk);
+          c.ctaid = cta;
+          c.nctaid = uint32_t(std::min<int64_t>(tiles, 3));
+          if (cta >= c.nctaid) continue;
+          c.seed = 1 + cta + uint64_t(tiles);
+          RingModelResult r = run_ring_model(ptx, c);
+          INFO(describe(c, t, n) << ", " << tiles << " tiles");
+          REQUIRE(r.error == "");
+          int64_t mine = (tiles - cta + c.nctaid - 1) / c.nctaid;
+          CHECK(r.fills == std::vector<int64_t>{mine * n});
+        }
+  }
+  // A broken parity, arrive count or wait depth fails here too.
+  const Tiles& t = kTiles[9];
+  std::string ptx = compile_ring(t);
+  for (const auto& [what, text] : mutants(ptx, "ring_grid_wgmma"))
+    for (uint64_t seed : {1u, 2u}) {
+      RingModelConfig c = config(ptx, "ring_grid", t, 128 * 5, t.bn, 7 * t.bk);
+      c.nctaid = 2;
+      c.seed = seed;
+      INFO(what << ", seed " << seed);
+      CHECK(run_ring_model(text, c).error != "");
+    }
 }
