@@ -328,7 +328,7 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
         }
         return;
       }
-      need_general_smem(mma_staging_bytes(op));
+      need_general_smem(general_mma_staging_bytes(op));
       int64_t vec = mma_staging_bytes(op, !k_.async_load(op.operands[0]), !k_.async_load(op.operands[1]));
       k_.conversion_smem_vectorized = std::max(k_.conversion_smem_vectorized, vec);
       return;

@@ -73,6 +73,7 @@ bool pipelines(LoweringContext& cx) {
 
 bool layouts(LoweringContext& cx) {
   assign_layouts(cx.k);
+  plan_staged_stores(cx.k, cx.smem_limit);
   return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "basic/warnings.h"
@@ -169,6 +170,9 @@ struct LoweredKernel {
   /// of async loads need no staging).
   int64_t conversion_smem = 0;
   int64_t conversion_smem_vectorized = 0;
+  /// The general variant's stores of an mma accumulator through the conversion buffer
+  /// (plan_staged_stores).
+  std::set<const ir::Op*> staged_stores;
   /// The op that needs the largest conversion buffer (where a too-large one is reported).
   SourceRange conversion_smem_loc;
   /// The cp.async pipelines of the vectorized variant; their stages start at pipeline_offset
@@ -263,6 +267,19 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit);
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
+/// The same for the general variant, which stages an operand that is a 2-D transposition of a
+/// load (through reshapes) as the load's tile: lines along the operand's rows.
+int64_t general_mma_staging_bytes(const ir::Op& op);
+
+/// Bytes of shared memory the general variant stores tile `tile`, in layout `l`, through
+/// (ptx/mma_store.cpp): rows x (row bytes + 16) for an unsliced mma accumulator layout of 128
+/// or more registers per thread, of 2-, 4- or 8-byte elements, at least 16 bytes per row, with
+/// unit dimensions before the last two; else 0 (stored straight from registers).
+int64_t staged_store_bytes(const ir::Value* tile, const Layout& l);
+/// After layouts, on the portable path: the stores the general variant makes through shared
+/// memory (staged_store_bytes, when that fits in `smem_limit`), into k.staged_stores, and their
+/// bytes into its conversion buffer (ptx/mma_store.cpp).
+void plan_staged_stores(LoweredKernel& k, int64_t smem_limit);
 
 /// Lowers `f` for `target` on the portable path: runs its lowering steps (lowering_steps.h:
 /// mma shapes, warps, early loads, vector widths, pipelines, layouts, stages). The

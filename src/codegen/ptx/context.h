@@ -82,6 +82,12 @@ class EmitContext {
   /// Predicate: this thread holds the first copy of its elements of tile `v` (thread 0 for a
   /// scalar, which every thread holds); "" when no other thread holds them.
   std::string primary_copy(const ir::Value* v);
+  /// While one is alive, coords() computes the coordinates of each layout again, where it is
+  /// first asked for them, instead of reusing the prologue's registers: after a loop that
+  /// needs every register, recomputing a few from %tid is cheaper than holding them across it
+  /// (the general variant's epilogue, issue 20). The code in its scope must ask for the
+  /// coordinates it uses before any branch.
+  class FreshCoords;
 
   /// Reports `msg` at `r`, or at the op being lowered when `r` is unknown; only the first
   /// error of an entry is reported, and the entry then fails.
@@ -168,6 +174,23 @@ class EmitContext {
   const std::string& zero();
   /// The conjunction of `preds` (and_into, in order); "" when empty.
   std::string all_of(const std::vector<std::string>& preds);
+};
+
+class EmitContext::FreshCoords {
+ public:
+  explicit FreshCoords(EmitContext& cx) : cx_(cx) { swap(); }
+  ~FreshCoords() { swap(); }
+  FreshCoords(const FreshCoords&) = delete;
+  FreshCoords& operator=(const FreshCoords&) = delete;
+
+ private:
+  void swap() {
+    std::swap(coords_, cx_.coords_);  // deques: references into either stay valid
+    std::swap(parents_, cx_.parents_);
+  }
+  EmitContext& cx_;
+  std::deque<std::pair<Layout, ThreadCoords>> coords_;
+  std::deque<ParentCoords> parents_;
 };
 
 /// The start of each op family's emitter: the shared context, and its PTX builder under the

@@ -53,6 +53,10 @@ class Emitter : public EmitContext {
   /// Emits one op: a switch over every op kind (no default: the library compiles with
   /// -Werror=switch, so a new op kind without a lowering does not build).
   void op(const ir::Op& op);
+  /// Emits again, before `at`, the ops of `at`'s index operands (operands 2 on) that are cheap
+  /// scalars defined before a loop in `at`'s block (constants, grid ids, scalar arithmetic on
+  /// kernel arguments): their values get fresh registers, so that none is held across the loop.
+  void recompute_scalars(const ir::Op& at);
   void emit_for(const ir::Op& op);
   void emit_if(const ir::Op& op);
   void emit_while(const ir::Op& op);

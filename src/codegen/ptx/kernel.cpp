@@ -3,6 +3,8 @@
 // the grid special registers.
 #include "codegen/ptx/emitter.h"
 
+#include <functional>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -202,13 +204,54 @@ void Emitter::block(const ir::Block& b) {
   }
 }
 
+void Emitter::recompute_scalars(const ir::Op& at) {
+  // Recomputable: a scalar from a constant, a grid register or scalar arithmetic on kernel
+  // arguments and other recomputable scalars, defined in `at`'s block before its last loop (or
+  // other op with regions); values defined after that loop are still in registers.
+  const ir::Block& b = *at.parent;
+  std::map<const ir::Op*, size_t> pos;
+  size_t last_region = 0;
+  for (const auto& o : b.ops) {
+    if (o.get() == &at) break;
+    pos[o.get()] = pos.size();
+    if (!o->regions.empty()) last_region = pos[o.get()];
+  }
+  std::map<const ir::Op*, bool> known;
+  std::function<bool(const ir::Value*)> available = [&](const ir::Value* v) -> bool {
+    if (!v->def) return v->owner == &k_.fn->body;  // a kernel argument
+    auto p = pos.find(v->def);
+    if (p == pos.end()) return false;  // another block
+    if (p->second > last_region) return true;
+    if (auto k = known.find(v->def); k != known.end()) return k->second;
+    const ir::Op& d = *v->def;
+    bool pure = d.kind == ir::OpKind::Constant || d.kind == ir::OpKind::BlockId || d.kind == ir::OpKind::NumBlocks ||
+                ir::is_elementwise(d.kind);
+    bool ok = pure && d.regions.empty() && d.results.size() == 1 && d.results[0]->type.is_scalar();
+    for (const ir::Value* o : d.operands) ok = ok && available(o);
+    known[v->def] = ok;
+    return ok;
+  };
+  bool any = false;
+  for (size_t i = 2; i < at.operands.size(); ++i) any = available(at.operands[i]) || any;
+  if (!any) return;
+  for (const auto& o : b.ops) {
+    if (o.get() == &at) break;
+    if (auto k = known.find(o.get()); k != known.end() && k->second) op(*o);
+  }
+  b_.loc(at.loc);
+  op_loc_ = at.loc;
+}
+
 void Emitter::op(const ir::Op& op) {
   using ir::OpKind;
   // The load, permute and reshapes of an async load: the pipeline moves the tile and mma
   // reads it from shared memory.
   if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;
   // The general variant's staged loads (and their reshapes): the mma that reads them loads them.
-  if (!o_.vectorized && mma_sync_.emitted_by_mma(op)) return;
+  if (!o_.vectorized && mma_sync_.emitted_by_mma(op)) {
+    mma_sync_.load_packed(op);
+    return;
+  }
   b_.loc(op.loc);
   op_loc_ = op.loc;
   switch (op.kind) {
@@ -258,8 +301,19 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
     case OpKind::Store:
-      if (const TmaStore* ts = k_.tma_store(op)) tma_store(*ts);
-      else memory_.store(op);
+      if (const TmaStore* ts = k_.tma_store(op)) {
+        tma_store(*ts);
+      } else if (mma_sync_.large_accumulator(op)) {
+        // The general variant's epilogue, after a main loop that needs every register: its
+        // index arithmetic and thread coordinates are computed again rather than held across
+        // the loop (issue 20: a few of them spilled).
+        recompute_scalars(op);
+        FreshCoords fresh(*this);
+        if (mma_sync_.stores_accumulator(op)) mma_sync_.store_accumulator(op);
+        else memory_.store(op);
+      } else {
+        memory_.store(op);
+      }
       break;
     case OpKind::Gather: gather_.gather(op); break;
     case OpKind::Scatter: gather_.scatter(op); break;

@@ -295,6 +295,25 @@ std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout&
   return all;
 }
 
+// The unmasked path(false) for a tile wholly inside the array and the masked path(true) for an
+// edge tile, behind a CTA-uniform branch on a.interior (labels `what`_edge, `what`_done); only
+// the first when the tile is always inside.
+void interior_or_edge(PtxBuilder& b, const MemoryEmitter::Access& a, const char* what,
+                      const std::function<void(bool edge)>& path) {
+  if (a.interior.empty()) {
+    path(false);
+    return;
+  }
+  std::string masked = b.label_name(fmt::format("{}_edge", what).c_str());
+  std::string done = b.label_name(fmt::format("{}_done", what).c_str());
+  b.ins_if("!" + a.interior, "bra.uni", {masked});
+  path(false);
+  b.ins("bra.uni", {done});
+  b.label(masked);
+  path(true);
+  b.label(done);
+}
+
 }  // namespace
 
 void MemoryEmitter::load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred) {
@@ -348,17 +367,7 @@ void MemoryEmitter::load_in_groups(
       consume(first, regs);
     }
   };
-  if (a.interior.empty()) {  // always inside
-    path(false);
-    return;
-  }
-  std::string masked = b_.label_name("load_edge"), done = b_.label_name("load_done");
-  b_.ins_if("!" + a.interior, "bra.uni", {masked});
-  path(false);
-  b_.ins("bra.uni", {done});
-  b_.label(masked);
-  path(true);
-  b_.label(done);
+  interior_or_edge(b_, a, "load", path);
 }
 
 void MemoryEmitter::load(const ir::Op& op) {
@@ -471,19 +480,46 @@ void MemoryEmitter::load_plain(const ir::Op& op, const std::vector<std::string>&
   b_.label(done);
 }
 
+void MemoryEmitter::store_element(DType dt, const std::string& v, const std::string& addr, const std::string& pred) {
+  std::string src = v;
+  if (dt == DType::Bool) {
+    src = b_.reg(RegClass::B32);
+    b_.ins("selp.b32", {src, "1", "0", v});
+  }
+  b_.ins_if(pred, "st.global." + ptx_store_type(dt), {addr, src});
+}
+
+void MemoryEmitter::store_in_groups(const ir::Op& op, const Layout& l, int64_t group,
+                                    const std::function<std::vector<std::string>(int64_t first)>& produce) {
+  DType dt = op.operands[1]->type.tile.dtype;
+  Access a = plan_access(op, op.operands[0], l, 2);
+  const ThreadCoords& tc = cx_.coords(l);
+  int64_t n = l.regs_per_thread();
+  // One path: group after group produced, then stored, each element's address and bounds test
+  // computed where it is used (the mirror of load_in_groups).
+  auto path = [&](bool edge) {
+    a.row_off.clear();
+    a.valid.clear();
+    if (edge) edge_limits(b_, a);
+    for (int64_t first = 0; first < n; first += group) {
+      std::vector<std::string> regs = produce(first);
+      a.row_off.clear();
+      for (int64_t r = first; r < first + group; ++r) {
+        std::string p = edge ? both(b_, element_valid(b_, a, l, tc.base, r), tc.primary) : tc.primary;
+        store_element(dt, regs[size_t(r - first)], element_address(b_, a, l, r), p);
+      }
+    }
+  };
+  interior_or_edge(b_, a, "store", path);
+}
+
 void MemoryEmitter::store(const ir::Op& op) {
   const ir::Value* arr = op.operands[0];
   const ir::Value* val = op.operands[1];
   DType dt = val->type.tile.dtype;
   const std::vector<std::string>& in = cx_.regs(val);
-  std::string suffix = ptx_store_type(dt);
   auto store_one = [&](const std::string& v, const std::string& addr, const std::string& pred) {
-    std::string src = v;
-    if (dt == DType::Bool) {
-      src = b_.reg(RegClass::B32);
-      b_.ins("selp.b32", {src, "1", "0", v});
-    }
-    b_.ins_if(pred, "st.global." + suffix, {addr, src});
+    store_element(dt, v, addr, pred);
   };
   if (val->type.is_scalar()) {
     // One element: thread 0 writes it.

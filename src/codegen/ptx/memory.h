@@ -30,6 +30,15 @@ class MemoryEmitter : FamilyEmitter {
   void load_in_groups(const ir::Op& op, int64_t group,
                       const std::function<void(int64_t first, const std::vector<std::string>& regs)>& consume);
 
+  /// A tile store of the general variant (element by element) whose values come `group`
+  /// registers at a time: `produce(first)` returns registers [first, first + group) of layout
+  /// `l` (the stored tile's shape; any layout, not necessarily its value's), emitted on the
+  /// unmasked path for interior tiles and again on the masked one for edge tiles, each
+  /// element's address computed just before its store. Threads holding copies in `l` do not
+  /// store. `group` divides the registers per thread.
+  void store_in_groups(const ir::Op& op, const Layout& l, int64_t group,
+                       const std::function<std::vector<std::string>(int64_t first)>& produce);
+
   /// Address computation of one load or store (memory.cpp).
   struct Access;
 
@@ -53,6 +62,8 @@ class MemoryEmitter : FamilyEmitter {
   /// One element of a load into `dst` (bool through a byte), under predicate `pred` ("" =
   /// always).
   void load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred);
+  /// One element of a store of register `v` (bool as a byte), under predicate `pred`.
+  void store_element(DType dt, const std::string& v, const std::string& addr, const std::string& pred);
 };
 
 }  // namespace tilec::codegen

@@ -40,6 +40,32 @@ MmaKind mma_kind(DType a, DType c) {
 
 int elem_bytes(DType d) { return d == DType::TF32 ? 4 : dtype_bytes(d); }
 
+// Whether `op` is a permute that swaps the last two dimensions and keeps the others, all of
+// extent 1 (a load with order=(1, 0), or (0, 1, 3, 2) of a 1x1xRxC tile): a 2-D transposition.
+bool transposes_rows(const ir::Op& op) {
+  if (op.kind != ir::OpKind::Permute) return false;
+  const std::vector<int64_t>& shape = op.results[0]->type.tile.shape;
+  size_t n = shape.size();
+  if (n < 2 || op.order.size() != n || op.order[n - 2] != int64_t(n - 1) || op.order[n - 1] != int64_t(n - 2))
+    return false;
+  for (size_t d = 0; d + 2 < n; ++d)
+    if (op.order[d] != int64_t(d) || shape[d] != 1) return false;
+  return true;
+}
+
+// The value an mma operand views: back through reshapes and at most one 2-D transposition
+// (transposes_rows); `transposed` says whether one was passed, `chain` (when given) collects
+// the ops passed.
+const ir::Value* viewed_value(const ir::Value* v, bool& transposed, std::vector<const ir::Op*>* chain = nullptr) {
+  transposed = false;
+  while (v->def && (v->def->kind == ir::OpKind::Reshape || (!transposed && transposes_rows(*v->def)))) {
+    if (v->def->kind == ir::OpKind::Permute) transposed = true;
+    if (chain) chain->push_back(v->def);
+    v = v->def->operands[0];
+  }
+  return v;
+}
+
 }  // namespace
 
 int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
@@ -47,6 +73,18 @@ int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
   const auto& b = op.operands[1]->type.tile.shape;
   int e = elem_bytes(op.operands[0]->type.tile.dtype);
   return (stage_a ? a[0] * (a[1] * e + 16) : 0) + (stage_b ? b[0] * (b[1] * e + 16) : 0);
+}
+
+int64_t general_mma_staging_bytes(const ir::Op& op) {
+  int e = elem_bytes(op.operands[0]->type.tile.dtype);
+  int64_t bytes = 0;
+  for (int i = 0; i < 2; ++i) {
+    const std::vector<int64_t>& s = op.operands[size_t(i)]->type.tile.shape;
+    bool transposed;
+    viewed_value(op.operands[size_t(i)], transposed);
+    bytes += transposed ? s[1] * (s[0] * e + 16) : s[0] * (s[1] * e + 16);
+  }
+  return bytes;
 }
 
 // ldmatrix addressing of one operand for one warp (PTX ISA §9.7.13.4.15): lane l gives the
@@ -193,13 +231,19 @@ void MmaSyncEmitter::stage_operand(const ir::Value* v, const std::string& base, 
   stage_registers(l, s, 0, cx_.regs(v));
 }
 
+int64_t MmaSyncEmitter::store_group(const Layout& l, DType d) {
+  // One store's worth of registers (16 bytes of a row where the layout allows; stage_plan),
+  // dividing the registers per thread.
+  int64_t group = std::max(1, std::min(l.spt(l.rank() - 1), 16 / elem_bytes(d)));
+  while (group > 1 && l.regs_per_thread() % group) group /= 2;
+  return group;
+}
+
 void MmaSyncEmitter::stage_load(const ir::Op& load, const std::string& base, int64_t pitch) {
   const ir::Value* t = load.results[0];
   const Layout& l = cx_.k_.layout(t);
   StagePlan s = stage_plan(l, t->type.tile.dtype, base, pitch);
-  // One store's worth of registers at a time (16 bytes of a row where the layout allows).
-  int64_t group = s.per_store;
-  while (group > 1 && l.regs_per_thread() % group) group /= 2;
+  int64_t group = store_group(l, t->type.tile.dtype);
   SourceRange at = cx_.op_loc_;
   b_.loc(load.loc);
   memory_.load_in_groups(load, group, [&](int64_t first, const std::vector<std::string>& regs) {
@@ -208,9 +252,46 @@ void MmaSyncEmitter::stage_load(const ir::Op& load, const std::string& base, int
   b_.loc(at);
 }
 
+void MmaSyncEmitter::load_packed(const ir::Op& load) {
+  bool packed = false;
+  for (const auto& [operand, sl] : staged_) packed = packed || (sl.load == &load && sl.packed);
+  if (!packed) return;
+  const ir::Value* t = load.results[0];
+  const Layout& l = cx_.k_.layout(t);
+  int64_t group = store_group(l, t->type.tile.dtype);
+  // The words are the same registers on the interior and the edge path.
+  std::vector<std::string>& words = packed_[&load];
+  for (int64_t i = 0; i < l.regs_per_thread(); i += 2) words.push_back(b_.reg(RegClass::B32));
+  b_.loc(load.loc);
+  memory_.load_in_groups(load, group, [&](int64_t first, const std::vector<std::string>& regs) {
+    for (size_t k = 0; k + 1 < regs.size(); k += 2)
+      b_.ins("mov.b32", {words[size_t(first) / 2 + k / 2], "{" + regs[k] + ", " + regs[k + 1] + "}"});
+  });
+}
+
+void MmaSyncEmitter::stage_packed(const ir::Op& load, const std::string& base, int64_t pitch) {
+  const ir::Value* t = load.results[0];
+  const Layout& l = cx_.k_.layout(t);
+  StagePlan s = stage_plan(l, t->type.tile.dtype, base, pitch);
+  int64_t group = store_group(l, t->type.tile.dtype);
+  const std::vector<std::string>& words = packed_.at(&load);
+  int rank = l.rank();
+  for (int64_t first = 0; first < l.regs_per_thread(); first += group) {
+    // A group is `group` elements of one row, contiguous (store_group): one st.shared.
+    std::vector<int64_t> off = l.reg_offset(first);
+    std::string at = fmt::format("[{}+{}]", s.addr, off[size_t(rank - 2)] * s.pitch + off[size_t(rank - 1)] * s.e);
+    std::vector<std::string> w(words.begin() + first / 2, words.begin() + (first + group) / 2);
+    std::string opcode = w.size() == 1 ? "st.shared.b32" : fmt::format("st.shared.v{}.b32", w.size());
+    std::string val = w.size() == 1 ? w[0] : "{" + fmt::format("{}", fmt::join(w, ", ")) + "}";
+    if (!s.guard.empty()) b_.ins_if(s.guard, opcode, {at, val});
+    else b_.ins(opcode, {at, val});
+  }
+}
+
 void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
   staged_.clear();
   skipped_.clear();
+  packed_.clear();
   std::map<const ir::Value*, int> uses;
   ir::Function& fn = const_cast<ir::Function&>(f);
   ir::walk(fn.body, [&](ir::Op& op) {
@@ -220,27 +301,37 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
     if (mma.kind != ir::OpKind::Mma) return;
     for (int i = 0; i < 2; ++i) {
       const ir::Value* operand = mma.operands[size_t(i)];
-      const ir::Value* v = operand;
       std::vector<const ir::Op*> chain;
+      bool transposed;
+      const ir::Value* v = viewed_value(operand, transposed, &chain);
       bool single = true;
-      while (v->def && v->def->kind == ir::OpKind::Reshape) {
-        single = single && uses[v] == 1;
-        chain.push_back(v->def);
-        v = v->def->operands[0];
-      }
+      for (const ir::Op* c : chain) single = single && uses[c->results[0]] == 1;
       const ir::Op* ld = v->def;
       if (!single || !ld || ld->kind != ir::OpKind::Load || uses[v] != 1 || v->type.is_scalar()) continue;
-      // The load's shape is the operand's after leading unit dimensions (the staging keeps
-      // the load's last two dimensions).
+      // The load's shape is the operand's (transposed when a permute was passed) after leading
+      // unit dimensions (the staging keeps the load's last two dimensions).
       const std::vector<int64_t>& ls = v->type.tile.shape;
       const std::vector<int64_t>& os = operand->type.tile.shape;
-      bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[0] && ls.back() == os[1];
+      size_t rows = transposed ? 1 : 0;
+      bool shape_ok = ls.size() >= 2 && os.size() == 2 && ls[ls.size() - 2] == os[rows] && ls.back() == os[1 - rows];
       for (size_t d = 0; d + 2 < ls.size(); ++d) shape_ok = shape_ok && ls[d] == 1;
       if (!shape_ok) continue;
-      // Same block, and nothing between the load and the mma that could change what it reads.
+      // A 16-bit load in a block around the mma's (a loop-invariant operand, attention's Q):
+      // loaded where it is, two elements to a register, and staged from those registers by
+      // every run of the mma (load_packed).
       bool same_block = ld->parent == mma.parent;
       for (const ir::Op* c : chain) same_block = same_block && c->parent == mma.parent;
-      if (!same_block) continue;
+      if (!same_block) {
+        bool around = false;
+        for (const ir::Block* b = mma.parent; b && !around; b = b->parent ? b->parent->parent : nullptr)
+          around = b == ld->parent;
+        DType d = v->type.tile.dtype;
+        if (!around || elem_bytes(d) != 2 || store_group(cx_.k_.layout(v), d) < 2) continue;
+        staged_[operand] = {ld, transposed, true};
+        skipped_.insert(ld);
+        skipped_.insert(chain.begin(), chain.end());
+        continue;
+      }
       bool quiet = true, after = false;
       for (const auto& o : mma.parent->ops) {
         if (o.get() == &mma) break;
@@ -259,7 +350,7 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
         }
       }
       if (!quiet || !after) continue;
-      staged_[operand] = ld;
+      staged_[operand] = {ld, transposed};
       skipped_.insert(ld);
       skipped_.insert(chain.begin(), chain.end());
     }
@@ -288,15 +379,24 @@ void MmaSyncEmitter::mma(const ir::Op& op) {
       s[i] = {cx_.async_base_.at(al), e, al->contiguous_dim, al->pitch(), true};
       continue;
     }
-    const std::vector<int64_t>& shape = v->type.tile.shape;
     std::string base = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {base, cx_.smem_});
     if (staged) b_.ins("add.u32", {base, base, u32(staged)});
-    s[i] = {base, e, 1, shape[1] * e + 16, false};
+    // A staged load is written as the load's tile: lines along the operand's columns, or,
+    // transposed, along its rows (contiguous_dim 0: ldmatrix reads them as it reads the
+    // cp.async stage of the same load).
     auto staged_load = staged_.find(v);
-    if (staged_load != staged_.end()) stage_load(*staged_load->second, base, s[i].pitch);
-    else stage_operand(v, base, s[i].pitch);
-    staged += shape[0] * s[i].pitch;
+    bool transposed = staged_load != staged_.end() && staged_load->second.transposed;
+    const std::vector<int64_t>& shape = v->type.tile.shape;
+    int64_t lines = transposed ? shape[1] : shape[0], line_elems = transposed ? shape[0] : shape[1];
+    s[i] = {base, e, transposed ? 0 : 1, line_elems * e + 16, false};
+    if (staged_load != staged_.end() && staged_load->second.packed)
+      stage_packed(*staged_load->second.load, base, s[i].pitch);
+    else if (staged_load != staged_.end())
+      stage_load(*staged_load->second.load, base, s[i].pitch);
+    else
+      stage_operand(v, base, s[i].pitch);
+    staged += lines * s[i].pitch;
   }
   if (staged) cx_.cta_barrier();
   mma_compute(op, s[0], s[1]);

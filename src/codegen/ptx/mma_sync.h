@@ -23,7 +23,8 @@ class MmaSyncEmitter : FamilyEmitter {
   /// has a staged load (find_staged_loads); f8 needs sm_89.
   void mma(const ir::Op& op);
   /// The general variant: finds the mma operands that come straight from a tile load (through
-  /// reshapes that drop leading unit dimensions) which nothing else reads and which no op
+  /// reshapes that drop leading unit dimensions and at most one 2-D transposition, a load with
+  /// order=(1, 0)) which nothing else reads and which no op
   /// between the load and the mma can change (no store, scatter, atomic, print, assert or
   /// nested region between them in the same block). The mma loads such an operand itself, a
   /// 16-byte row piece at a time, each piece stored to shared memory before the next is loaded,
@@ -32,8 +33,23 @@ class MmaSyncEmitter : FamilyEmitter {
   /// and spilled (issue 20). Call once per entry, before the body.
   void find_staged_loads(const ir::Function& f);
   /// Whether `op` is a staged load, or a reshape of one, that the mma reading it emits (the
-  /// dispatcher then skips it).
+  /// dispatcher then skips it, after load_packed).
   bool emitted_by_mma(const ir::Op& op) const { return skipped_.count(&op) > 0; }
+  /// For a staged load of 16-bit elements outside the block of the mma that reads it (a
+  /// loop-invariant operand such as attention's Q): loads it here, packing its elements two to
+  /// a 32-bit register, so that it holds half the registers while the loop runs (64 per thread
+  /// for a 128x128 tile in 8 warps, one each, spilled); the mma stages it from those words
+  /// each time it runs. Emits nothing for any other op.
+  void load_packed(const ir::Op& load);
+  /// The general variant's store of a tile in an mma accumulator layout that staged_store_bytes
+  /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
+  /// stored a piece at a time (mma_store.cpp).
+  void store_accumulator(const ir::Op& store);
+  /// Whether store_accumulator takes `store` (the general variant, plan_staged_stores).
+  bool stores_accumulator(const ir::Op& store) const;
+  /// Whether `store`, in the general variant, stores a tile in an mma accumulator layout of
+  /// 128 or more registers per thread (through shared memory or, too large for it, straight).
+  bool large_accumulator(const ir::Op& store) const;
 
  private:
   /// An mma operand (a: M x K, b: K x N elements) in shared memory, stored as lines of `pitch`
@@ -68,6 +84,11 @@ class MmaSyncEmitter : FamilyEmitter {
     int per_store = 1;  ///< registers per st.shared where contiguous
   };
   StagePlan stage_plan(const Layout& l, DType d, const std::string& base, int64_t pitch);
+  /// The registers of one st.shared of stage_plan: per_store, halved until it divides the
+  /// registers per thread.
+  static int64_t store_group(const Layout& l, DType d);
+  /// Stores the words of packed load `load` (load_packed) at their places, as stage_load would.
+  void stage_packed(const ir::Op& load, const std::string& base, int64_t pitch);
   /// Stores registers `r` (registers first .. of layout `l`) at their places (stage_plan).
   void stage_registers(const Layout& l, const StagePlan& s, int64_t first, const std::vector<std::string>& r);
   /// ldmatrix lane addresses of this warp: line (l%8) + 8*bit + warp_line, chunk bit' +
@@ -84,7 +105,14 @@ class MmaSyncEmitter : FamilyEmitter {
   MemoryEmitter& memory_;      ///< whose loads the staged operands come from
   /// The general variant's staged loads: operand value of an mma → its load (find_staged_loads),
   /// and the ops the dispatcher skips (the loads and the reshapes after them).
-  std::map<const ir::Value*, const ir::Op*> staged_;
+  struct StagedLoad {
+    const ir::Op* load = nullptr;
+    bool transposed = false;  ///< the operand is the load's tile transposed (a permute between)
+    bool packed = false;      ///< loaded where it is, outside the mma's block (load_packed)
+  };
+  std::map<const ir::Value*, StagedLoad> staged_;
+  /// Packed loads: the 32-bit words holding their elements two by two, in register order.
+  std::map<const ir::Op*, std::vector<std::string>> packed_;
   std::set<const ir::Op*> skipped_;
 };
 

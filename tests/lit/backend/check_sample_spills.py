@@ -33,35 +33,19 @@ VARIANTS = {
     "matmul_splitk": [[], ["-D", "BN=256"]],
 }
 # The entries that still spill, by sample and -D set: entry -> the most spill-store bytes on
-# any of the archs (measured 2026-12-01 with CUDA 13 ptxas, after merging main at 232d4e1, on
-# five archs, sm_90 among them, until issue 16 made -arch sm_90 build sm_90a and sm_80). Before
-# issue 20's staged loads and per-use addresses the general variants (the kernel's own name)
-# stored 736-904 bytes (matmul, matmul_bias_relu, matmul_bt). Their 128x256 f32 accumulators
-# take 128 registers per thread in 8 warps, and ptxas runs the loop at 255; what still spills is
-# a few values around the loop and the epilogue. Attention D=128 spilled 40-92 bytes until
-# 2026-12-02 (Q in shared memory on the tma_wgmma path, the mask only on the last tiles in
-# samples/attention.tile); with BN=128 (the sample's default since then) the causal general
-# variant, for unaligned arrays, kept 8 bytes. Since the [B, H, S, D] arrays with grouped K/V
-# heads and the second kernel attention_lse (issue 17, 2026-12-02) the D=128 general variants,
-# at 255 registers, spill 4-100 bytes (one more stride per array; ptxas's allocation at the
-# limit moves with any change); their vectorized and tma_wgmma entries do not spill. Issue 16
-# loads matmul_bias_relu's bias row in the accumulator's slice layout instead of converting it:
-# 52 bytes became 8 (sm_80 to sm_89) and 36 (sm_90a), measured 2026-12-02.
-# batched_matmul took matmul's 128x256 tiles on 2026-12-02 (issue 16: 0.73x torch.bmm at
-# 32 x 2048^3 bf16 on the H200, 0.63x with 128x128); its general variant, with a batch stride per
-# array more than matmul's, stores 60 bytes (sm_80 to sm_89) and 72 (sm_90a). matmul_splitk's
-# 128x256 configuration (-D BN=256) stores 16 bytes on sm_90a, in its general variant too.
+# any of the archs (CUDA 13 ptxas, 2026-12-02). The general variants (the kernel's own name) of
+# matmul, matmul_bias_relu, matmul_bt, batched_matmul and matmul_splitk -D BN=256, whose
+# 128x256 f32 accumulators take 128 registers per thread in 8 warps, stored 736-904 bytes
+# before issue 20's staged loads and per-use addresses, then 8-100 bytes (batched_matmul 60-72,
+# matmul_splitk 16); attention with D=128 4-100 bytes. What removed them: such an accumulator
+# is stored through shared memory a 16-byte piece at a time (ptx/mma_store.cpp), its index
+# arithmetic and thread coordinates computed again after the loop; a transposed operand
+# (matmul_bt's B, attention's K^T) is staged as its load's tile; attention's Q, loaded before
+# the loop, is held two elements to a register (mma_sync.cpp). Left: matmul_splitk -D BN=256,
+# whose 128x256 f32 partials (130 KiB through shared memory) do not fit in the 99 KiB of
+# sm_86/sm_89 and are stored straight from registers: 4 bytes on sm_90a.
 KNOWN_SPILLS = {
-    ("matmul", ""): {"matmul": 76},
-    ("matmul", "-D T=bf16"): {"matmul": 76},
-    ("matmul_bias_relu", ""): {"matmul_bias_relu": 36},
-    ("matmul_bias_relu", "-D T=bf16"): {"matmul_bias_relu": 36},
-    ("matmul_bt", ""): {"matmul_bt": 100},
-    ("batched_matmul", ""): {"batched_matmul": 72},
-    ("batched_matmul", "-D T=bf16"): {"batched_matmul": 72},
-    ("matmul_splitk", "-D BN=256"): {"matmul_splitk": 16},
-    ("attention", "-D CAUSAL=True -D D=128"): {"attention": 44, "attention_lse": 100},
-    ("attention", "-D D=128"): {"attention": 16, "attention_lse": 28},
+    ("matmul_splitk", "-D BN=256"): {"matmul_splitk": 4},
 }
 SPILL = re.compile(r"error: (\w+) on (sm_\w+): .*; spills: (\d+) bytes stored")
 
