@@ -420,17 +420,11 @@ class Machine {
       return fail(in, "a bulk copy signals an mbarrier phase no arrive.expect_tx opened");
     Copy c{dst, dst + uint64_t(box), bar, box, fill, in.line};
     // Overwritten before released: a wgmma group that has not retired still reads these bytes.
-    for (size_t g = 0; g < wg_.size(); ++g) {
-      std::vector<const std::set<int>*> reading(1, &wg_[g].open);
-      for (const std::set<int>& grp : wg_[g].groups) reading.push_back(&grp);
-      for (const std::set<int>* s : reading)
-        for (int f : *s)
-          for (auto [lo, hi] : fills_[size_t(f)].bytes)
-            if (lo < c.end && c.dst < hi)
-              return fail(in, fmt::format("stage overwritten while warpgroup {} has a wgmma group reading it "
-                                          "(fill {} of ring {}) not yet retired",
-                                          g, fills_[size_t(f)].tag, fills_[size_t(f)].ring));
-    }
+    size_t g = 0;
+    if (int f = read_by_wgmma(c.dst, c.end, g); f >= 0)
+      return fail(in, fmt::format("stage overwritten while warpgroup {} has a wgmma group reading it "
+                                  "(fill {} of ring {}) not yet retired",
+                                  g, fills_[size_t(f)].tag, fills_[size_t(f)].ring));
     for (auto it = regions_.begin(); it != regions_.end();) {
       if (it->first < c.end && c.dst < it->second.end) {
         if (!it->second.landed) return fail(in, "a bulk copy into bytes another copy in flight writes");
@@ -445,20 +439,28 @@ class Machine {
     ++t.pc;
   }
 
-  // Bytes [lo, hi) of shared memory that a generic store writes or a bulk store reads (the TMA
-  // store epilogue's staging buffer, ptx/tma_store.cpp): no wgmma group that has not retired
-  // may still read them, and no bulk copy in flight may still write them.
-  void check_free(const Insn& in, uint64_t lo, uint64_t hi, const char* what) {
-    for (size_t g = 0; g < wg_.size(); ++g) {
+  // The fill whose bytes overlap [lo, hi) and that a wgmma group of warpgroup `g` (set) has not
+  // retired yet (open or committed), or -1.
+  int read_by_wgmma(uint64_t lo, uint64_t hi, size_t& g) const {
+    for (g = 0; g < wg_.size(); ++g) {
       std::vector<const std::set<int>*> reading(1, &wg_[g].open);
       for (const std::set<int>& grp : wg_[g].groups) reading.push_back(&grp);
       for (const std::set<int>* r : reading)
         for (int f : *r)
           for (auto [a, b] : fills_[size_t(f)].bytes)
-            if (a < hi && lo < b)
-              return fail(in, fmt::format("{} bytes a wgmma group of warpgroup {} still reads (fill {} of ring {})",
-                                          what, g, fills_[size_t(f)].tag, fills_[size_t(f)].ring));
+            if (a < hi && lo < b) return f;
     }
+    return -1;
+  }
+
+  // Bytes [lo, hi) of shared memory that a generic store writes or a bulk store reads (the TMA
+  // store epilogue's staging buffer, ptx/tma_store.cpp): no wgmma group that has not retired
+  // may still read them, and no bulk copy in flight may still write them.
+  void check_free(const Insn& in, uint64_t lo, uint64_t hi, const char* what) {
+    size_t g = 0;
+    if (int f = read_by_wgmma(lo, hi, g); f >= 0)
+      return fail(in, fmt::format("{} bytes a wgmma group of warpgroup {} still reads (fill {} of ring {})", what, g,
+                                  fills_[size_t(f)].tag, fills_[size_t(f)].ring));
     for (const auto& [start, r] : regions_)
       if (start < hi && lo < r.end && !r.landed) return fail(in, fmt::format("{} bytes a bulk copy in flight writes", what));
   }
