@@ -90,7 +90,9 @@ void Emitter::cluster_release(const std::string& release, const std::string& bar
   b_.ins("xor.pred", {alone, release, both});
   b_.ins_if(both, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
   b_.ins_if(both, "mapa.shared::cluster.u32", {remote, bar, cluster_peer_});
-  b_.ins_if(both, "mbarrier.arrive.release.cluster.shared::cluster.b64", {"_", "[" + remote + "]"});
+  // As CUTLASS's ClusterBarrier::arrive(cta_id): release at CTA scope (the default); the
+  // .cluster scope costs a MEMBAR.ALL.GPU per stage (ptxas 13.0).
+  b_.ins_if(both, "mbarrier.arrive.shared::cluster.b64", {"_", "[" + remote + "]"});
   b_.ins_if(alone, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]", "2"});
 }
 
