@@ -323,19 +323,27 @@ void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, c
 }
 
 std::vector<std::string> Emitter::logical_cta(const std::string& tile) {
+  std::vector<std::string> cta;
+  if (k_.fn->sig.grid.size() == 1) {
+    // A 1-D grid: the tile is x.
+    cta = {b_.reg(RegClass::B32), "0", "0"};
+    b_.ins("cvt.u32.u64", {cta[0], tile});
+    return cta;
+  }
   // (x, y, z) = (tile % gx, tile / gx % gy, tile / (gx gy)).
   std::string g[2];
   for (int d = 0; d < 2; ++d) {
     g[d] = b_.reg(RegClass::B64);
     b_.ins("cvt.u64.u32", {g[d], persistent_grid_[size_t(d)]});
   }
-  std::vector<std::string> cta;
   std::string q = b_.reg(RegClass::B64), r = b_.reg(RegClass::B64), r1 = b_.reg(RegClass::B64),
-              q1 = b_.reg(RegClass::B64);
-  b_.ins("rem.u64", {r, tile, g[0]});
-  b_.ins("div.u64", {q, tile, g[0]});
-  b_.ins("rem.u64", {r1, q, g[1]});
-  b_.ins("div.u64", {q1, q, g[1]});
+              q1 = b_.reg(RegClass::B64), t = b_.reg(RegClass::B64);
+  divide64(q, tile, g[0], false);
+  b_.ins("mul.lo.u64", {t, q, g[0]});
+  b_.ins("sub.u64", {r, tile, t});
+  divide64(q1, q, g[1], false);
+  b_.ins("mul.lo.u64", {t, q1, g[1]});
+  b_.ins("sub.u64", {r1, q, t});
   for (const std::string& v : {r, r1, q1}) {
     cta.push_back(b_.reg(RegClass::B32));
     b_.ins("cvt.u32.u64", {cta.back(), v});
