@@ -180,6 +180,10 @@ void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
     s.why_not_cluster = "the loop's trip count depends on bid()";
   else if (!shareable) s.why_not_cluster = "no operand tile of two or more 128-byte boxes to share";
   else if (opt.cluster == 1) s.why_not_cluster = "cluster=1";
+  // Measured on the H200 (bench/results/2026-12-02-clusters-h200.md): the coupled rings cost
+  // what the multicast saves (matmul 4096^3 0.95x against 0.98x cuBLAS, 8192^3 1.00x both), so
+  // clusters are taken only when asked for.
+  else if (opt.cluster == 0) s.why_not_cluster = "not asked for (cluster=2)";
   s.cluster = s.why_not_cluster.empty() ? 2 : 1;
   if (s.cluster == 1 && opt.cluster == 2)
     k.warnings.push_back({Warning::Cluster, k.fn->sig.range,
