@@ -541,6 +541,14 @@ std::string define_strided(const Module& m, const Kernel& k) {
     for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
     std::string grid = "tilec_grid";
     bool clustered = p.cluster_dims[0] * p.cluster_dims[1] * p.cluster_dims[2] > 1;
+    // A persistent grid: the logical grid as the last parameters.
+    if (p.persistent)
+      for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
+    if (args.empty()) {
+      out += ind + "void** tilec_args = NULL;\n";
+    } else {
+      out += fmt::format("{}void* tilec_args[{}] = {{{}}};\n", ind, args.size(), join(args, ", "));
+    }
     out += fmt::format("{}static const int tilec_cluster[3] = {{{}, {}, {}}};\n", ind, p.cluster_dims[0],
                        p.cluster_dims[1], p.cluster_dims[2]);
     if (p.dynamic_shared_bytes > kDefaultSharedLimit) {
@@ -551,10 +559,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
           ind, k.sym, p.dynamic_shared_bytes);
     }
     if (p.persistent) {
-      // The logical grid as parameters; min(CTAs, SMs) CTAs along x loop over it. In clusters
-      // (along x only): as many CTAs as clusters fit, and the logical CTAs rounded up to whole
-      // clusters (a CTA past the logical grid takes no tile).
-      for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
+      // min(CTAs, SMs) CTAs along x loop over the logical grid. In clusters (along x only): as
+      // many CTAs as clusters fit (after the shared memory limit is raised: occupancy depends on
+      // it), and the logical CTAs rounded up to whole clusters (a CTA past the last takes no tile).
       out += fmt::format("{0}int64_t tilec_nsm = 0;\n"
                          "{0}uint32_t tilec_pgrid[3] = {{1, 1, 1}};\n"
                          "{0}uint64_t tilec_ctas = (uint64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n",
@@ -573,11 +580,6 @@ std::string define_strided(const Module& m, const Kernel& k) {
                          "{0}tilec_pgrid[0] = (uint32_t)(tilec_ctas < (uint64_t)tilec_nsm ? tilec_ctas : (uint64_t)tilec_nsm);\n",
                          ind);
       grid = "tilec_pgrid";
-    }
-    if (args.empty()) {
-      out += ind + "void** tilec_args = NULL;\n";
-    } else {
-      out += fmt::format("{}void* tilec_args[{}] = {{{}}};\n", ind, args.size(), join(args, ", "));
     }
     out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
                        "{0}                    {4}, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
