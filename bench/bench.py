@@ -433,6 +433,41 @@ def bench_matmul():
     record(wl0, "cuBLAS again at the end", again, 0, f"{2 * 4096 ** 3 / again / 1e9:.0f} TFLOP/s (drift {again / ms0:.3f}x)")
 
 
+def bench_f8():
+    """samples/matmul_f8.tile (f8e4m3 A [M, K], B [N, K], per-tensor f32 scales, bf16 out) beside
+    torch._scaled_mm(a, b.t(), scale_a, scale_b, out_dtype=bf16, use_fast_accum=True): the
+    sample keeps one f32 accumulator without periodic promotion, which is what use_fast_accum
+    asks of cuBLAS. The promoting cuBLAS kernel (use_fast_accum=False) is timed beside it for
+    reference. Checked against float64 first (relative error of the whole C)."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    f = tilec_generic("matmul_f8", [U64] * 5 + [I64, I64, I64])
+    for n in (4096, 8192):
+        wl = f"f8e4m3 GEMM {n}^3, bf16 out, per-tensor scales"
+        a = (torch.randn(n, n, device=dev) * 2).to(torch.float8_e4m3fn)
+        b = (torch.randn(n, n, device=dev) * 2).to(torch.float8_e4m3fn)
+        sa = torch.tensor(0.375, device=dev)
+        sb = torch.tensor(1.75, device=dev)
+        c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+        ref = (a.double() @ b.double().t()) * (0.375 * 1.75)
+        args = (a, b, sa, sb, c, n, n, n)
+        err = check_tilec_matmul(wl, f, args, c, ref)
+        fast = torch._scaled_mm(a, b.t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=True)
+        slow = torch._scaled_mm(a, b.t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=False)
+        err_fast = check_close(wl + " cuBLAS fast", fast, ref, 1e-2)
+        err_slow = check_close(wl + " cuBLAS promoted", slow, ref, 1e-2)
+        del ref, fast, slow
+        label = "torch._scaled_mm (use_fast_accum=True)"
+        ms = time_matmuls(wl, label, {
+            label: lambda: torch._scaled_mm(a, b.t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=True),
+            "torch._scaled_mm (use_fast_accum=False)": lambda: torch._scaled_mm(
+                a, b.t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=False)},
+            {"tilec": (lambda: f(*args), err)}, 2 * n ** 3)
+        record(wl, "errors vs float64", ms["tilec"], 0,
+               f"rel err tilec {err:.2e}, cuBLAS fast {err_fast:.2e}, cuBLAS promoted {err_slow:.2e}")
+        del a, b, c
+
+
 def rotating(sets, fn):
     """A callable running fn(*sets[i]) with i = 0, 1, 2, ... cyclically: a memory-bound kernel
     whose inputs would fit in the L2 beside the previous launch's leftovers reads a different set
@@ -1042,7 +1077,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:
