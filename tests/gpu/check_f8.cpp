@@ -13,7 +13,10 @@
 //     at most 2^-12 of the running sum per k32 wgmma step (Hopper's f8 accumulation keeps about
 //     14 bits, DeepSeek-V3 report §3.3.2; nothing promotes it). The relative Frobenius error of
 //     the samples must also stay under 2^-7, so that a wrong kernel cannot hide in the bound.
-//     Which entry ran is checked: _wgmma where K is a multiple of 16, the portable one else.
+//     Which entry ran is checked: _wgmma where every row is 16-byte aligned (K and 2 N multiples
+//     of 16), the portable one else.
+//     With -D PROMOTE=True (a promotion into f32 registers every 4 k32 steps) the bound's
+//     ceil(K / 32) becomes min(4, ceil(K / 32)) plus the f32 additions (within 2^-20 mag).
 //   check_f8 [--small]   one line per case; exit status 1 on a failure; --small: the shapes
 //                        compute-sanitizer runs
 #include <cuda.h>
@@ -31,6 +34,7 @@
 #include "f8.h"
 #include "matmul_f8.h"
 #include "matmul_f8_e5m2.h"
+#include "matmul_f8_promote.h"
 
 namespace {
 
@@ -106,7 +110,8 @@ void check_encode() {
     h[i] = to_f16(x[i]);
     hf[i] = from_f16(h[i]);
   }
-  Buffer X(size_t(n) * 4), H(size_t(n) * 2), E4(size_t(n)), E5(size_t(n)), H4(size_t(n)), H5(size_t(n));
+  size_t un = x.size();
+  Buffer X(un * 4), H(un * 2), E4(un), E5(un), H4(un), H5(un);
   X.put(x);
   H.put(h);
   for (const Buffer* b : {&E4, &E5, &H4, &H5}) poison(*b);
@@ -157,7 +162,12 @@ std::vector<uint8_t> random_f8(size_t n, bool e5m2, std::mt19937_64& rng) {
   return v;
 }
 
-void check_matmul(int64_t M, int64_t N, int64_t K, bool a_e5m2, std::mt19937_64& rng) {
+using Launch = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                            int64_t, int64_t);
+
+// `promote`: the k32 steps between promotions into the f32 accumulator (0: none).
+void check_matmul(const char* name, Launch launch, int64_t M, int64_t N, int64_t K, bool a_e5m2, int promote,
+                  std::mt19937_64& rng) {
   std::vector<uint8_t> a = random_f8(size_t(M * K), a_e5m2, rng), b = random_f8(size_t(N * K), false, rng);
   std::vector<float> sa = {0.375f}, sb = {1.75f};
   Buffer A(a.size()), B(b.size()), SA(4), SB(4), C(size_t(M * N * 2));
@@ -166,16 +176,15 @@ void check_matmul(int64_t M, int64_t N, int64_t K, bool a_e5m2, std::mt19937_64&
   SA.put(sa);
   SB.put(sb);
   poison(C);
-  CHECK_CU((a_e5m2 ? e5_matmul_f8 : matmul_f8)(nullptr, A.p, B.p, SA.p, SB.p, C.p, M, K, N));
+  CHECK_CU(launch(nullptr, A.p, B.p, SA.p, SB.p, C.p, M, K, N));
   CHECK_CU(cuCtxSynchronize());
   char what[96];
-  std::snprintf(what, sizeof what, "matmul_f8 %s %ldx%ldx%ld", a_e5m2 ? "e5m2*e4m3" : "e4m3*e4m3", long(M), long(N),
-                long(K));
-  if (g_device_cc == 90) expect_path(what, K % 16 == 0);
+  std::snprintf(what, sizeof what, "%s %ldx%ldx%ld", name, long(M), long(N), long(K));
+  if (g_device_cc == 90) expect_path(what, K % 16 == 0 && N * 2 % 16 == 0);  // 16-byte rows of A, B and C
   std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
   std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
   double s = double(sa[0]) * double(sb[0]), worst = 0, num = 0, den = 0, worst_acc = 0;
-  double steps = double(cdiv(K, 32));
+  double steps = double(promote ? std::min<int64_t>(promote, cdiv(K, 32)) : cdiv(K, 32));
   size_t bad = 0, first = 0;
   int samples = int(std::min<int64_t>(M * N, 4000));
   for (int t = 0; t < samples; ++t) {
@@ -221,8 +230,10 @@ int main(int argc, char** argv) {
   };
   std::vector<Shape> shapes = {{128, 256, 128}, {300, 500, 512}, {200, 136, 200}, {1024, 1024, 4096}};
   if (!small) shapes.push_back({4096, 4096, 8192});
-  for (const Shape& s : shapes) check_matmul(s.M, s.N, s.K, false, rng);
-  check_matmul(256, 512, 1024, true, rng);
+  for (const Shape& s : shapes) check_matmul("matmul_f8 e4m3*e4m3", matmul_f8, s.M, s.N, s.K, false, 0, rng);
+  check_matmul("matmul_f8 e5m2*e4m3", e5_matmul_f8, 256, 512, 1024, true, 0, rng);
+  // -D PROMOTE=True -D BN=128: each 128-deep block (4 k32 steps) is summed into f32 registers.
+  for (const Shape& s : shapes) check_matmul("matmul_f8 PROMOTE", pr_matmul_f8, s.M, s.N, s.K, false, 4, rng);
   std::printf(failures ? "FAILED: %d\n" : "PASSED\n", failures);
   return failures ? 1 : 0;
 }

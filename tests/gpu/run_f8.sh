@@ -12,9 +12,9 @@ g++ -O2 -std=c++17 -I"$hdr" -I"$cuda/include" tests/gpu/check_f8.cpp -L"$cuda/li
   -o /tmp/check_f8 &
 gcc -O2 -shared -fPIC -I"$hdr" -I"$cuda/include" bench/tilec_f8.c -L"$cuda/lib64/stubs" -lcuda -o /tmp/libtilec_f8.so &
 wait
-echo "== check_f8"; timeout 150 /tmp/check_f8 > "$out/check_f8.txt" 2>&1; echo "rc=$?"; cat "$out/check_f8.txt"
+echo "== check_f8"; timeout 100 /tmp/check_f8 > "$out/check_f8.txt" 2>&1; echo "rc=$?"; cat "$out/check_f8.txt"
 echo "== memcheck check_f8 --small"
-timeout 120 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_f8 --small \
+timeout 90 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_f8 --small \
   > "$out/memcheck_f8.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_f8.txt"
 cuobjdump --dump-sass "$hdr/matmul_f8.cubin" > "$out/matmul_f8.sass" 2>&1
 grep -oE "QGMMA[.0-9A-Za-z]*|HGMMA[.0-9A-Za-z]*|UTMALDG[.0-9A-Z]*| LDL| STL" "$out/matmul_f8.sass" | sort | uniq -c
