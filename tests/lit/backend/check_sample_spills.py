@@ -50,11 +50,13 @@ VARIANTS = {
 # matmul_f8 (sm_90a only, as check_sample_ptx.py says): its portable entries, which the H200 runs
 # only for rows that are not 16-byte aligned (the tma_wgmma entry is clean), hold the 128x256
 # f32 accumulator beside 8-bit operands that ldmatrix cannot read transposed: 52 bytes in the
-# vectorized variant, 492 in the general one (CUDA 13 ptxas, 2026-12-02).
+# vectorized variant, 492 in the general one; with -D PROMOTE=True -D BN=128 two 128x128
+# accumulators, 104 and 140 (CUDA 13 ptxas, 2026-12-02).
 KNOWN_SPILLS = {
     ("matmul_splitk", "-D BN=256"): {"matmul_splitk": 4},
     ("matmul_f8", ""): {"matmul_f8": 492, "matmul_f8_v16": 52},
     ("matmul_f8", "-D TA=f8e5m2"): {"matmul_f8": 492, "matmul_f8_v16": 52},
+    ("matmul_f8", "-D PROMOTE=True -D BN=128"): {"matmul_f8": 140, "matmul_f8_v16": 104},
 }
 # sample -> the archs of ARCHS it is built for (check_sample_ptx.py ONLY_ARCHS says why)
 ONLY_ARCHS = {"matmul_f8": ["sm_90a"]}
