@@ -85,6 +85,7 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
     int64_t per = e0 * e1, tile = r / per, i = r % per;
     int64_t rm = tile / r1, rn = tile % r1;
     int64_t row = rm * inst_m + 8 * (i / e1), col = rn * 8 + i % e1;
+    if (!is_slice() && rank() == 2) return {row, col};  // the accumulator itself: the common case
     std::vector<int64_t> off(size_t(rank()), 0);
     for (int d = 0; d < rank(); ++d) {
       int p = parent_dim(d);
@@ -165,6 +166,11 @@ int64_t Layout::thread_coord(int thread, int p) const {
 void Layout::add_thread_base(int thread, std::vector<int64_t>& c) const {
   if (kind == Kind::Mma) {
     int lane = thread % 32, warp = (thread / 32) % (warps_m * warps_n);
+    if (!is_slice() && rank() == 2) {  // the accumulator itself: rows, then columns
+      c[0] += (warp / warps_n) * (pshape()[0] / warps_m) + lane / 4;
+      c[1] += (warp % warps_n) * (pshape()[1] / warps_n) + 2 * (lane % 4);
+      return;
+    }
     for (int d = 0; d < rank(); ++d) {
       int p = parent_dim(d);
       if (p == 0) c[size_t(d)] += (warp / warps_n) * (pshape()[0] / warps_m) + lane / 4;

@@ -84,11 +84,10 @@ void PtxBuilder::comment(const std::string& text) { text_ += "\t// " + text + "\
 
 void PtxBuilder::raw(const std::string& line) { text_ += "\t" + line + "\n"; }
 
-std::string PtxBuilder::body() const {
-  std::string decl;
+void PtxBuilder::append_body(std::string& out) const {
   for (int c = 0; c < 4; ++c)
-    if (counts_[c]) decl += fmt::format("\t.reg {} {}<{}>;\n", kType[c], kPrefix[c], counts_[c]);
-  return decl + text_;
+    if (counts_[c]) out += fmt::format("\t.reg {} {}<{}>;\n", kType[c], kPrefix[c], counts_[c]);
+  out += text_;
 }
 
 }  // namespace tilec::codegen

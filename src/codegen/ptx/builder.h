@@ -40,8 +40,11 @@ class PtxBuilder {
 
   void set_lineinfo(bool on) { lineinfo_ = on; }
 
-  /// The entry's register declarations followed by its body.
-  std::string body() const;
+  /// Appends the entry's register declarations followed by its body to `out` (the body is
+  /// most of the module: appended where it goes, not copied through a temporary).
+  void append_body(std::string& out) const;
+  /// The size in bytes of what append_body appends, at most (for reserving).
+  size_t body_size() const { return text_.size() + 4 * 32; }
 
  private:
   std::string text_;
