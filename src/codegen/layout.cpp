@@ -80,12 +80,13 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
   if (kind == Kind::Mma) {
     // Register r: instruction tile (rm, rn) = r / per, element i = r % per of its fragment, i =
     // half * (column elements) + e; dimensions a slice dropped count once.
-    bool k0 = mma_keeps(0), k1 = mma_keeps(1);
+    bool whole = !is_slice() && rank() == 2;  // the accumulator itself: the common case
+    bool k0 = whole || mma_keeps(0), k1 = whole || mma_keeps(1);
     int64_t e0 = k0 ? mma_elems(0) : 1, e1 = k1 ? mma_elems(1) : 1, r1 = k1 ? mma_reps(1) : 1;
     int64_t per = e0 * e1, tile = r / per, i = r % per;
     int64_t rm = tile / r1, rn = tile % r1;
     int64_t row = rm * inst_m + 8 * (i / e1), col = rn * 8 + i % e1;
-    if (!is_slice() && rank() == 2) return {row, col};  // the accumulator itself: the common case
+    if (whole) return {row, col};
     std::vector<int64_t> off(size_t(rank()), 0);
     for (int d = 0; d < rank(); ++d) {
       int p = parent_dim(d);
