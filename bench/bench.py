@@ -499,7 +499,7 @@ def bench_tf32():
     ref = a.double() @ b.double()
     transpose = tilec_generic("transpose", [U64, U64, I64, I64])
     gemm = tilec_generic("tf_matmul_bt", [U64, U64, U64, I64, I64, I64])
-    gemm128 = tilec_generic("tf128_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    gemm256 = tilec_generic("tf256_matmul_bt", [U64, U64, U64, I64, I64, I64])
     portable = tilec_generic("mm32_matmul", [U64, U64, U64, I64, I64, I64])
 
     def with_copy(g):
@@ -508,16 +508,16 @@ def bench_tf32():
             g(a, bt, c, n, n, n)
         return run
     tilecs = {}
-    for label, fn in [("tilec transpose + matmul_bt tf32 128x256", with_copy(gemm)),
-                      ("tilec transpose + matmul_bt tf32 128x128", with_copy(gemm128)),
+    for label, fn in [("tilec transpose + matmul_bt tf32 128x128 (default)", with_copy(gemm)),
+                      ("tilec transpose + matmul_bt tf32 128x256", with_copy(gemm256)),
                       ("tilec portable (matmul.tile -D T=f32)", lambda: portable(a, b, c, n, n, n))]:
         bt.fill_(float("nan"))
         c.fill_(float("nan"))
         fn()
         torch.cuda.synchronize()
         tilecs[label] = (fn, check_close(wl + " " + label, c, ref, 1e-2))
-    tilecs["tilec matmul_bt tf32 128x256 alone (B given [N, K])"] = (lambda: gemm(a, bt, c, n, n, n),
-                                                                     tilecs["tilec transpose + matmul_bt tf32 128x256"][1])
+    tilecs["tilec matmul_bt tf32 128x128 alone (B given [N, K])"] = (
+        lambda: gemm(a, bt, c, n, n, n), tilecs["tilec transpose + matmul_bt tf32 128x128 (default)"][1])
     peer = "cuBLAS TF32 (torch.matmul(a, b))"
     err = check_close(wl + " cuBLAS", torch.matmul(a, b), ref, 1e-2)
     record(wl, "cuBLAS TF32 rel err", 0.0, 0, f"{err:.2e}")
