@@ -480,6 +480,54 @@ def bench_f8():
         del a, b, c
 
 
+def bench_tf32():
+    """f32 inputs on tf32 tensor cores, 4096^3, beside cuBLAS with TF32 allowed
+    (torch.matmul(a, b), B stored [K, N]). tf32 wgmma has no transpose, so tilec's Hopper path
+    needs B as [N, K]: "tilec transpose + matmul_bt" transposes B (samples/transpose.tile) and
+    then runs matmul_bt.tile -D T=tf32 on wgmma; the product alone is also timed beside cuBLAS
+    on the same [N, K] data (torch.matmul(a, bt.t())). "tilec portable" is matmul.tile -D T=f32
+    (astype(tf32) in the loop: mma.sync). Each is checked against float64 first."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    torch.backends.cuda.matmul.allow_tf32 = True
+    n = 4096
+    wl = f"tf32 matmul {n}^3 (f32 inputs)"
+    a = torch.randn(n, n, device=dev)
+    b = torch.randn(n, n, device=dev)
+    bt = torch.empty(n, n, device=dev)
+    c = torch.empty(n, n, device=dev)
+    ref = a.double() @ b.double()
+    transpose = tilec_generic("transpose", [U64, U64, I64, I64])
+    gemm = tilec_generic("tf_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    gemm256 = tilec_generic("tf256_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    portable = tilec_generic("mm32_matmul", [U64, U64, U64, I64, I64, I64])
+
+    def with_copy(g):
+        def run():
+            transpose(b, bt, n, n)
+            g(a, bt, c, n, n, n)
+        return run
+    tilecs = {}
+    for label, fn in [("tilec transpose + matmul_bt tf32 128x128 (default)", with_copy(gemm)),
+                      ("tilec transpose + matmul_bt tf32 128x256", with_copy(gemm256)),
+                      ("tilec portable (matmul.tile -D T=f32)", lambda: portable(a, b, c, n, n, n))]:
+        bt.fill_(float("nan"))
+        c.fill_(float("nan"))
+        fn()
+        torch.cuda.synchronize()
+        tilecs[label] = (fn, check_close(wl + " " + label, c, ref, 1e-2))
+    tilecs["tilec matmul_bt tf32 128x128 alone (B given [N, K])"] = (
+        lambda: gemm(a, bt, c, n, n, n), tilecs["tilec transpose + matmul_bt tf32 128x128 (default)"][1])
+    peer = "cuBLAS TF32 (torch.matmul(a, b))"
+    err = check_close(wl + " cuBLAS", torch.matmul(a, b), ref, 1e-2)
+    record(wl, "cuBLAS TF32 rel err", 0.0, 0, f"{err:.2e}")
+    time_matmuls(wl, peer, {peer: lambda: torch.matmul(a, b, out=c),
+                            "cuBLAS TF32 on [N, K] B (torch.matmul(a, bt.t()))": lambda: torch.matmul(a, bt.t(), out=c)},
+                 tilecs, 2 * n ** 3)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    del a, b, bt, c, ref
+
+
 def rotating(sets, fn):
     """A callable running fn(*sets[i]) with i = 0, 1, 2, ... cyclically: a memory-bound kernel
     whose inputs would fit in the L2 beside the previous launch's leftovers reads a different set
@@ -1089,7 +1137,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8), ("tf32", bench_tf32)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:
