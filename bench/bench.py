@@ -600,25 +600,15 @@ def bench_variants(variants_txt):
 
 
 @triton.jit
-def stencil2d_kernel(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    rows = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
-    cols = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
-    in_r = rows < M
-    in_c = cols < N
-    centre = tl.load(x + rows * N + cols, mask=in_r & in_c, other=0.0)
-    up = tl.load(x + (rows - 1) * N + cols, mask=(rows >= 1) & in_r & in_c, other=0.0)
-    down = tl.load(x + (rows + 1) * N + cols, mask=(rows + 1 < M) & in_c, other=0.0)
-    left = tl.load(x + rows * N + cols - 1, mask=in_r & (cols >= 1) & in_c, other=0.0)
-    right = tl.load(x + rows * N + cols + 1, mask=in_r & (cols + 1 < N), other=0.0)
-    tl.store(out + rows * N + cols, 4.0 * centre - (up + down) - (left + right), mask=in_r & in_c)
-
-
-@triton.jit
-def stencil2d_cols_kernel(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    # stencil2d_kernel with program_id(0) along the columns, the grid order of
-    # samples/stencil2d.tile: the CTAs in flight cover whole rows (10 % faster on the H200)
-    rows = tl.program_id(1) * BM + tl.arange(0, BM)[:, None]
-    cols = tl.program_id(0) * BN + tl.arange(0, BN)[None, :]
+def stencil2d_kernel(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr, COLS_FIRST: tl.constexpr):
+    # COLS_FIRST: program_id(0) along the columns, the grid order of samples/stencil2d.tile (the
+    # CTAs in flight cover whole rows: 6 % faster on the H200); else along the rows
+    if COLS_FIRST:
+        rows = tl.program_id(1) * BM + tl.arange(0, BM)[:, None]
+        cols = tl.program_id(0) * BN + tl.arange(0, BN)[None, :]
+    else:
+        rows = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+        cols = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
     in_r = rows < M
     in_c = cols < N
     centre = tl.load(x + rows * N + cols, mask=in_r & in_c, other=0.0)
@@ -704,12 +694,9 @@ def bench_offsets():
         for (bm, bn, nw, cols) in [(16, 128, 4, False), (32, 128, 4, False), (8, 256, 4, False), (32, 256, 8, False),
                                    (16, 128, 4, True), (8, 256, 4, True), (4, 256, 4, True)]:
             label = f"Triton {bm}x{bn}, {nw} warps" + (", columns first" if cols else "")
-            if cols:
-                fn = (lambda bm, bn, nw: lambda: stencil2d_cols_kernel[(triton.cdiv(N, bn), triton.cdiv(M, bm))](
-                    x, y, M, N, BM=bm, BN=bn, num_warps=nw))(bm, bn, nw)
-            else:
-                fn = (lambda bm, bn, nw: lambda: stencil2d_kernel[(triton.cdiv(M, bm), triton.cdiv(N, bn))](
-                    x, y, M, N, BM=bm, BN=bn, num_warps=nw))(bm, bn, nw)
+            grid = (triton.cdiv(N, bn), triton.cdiv(M, bm)) if cols else (triton.cdiv(M, bm), triton.cdiv(N, bn))
+            fn = (lambda bm, bn, nw, cols, grid: lambda: stencil2d_kernel[grid](
+                x, y, M, N, BM=bm, BN=bn, COLS_FIRST=cols, num_warps=nw))(bm, bn, nw, cols, grid)
             y.fill_(float("nan"))
             fn()
             check_close(wl + " " + label, y, ref, 1e-6)
