@@ -32,6 +32,12 @@ int64_t power_of_two_constant(const ir::Value* v) {
   return c > 0 && (c & (c - 1)) == 0 ? c : 0;
 }
 
+bool has_mma(const LoweredKernel& k) {
+  bool found = false;
+  ir::walk(k.fn->body, [&](ir::Op& op) { found = found || op.kind == ir::OpKind::Mma; });
+  return found;
+}
+
 }  // namespace
 
 void ElementwiseEmitter::binary(const ir::Op& op) {
@@ -42,10 +48,12 @@ void ElementwiseEmitter::binary(const ir::Op& op) {
   // Python // and % by a constant 2^k of a 32- or 64-bit integer are exactly an arithmetic
   // (signed) or logical shift right by k and an and with 2^k - 1: one instruction instead of
   // div and rem and their sign fix-up, which ptxas does not reduce for 64-bit operands (it
-  // calls a division routine: cdiv(D, BN) with an i64 extent D cost a memory-bound kernel's
-  // CTAs about 150 instructions before their first load).
+  // calls a division routine). That matters in memory-bound kernels, whose short CTAs wait for
+  // it before their first load (silu_gate's cdiv(D, BN) of an i64 D). Kernels with mma keep
+  // the division: it runs beside a long K loop, and with the shift ptxas's allocation of
+  // matmul_bias_relu's general variant (255 registers) tipped into a 4-byte spill.
   int64_t pow2 = op.kind == ir::OpKind::FloorDiv || op.kind == ir::OpKind::Mod ? power_of_two_constant(op.operands[1]) : 0;
-  if (pow2 && is_integer(d) && dtype_bits(d) >= 32) {
+  if (pow2 && is_integer(d) && dtype_bits(d) >= 32 && !has_mma(cx_.k_)) {
     std::string bt = bits_type(reg_class(d));
     for (const std::string& x : a) {
       std::string r = b_.reg(reg_class(d));
