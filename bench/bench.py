@@ -735,8 +735,8 @@ def bench_offsets():
                 fn = (lambda block, nw, nb: lambda: silu_gate_flat_kernel[(M * nb,)](
                     x, y, D, nb, BLOCK=block, num_warps=nw))(block, nw, nb)
             else:
-                fn = (lambda block, nw: lambda: silu_gate_kernel[(M, nb)](
-                    x, y, D, BLOCK=block, num_warps=nw))(block, nw)
+                fn = (lambda block, nw, nb: lambda: silu_gate_kernel[(M, nb)](
+                    x, y, D, BLOCK=block, num_warps=nw))(block, nw, nb)
             y.fill_(float("nan"))
             fn()
             check_close(wl + " " + label, y, ref, 1e-2)
