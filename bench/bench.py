@@ -433,6 +433,101 @@ def bench_matmul():
     record(wl0, "cuBLAS again at the end", again, 0, f"{2 * 4096 ** 3 / again / 1e9:.0f} TFLOP/s (drift {again / ms0:.3f}x)")
 
 
+def bench_f8():
+    """samples/matmul_f8.tile (f8e4m3 A [M, K], B [N, K], per-tensor f32 scales, bf16 out) beside
+    torch._scaled_mm(a, b.t(), scale_a, scale_b, out_dtype=bf16, use_fast_accum=...): the
+    sample's default keeps one f32 accumulator without periodic promotion, which is what
+    use_fast_accum=True asks of cuBLAS; -D PROMOTE=True (pr_) promotes every BK, as cuBLAS does
+    with use_fast_accum=False. Every launch is checked against float64 first (relative error of
+    the whole C), then all are timed interleaved; each tilec row gives its ratio to the cuBLAS
+    call with the same accumulation."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    fast_label = "torch._scaled_mm (use_fast_accum=True)"
+    slow_label = "torch._scaled_mm (use_fast_accum=False)"
+    configs = [("matmul_f8", "tilec 128x256x128 (default)", fast_label),
+               ("bn128_matmul_f8", "tilec 128x128x128", fast_label),
+               ("bm256_matmul_f8", "tilec 256x128x128", fast_label),
+               ("pr_matmul_f8", "tilec 128x128x128 PROMOTE", slow_label)]
+    fns = {label: (tilec_generic(name, [U64] * 5 + [I64, I64, I64]), peer) for name, label, peer in configs
+           if hasattr(lib, name)}
+    for n in (4096, 8192):
+        wl = f"f8e4m3 GEMM {n}^3, bf16 out, per-tensor scales"
+        a = (torch.randn(n, n, device=dev) * 2).to(torch.float8_e4m3fn)
+        b = (torch.randn(n, n, device=dev) * 2).to(torch.float8_e4m3fn)
+        sa = torch.tensor(0.375, device=dev)
+        sb = torch.tensor(1.75, device=dev)
+        c = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+        ref = (a.double() @ b.double().t()) * (0.375 * 1.75)
+        args = (a, b, sa, sb, c, n, n, n)
+        tilecs = {label: (lambda f=f: f(*args), check_tilec_matmul(wl + " " + label, f, args, c, ref))
+                  for label, (f, _) in fns.items()}
+        peers = {fast_label: lambda: torch._scaled_mm(a, b.t(), sa, sb, out_dtype=torch.bfloat16,
+                                                      use_fast_accum=True),
+                 slow_label: lambda: torch._scaled_mm(a, b.t(), sa, sb, out_dtype=torch.bfloat16,
+                                                      use_fast_accum=False)}
+        errs = {k: check_close(wl + " " + k, fn(), ref, 1e-2) for k, fn in peers.items()}
+        del ref
+        times = interleaved_times({**peers, **{k: fn for k, (fn, _) in tilecs.items()}})
+        ms = {k: statistics.median(v) for k, v in times.items()}
+        flops = 2 * n ** 3
+        for k in peers:
+            record(wl, k, ms[k], 0, f"{flops / ms[k] / 1e9:.0f} TFLOP/s, rel err {errs[k]:.2e}")
+        for k, (_, err) in tilecs.items():
+            peer = fns[k][1]
+            record(wl, k, ms[k], 0, f"{flops / ms[k] / 1e9:.0f} TFLOP/s, {ms[peer] / ms[k]:.3f}x {peer} "
+                   f"({paired_ratio(times, peer, k):.3f}x paired), rel err {err:.2e}")
+        del a, b, c
+
+
+def bench_tf32():
+    """f32 inputs on tf32 tensor cores, 4096^3, beside cuBLAS with TF32 allowed
+    (torch.matmul(a, b), B stored [K, N]). tf32 wgmma has no transpose, so tilec's Hopper path
+    needs B as [N, K]: "tilec transpose + matmul_bt" transposes B (samples/transpose.tile) and
+    then runs matmul_bt.tile -D T=tf32 on wgmma; the product alone is also timed beside cuBLAS
+    on the same [N, K] data (torch.matmul(a, bt.t())). "tilec portable" is matmul.tile -D T=f32
+    (astype(tf32) in the loop: mma.sync). Each is checked against float64 first."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    torch.backends.cuda.matmul.allow_tf32 = True
+    n = 4096
+    wl = f"tf32 matmul {n}^3 (f32 inputs)"
+    a = torch.randn(n, n, device=dev)
+    b = torch.randn(n, n, device=dev)
+    bt = torch.empty(n, n, device=dev)
+    c = torch.empty(n, n, device=dev)
+    ref = a.double() @ b.double()
+    transpose = tilec_generic("transpose", [U64, U64, I64, I64])
+    gemm = tilec_generic("tf_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    gemm256 = tilec_generic("tf256_matmul_bt", [U64, U64, U64, I64, I64, I64])
+    portable = tilec_generic("mm32_matmul", [U64, U64, U64, I64, I64, I64])
+
+    def with_copy(g):
+        def run():
+            transpose(b, bt, n, n)
+            g(a, bt, c, n, n, n)
+        return run
+    tilecs = {}
+    for label, fn in [("tilec transpose + matmul_bt tf32 128x128 (default)", with_copy(gemm)),
+                      ("tilec transpose + matmul_bt tf32 128x256", with_copy(gemm256)),
+                      ("tilec portable (matmul.tile -D T=f32)", lambda: portable(a, b, c, n, n, n))]:
+        bt.fill_(float("nan"))
+        c.fill_(float("nan"))
+        fn()
+        torch.cuda.synchronize()
+        tilecs[label] = (fn, check_close(wl + " " + label, c, ref, 1e-2))
+    tilecs["tilec matmul_bt tf32 128x128 alone (B given [N, K])"] = (
+        lambda: gemm(a, bt, c, n, n, n), tilecs["tilec transpose + matmul_bt tf32 128x128 (default)"][1])
+    peer = "cuBLAS TF32 (torch.matmul(a, b))"
+    err = check_close(wl + " cuBLAS", torch.matmul(a, b), ref, 1e-2)
+    record(wl, "cuBLAS TF32 rel err", 0.0, 0, f"{err:.2e}")
+    time_matmuls(wl, peer, {peer: lambda: torch.matmul(a, b, out=c),
+                            "cuBLAS TF32 on [N, K] B (torch.matmul(a, bt.t()))": lambda: torch.matmul(a, bt.t(), out=c)},
+                 tilecs, 2 * n ** 3)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    del a, b, bt, c, ref
+
+
 def rotating(sets, fn):
     """A callable running fn(*sets[i]) with i = 0, 1, 2, ... cyclically: a memory-bound kernel
     whose inputs would fit in the L2 beside the previous launch's leftovers reads a different set
@@ -1072,7 +1167,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8), ("tf32", bench_tf32)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:

@@ -96,19 +96,22 @@ float round_tf32(float f) {
   return f;
 }
 
-// Rounds to an 8-bit float with `mant` mantissa bits and exponent bias `bias`, saturating to
-// `max` (e4m3 has no infinity, §6.8); round to nearest even.
-double round_f8(double v, int mant, int bias, double max, bool has_inf) {
+// Rounds to an 8-bit float with `mant` mantissa bits and exponent bias `bias` as the code
+// generator does (language.md §7.5; PTX cvt.rn.satfinite): through f32 first, then to nearest
+// even, saturating to `max` beyond it (infinities too: e5m2 gets no infinity from a conversion).
+double round_f8(double v, int mant, int bias, double max) {
+  v = double(float(v));
   if (std::isnan(v)) return v;
   double a = std::fabs(v);
   if (a == 0) return v;
+  if (a >= max) return std::copysign(max, v);
   int e;
   std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
   int min_exp = 1 - bias;
   int exp = std::max(e - 1, min_exp);
   double quantum = std::ldexp(1.0, exp - mant);
   double r = std::nearbyint(a / quantum) * quantum;
-  if (r > max) r = has_inf ? (a >= max + quantum / 2 ? INFINITY : max) : max;
+  if (r > max) r = max;
   return std::copysign(r, v);
 }
 
@@ -121,8 +124,8 @@ double round_float(double v, DType t) {
     case DType::F16: return f16_bits_to_f32(f32_to_f16_bits(float(v)));
     case DType::BF16: return bf16_bits_to_f32(f32_to_bf16_bits(float(v)));
     case DType::TF32: return round_tf32(float(v));
-    case DType::F8E4M3: return round_f8(v, 3, 7, 448.0, false);
-    case DType::F8E5M2: return round_f8(v, 2, 15, 57344.0, true);
+    case DType::F8E4M3: return round_f8(v, 3, 7, 448.0);
+    case DType::F8E5M2: return round_f8(v, 2, 15, 57344.0);
     default: return v;
   }
 }

@@ -82,6 +82,8 @@ inline bool is_signed_int(DType t) { return dtype_kind(t) == DTypeKind::Signed; 
 inline bool is_unsigned_int(DType t) { return dtype_kind(t) == DTypeKind::Unsigned; }
 inline bool is_integer(DType t) { return is_signed_int(t) || is_unsigned_int(t); }
 inline bool is_bool(DType t) { return t == DType::Bool; }
+/// The 8-bit floats f8e4m3 and f8e5m2.
+inline bool is_f8(DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; }
 /// Storage size in bytes.
 inline int dtype_bytes(DType t) { return dtype_bits(t) / 8; }
 

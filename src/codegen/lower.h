@@ -233,6 +233,10 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
                                              std::string& why, std::string* print_after = nullptr);
 
+/// The k of one wgmma instruction for operands of dtype `t` (PTX ISA §9.7.15.5.1): 32 bytes
+/// of each row, so 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, 8 for tf32.
+int64_t wgmma_k(DType t);
+
 /// TMA boxes of the 128-byte swizzle fit `al`: whole 128-byte spans of each line, 8 to 256
 /// lines in multiples of 8 (one swizzle pattern), arrays of at most 5 dimensions (PTX ISA
 /// §9.7.9.25.5.1, cp.async.bulk.tensor; tma_pipeline.cpp).

@@ -29,6 +29,9 @@ struct Target {
   bool has_cp_async() const { return sm >= 80; }
   /// mma.sync on e4m3/e5m2 (PTX ISA §9.7.14, sm_89 with PTX 8.4).
   bool has_f8_mma_sync() const { return sm >= 89; }
+  /// cvt between f32 (or f16x2) and e4m3x2/e5m2x2 (PTX ISA §9.7.9.21; ptxas 13.0 asks PTX 8.1
+  /// on sm_89, 7.8 on sm_90).
+  bool has_f8_convert() const { return sm >= 89; }
   /// Bulk tensor copies (TMA, `cp.async.bulk.tensor`), mbarrier transaction counts, clusters,
   /// `stmatrix`, `elect.sync`, `fence.proxy.async` (PTX ISA §9.7.9.25, sm_90).
   bool has_tma() const { return sm >= 90; }

@@ -36,6 +36,8 @@ int64_t loop_registers(const LoweredKernel& k, const Pipeline& p) {
 
 }  // namespace
 
+int64_t wgmma_k(DType t) { return 32 / dtype_bytes(t); }
+
 bool tma_box_ok(const AsyncLoad& al) {
   return al.pitch() % 128 == 0 && al.lines % 8 == 0 && al.lines <= 256 &&
          al.load->operands[0]->type.array->dims.size() <= 5;
@@ -64,19 +66,34 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
         continue;
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");
-      DType t = mma.operands[0]->type.tile.dtype, acc = mma.operands[2]->type.tile.dtype;
-      // PTX ISA §9.7.15.5: .f32 accumulators for f16 and bf16, .f16 ones for f16 only.
-      if (!is_16bit_float(t) || mma.operands[1]->type.tile.dtype != t ||
-          !(acc == DType::F32 || (acc == DType::F16 && t == DType::F16)))
+      DType t = mma.operands[0]->type.tile.dtype, tb = mma.operands[1]->type.tile.dtype,
+            acc = mma.operands[2]->type.tile.dtype;
+      // PTX ISA §9.7.15.5: .f32 accumulators for f16 and bf16, .f16 ones for f16 only; e4m3 and
+      // e5m2 (in any pairing), and tf32, with .f32 accumulators (f8's .f16 ones are left out).
+      bool pair_ok = is_16bit_float(t) ? tb == t && (acc == DType::F32 || (acc == DType::F16 && t == DType::F16))
+                                       : ((is_f8(t) && is_f8(tb)) || (t == DType::TF32 && tb == t)) && acc == DType::F32;
+      if (!pair_ok)
         fail(fmt::format("the tma_wgmma path takes f16 or bf16 operands with f32 accumulators (or f16 operands "
-                         "with f16 accumulators), not {} with {}",
-                         dtype_name(t), dtype_name(acc)));
+                         "with f16 accumulators), and f8e4m3 or f8e5m2 operands or tf32 ones with f32 accumulators, "
+                         "not {} and {} with {}",
+                         dtype_name(t), dtype_name(tb), dtype_name(acc)));
+      if (!is_16bit_float(t) && pair_ok) {
+        // PTX ISA §9.7.15.5.1: only the 16-bit forms have the transpose immediates; 8-bit and
+        // tf32 operands must both come by TMA with K along the 128-byte lines.
+        const AsyncLoad* la = k.async_load(mma.operands[0]);
+        bool a_ok = la && la->contiguous_dim == 1, b_ok = k.async_load(mma.operands[1])->contiguous_dim == 0;
+        if (!a_ok || !b_ok)
+          fail(fmt::format("wgmma on {} has no transpose: both operands must be K-major tile loads (a from an "
+                           "[M, K] array, b from an [N, K] array through order=(1, 0)), and {} is not; the "
+                           "portable path (mma.sync) runs this kernel",
+                           dtype_name(t), a_ok ? "b" : "a"));
+      }
       const std::vector<int64_t>& c = mma.operands[2]->type.tile.shape;
-      int64_t K = mma.operands[0]->type.tile.shape[1];
-      if (c[0] % 64 || c[0] > 256 || c[1] % 8 || c[1] > 256 || K % 16)
+      int64_t K = mma.operands[0]->type.tile.shape[1], k_step = wgmma_k(t);
+      if (c[0] % 64 || c[0] > 256 || c[1] % 8 || c[1] > 256 || K % k_step)
         fail(fmt::format("the accumulator is {}x{} with k {}: wgmma needs rows in multiples of 64 (at most 256), "
-                         "columns in multiples of 8 (at most 256) and k in multiples of 16",
-                         c[0], c[1], K));
+                         "columns in multiples of 8 (at most 256) and k in multiples of {}",
+                         c[0], c[1], K, k_step));
       if (!tma_box_ok(al))
         fail(fmt::format("a {}x{} tile: TMA boxes of the 128-byte swizzle need lines of a multiple of 128 bytes "
                          "and a multiple of 8 lines, at most 256",

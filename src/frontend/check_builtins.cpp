@@ -12,8 +12,6 @@
 namespace tilec {
 namespace {
 
-bool is_mma_f8(DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; }
-
 // §6.6: sums and products of bool and narrow integers accumulate in 32 bits.
 DType accumulate_dtype(DType t) {
   if (t == DType::Bool || t == DType::I8 || t == DType::I16) return DType::I32;
@@ -1040,7 +1038,7 @@ Value Checker::builtin_mma(BoundArgs& a) {
   if (x == DType::F16 && y == DType::F16) ok = acc == DType::F16 || acc == DType::F32;
   else if (x == DType::BF16 && y == DType::BF16) ok = acc == DType::F32;
   else if (x == DType::TF32 && y == DType::TF32) ok = acc == DType::F32;
-  else if (is_mma_f8(x) && is_mma_f8(y)) ok = acc == DType::F32;
+  else if (is_f8(x) && is_f8(y)) ok = acc == DType::F32;
   else if (x == DType::I8 && y == DType::I8) ok = acc == DType::I32;
   else if (x == DType::F64 && y == DType::F64) ok = acc == DType::F64;
   if (!ok) {

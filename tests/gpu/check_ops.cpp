@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "f8_util.h"
 #include "ops.h"
 #include "ops_fast.h"
 
@@ -614,18 +615,6 @@ void check_mm_f64(int64_t M, int64_t N, int64_t K) {
   char d[80];
   std::snprintf(d, sizeof d, "rel err %.2e", err);
   verdict("mma f64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), err < 1e-12, d);
-}
-
-// The value of an f8 byte (language.md §4.2, OCP 8-bit floats): e4m3 has no infinities and one
-// NaN pattern per sign (s.1111.111); e5m2 is IEEE-like with infinities.
-double f8_value(uint8_t b, bool e5m2) {
-  double sign = (b & 0x80) ? -1 : 1;
-  int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-  int e = (b & 0x7f) >> mbits, m = b & ((1 << mbits) - 1);
-  if (e5m2 && e == 31) return m ? NAN : sign * INFINITY;
-  if (!e5m2 && e == 15 && m == 7) return NAN;
-  if (e == 0) return sign * std::ldexp(m, 1 - bias - mbits);  // subnormal
-  return sign * std::ldexp((1 << mbits) + m, e - bias - mbits);
 }
 
 // f8 x f8 -> f32 products of both dtypes (mm_f8), with bytes of finite values up to 4 in

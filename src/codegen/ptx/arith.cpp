@@ -59,6 +59,33 @@ std::string ArithEmitter::from_f32(const std::string& r, DType d) {
   return h;
 }
 
+std::string ArithEmitter::f8_to_f32(const std::string& r, DType d) {
+  // cvt.rn.f16x2.e4m3x2 (PTX ISA §9.7.9.21, sm_89): the low byte of the 16-bit operand becomes
+  // the low f16 of the result; the high byte is zero (the register holds one zero-extended
+  // byte), so the high f16 is +0. The widening is exact (e4m3 and e5m2 are subsets of f16).
+  cx_.need_ptx(81);  // ptxas 13.0: 8.1 on sm_89 (7.8 on sm_90)
+  std::string h = b_.reg(RegClass::B16), pair = b_.reg(RegClass::B32), lo = b_.reg(RegClass::B16),
+              hi = b_.reg(RegClass::B16), f = b_.reg(RegClass::B32);
+  b_.ins("cvt.u16.u32", {h, r});
+  b_.ins("cvt.rn.f16x2." + ptx_type(d) + "x2", {pair, h});
+  b_.ins("mov.b32", {"{" + lo + ", " + hi + "}", pair});
+  b_.ins("cvt.f32.f16", {f, lo});
+  return f;
+}
+
+std::string ArithEmitter::f32_to_f8(const std::string& r, DType d) {
+  // cvt.rn.satfinite.e4m3x2.f32 d, a, b puts b's byte low and a's high (PTX ISA §9.7.9.21):
+  // a = +0 leaves the high byte zero, so the 32-bit register holds one zero-extended byte as
+  // a loaded f8 does. .satfinite (the only form) rounds to nearest even, gives the largest
+  // finite value of the sign beyond it (also for infinities, e5m2 too) and NaN for NaN.
+  cx_.need_ptx(81);  // ptxas 13.0: 8.1 on sm_89 (7.8 on sm_90)
+  std::string zero = b_.reg(RegClass::B32), h = b_.reg(RegClass::B16), out = b_.reg(RegClass::B32);
+  b_.ins("mov.b32", {zero, "0"});
+  b_.ins("cvt.rn.satfinite." + ptx_type(d) + "x2.f32", {h, zero, r});
+  b_.ins("cvt.u32.u16", {out, h});
+  return out;
+}
+
 std::string ArithEmitter::float_binary_f32(ir::OpKind k, const std::string& a, const std::string& b, bool f64) {
   using ir::OpKind;
   std::string t = f64 ? "f64" : "f32";
@@ -189,9 +216,16 @@ std::string ArithEmitter::binary_reg(ir::OpKind k, DType d, const std::string& a
 
 std::string ArithEmitter::cast_reg(const std::string& r, DType from, DType to) {
   if (from == to) return r;
-  if (from == DType::F8E4M3 || from == DType::F8E5M2 || to == DType::F8E4M3 || to == DType::F8E5M2) {
-    cx_.error(SourceRange{}, "conversions to and from f8 are not yet supported by the code generator");
-    return r;
+  if (is_f8(from) || is_f8(to)) {
+    if (!cx_.o_.target.has_f8_convert()) {
+      cx_.error_needs_sm89(SourceRange{}, "astype to or from f8");
+      return r;
+    }
+    // Every f8 value is exactly an f16 (and so an f32): from f8, widen exactly and convert
+    // on from f32; to f8, reach f32 first (exact from f16, bf16, tf32; f64 and integers
+    // round there) and round once.
+    if (is_f8(from)) return cast_reg(f8_to_f32(r, from), DType::F32, to);
+    return f32_to_f8(cast_reg(r, from, DType::F32), to);
   }
   RegClass tc = reg_class(to);
   // to bool: x != 0 (NaN is true)

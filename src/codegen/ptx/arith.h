@@ -34,6 +34,11 @@ class ArithEmitter : FamilyEmitter {
   void wrap_narrow(const std::string& r, DType d);
 
  private:
+  /// The f32 value of an f8 register `r` of dtype `d` (one zero-extended byte); exact.
+  std::string f8_to_f32(const std::string& r, DType d);
+  /// f32 register `r` rounded to f8 dtype `d` (nearest even, saturating to the largest finite
+  /// value, NaN stays NaN), as one zero-extended byte in a 32-bit register.
+  std::string f32_to_f8(const std::string& r, DType d);
   /// binary_reg of f32 (or, with `f64`, f64) registers.
   std::string float_binary_f32(ir::OpKind k, const std::string& a, const std::string& b, bool f64);
 

@@ -69,6 +69,12 @@ void EmitContext::error(const SourceRange& r, const std::string& msg) {
   failed_ = true;
 }
 
+void EmitContext::error_needs_sm89(const SourceRange& r, const std::string& what) {
+  error(r, what + " needs sm_89 or newer, and this code is for " + o_.target.arch +
+               " (without -arch, or with -arch sm_90, tilec builds sm_80 beside sm_90a): give -arch sm_89 or newer, "
+               "such as -arch sm_90a");
+}
+
 std::vector<std::string>& EmitContext::define(const ir::Value* v) {
   std::vector<std::string>& out = regs_[v];
   out.clear();

@@ -92,6 +92,9 @@ class EmitContext {
   /// Reports `msg` at `r`, or at the op being lowered when `r` is unknown; only the first
   /// error of an entry is reported, and the entry then fails.
   void error(const SourceRange& r, const std::string& msg);
+  /// Reports that `what` ("mma on f8", "astype to or from f8") needs sm_89 or newer,
+  /// naming this code's arch and the -arch that gives it.
+  void error_needs_sm89(const SourceRange& r, const std::string& what);
   bool failed() const { return failed_; }
   /// The code needs PTX ISA `version` (times 10: 80 is 8.0) or newer.
   void need_ptx(int version) { ptx_version_ = std::max(ptx_version_, version); }

@@ -359,14 +359,12 @@ void MmaSyncEmitter::find_staged_loads(const ir::Function& f) {
 
 void MmaSyncEmitter::mma(const ir::Op& op) {
   DType ta = op.operands[0]->type.tile.dtype;
-  if ((ta == DType::F8E4M3 || ta == DType::F8E5M2) && !cx_.o_.target.has_f8_mma_sync()) {
-    cx_.error(op.loc, "mma on f8 needs sm_89 or newer, and this code is for " + cx_.o_.target.arch +
-                          " (without -arch, or with -arch sm_90, tilec builds sm_80 beside sm_90a): give -arch "
-                          "sm_89 or newer, such as -arch sm_90a");
+  if (is_f8(ta) && !cx_.o_.target.has_f8_mma_sync()) {
+    cx_.error_needs_sm89(op.loc, "mma on f8");
     cx_.define(op.results[0]);  // the rest of the kernel still finds registers for the result
     return;
   }
-  if (ta == DType::F8E4M3 || ta == DType::F8E5M2) cx_.need_ptx(84);
+  if (is_f8(ta)) cx_.need_ptx(84);
   // Each operand is either where an async load put it (the stage the loop reads now) or is
   // staged row-major, unswizzled, with 16 bytes of padding per row, in the conversion buffer.
   int e = elem_bytes(ta);

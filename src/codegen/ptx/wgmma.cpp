@@ -2,7 +2,9 @@
 // where TMA put it (ptx/tma.cpp) and is read through a 64-bit matrix descriptor; so is A when
 // it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
-// g owns rows 64g .. 64g+63, and one m64nNk16 instruction per 16-deep k step covers them.
+// g owns rows 64g .. 64g+63, and one m64nNk instruction per k step covers them (k = 32 bytes
+// of a row: 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, 8 for tf32; the last two always
+// take A by TMA).
 //
 // f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
 // .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
@@ -17,10 +19,11 @@
 // bench/hopper_proto): bits 0-13 start address >> 4, 16-29 leading byte offset >> 4, 32-45
 // stride byte offset >> 4, 62-63 swizzle (1 = 128 bytes). With 128-byte lines the stride byte
 // offset is 1024 (8 lines). A K-major operand (K along the lines: A[M,K], B[N,K]) steps k by 32
-// bytes inside a line's 128 bytes and by a box (lines x 128 bytes) every 64 elements; its
+// bytes inside a line's 128 bytes and by a box (lines x 128 bytes) every 128 bytes of K; its
 // leading byte offset is unused. An MN-major operand (M or N along the lines: B[K,N]) steps k
 // by 16 lines (2048 bytes); its leading byte offset is the distance between 64-element boxes,
-// and the instruction's transpose bit is set (16-bit types only).
+// and the instruction's transpose bit is set (16-bit types only: the 8-bit and tf32 forms have
+// no transpose operands and take K-major operands only).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -108,10 +111,12 @@ void Emitter::wgmma(const ir::Op& op) {
     a_regs = wgmma_pack(regs(A));
   }
   std::string db = wgmma_descriptor(async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
-  // Byte offset of k step kk from the operand's start.
-  auto k_offset = [](const AsyncLoad& al, bool kmajor, int64_t kk) {
-    if (kmajor) return (kk * 16 / 64) * al.box_bytes() + (kk * 16 % 64) * 2;
-    return kk * 16 * 128;
+  // Byte offset of k step kk from the operand's start: K-major, 32 bytes of a line per step
+  // (every dtype's k) and a box per 128 bytes; MN-major (16-bit only), 16 lines per step.
+  int64_t k_step = wgmma_k(t);
+  auto k_offset = [&](const AsyncLoad& al, bool kmajor, int64_t kk) {
+    if (kmajor) return (kk * 32 / 128) * al.box_bytes() + kk * 32 % 128;
+    return kk * k_step * 128;
   };
   std::string acc_list = "{" + fmt::format("{}", fmt::join(f16_acc ? packed : d, ", ")) + "}";
   std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
@@ -120,11 +125,13 @@ void Emitter::wgmma(const ir::Op& op) {
     first_scale_d = b_.reg(RegClass::Pred);
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
-  std::string tn(dtype_name(t));
-  std::string opcode =
-      fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.{}.{}.{}", N, f16_acc ? "f16" : "f32", tn, tn);
+  // e4m3 and e5m2 may pair (the b type is its own); the 8-bit and tf32 forms have no
+  // transpose immediates (wgmma_plan_ok took only K-major operands for them).
+  bool has_trans = dtype_bits(t) == 16;
+  std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}.{}.{}.{}", N, k_step,
+                                   f16_acc ? "f16" : "f32", ptx_type(t), ptx_type(B->type.tile.dtype));
   b_.ins("wgmma.fence.sync.aligned", {});
-  for (int64_t kk = 0; kk < K / 16; ++kk) {
+  for (int64_t kk = 0; kk < K / k_step; ++kk) {
     std::string dak = da, dbk = db;
     if (int64_t off = la ? k_offset(*la, a_kmajor, kk) : 0) {
       dak = b_.reg(RegClass::B64);
@@ -135,7 +142,9 @@ void Emitter::wgmma(const ir::Op& op) {
       b_.ins("add.s64", {dbk, db, std::to_string(off >> 4)});
     }
     std::string sd = kk == 0 ? first_scale_d : scale_d;
-    if (la) {
+    if (la && !has_trans) {
+      b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1"});
+    } else if (la) {
       b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
     } else {
       std::string a = fmt::format("{{{}, {}, {}, {}}}", a_regs[size_t(4 * kk)], a_regs[size_t(4 * kk + 1)],

@@ -50,6 +50,17 @@ TEST_CASE("float conversions round to nearest even and saturate", "[consteval]")
   CHECK(f32_to_bf16_bits(1.0f) == 0x3f80);
   CHECK(f32_to_bf16_bits(1.00390625f) == 0x3f80);          // tie to even
   CHECK(round_float(448.0 * 2, DType::F8E4M3) == 448.0);   // saturates, no inf
+  CHECK(round_float(-INFINITY, DType::F8E4M3) == -448.0);
+  // e5m2 has an infinity, but a conversion saturates as PTX cvt.rn.satfinite does
+  CHECK(round_float(61440.0, DType::F8E5M2) == 57344.0);
+  CHECK(round_float(INFINITY, DType::F8E5M2) == 57344.0);
+  CHECK(std::isnan(round_float(NAN, DType::F8E5M2)));
+  CHECK(round_float(1.0625, DType::F8E4M3) == 1.0);        // tie to even (quantum 0.125)
+  CHECK(round_float(1.1875, DType::F8E4M3) == 1.25);
+  CHECK(round_float(0x1p-10, DType::F8E4M3) == 0.0);       // half the smallest subnormal: to even
+  CHECK(round_float(0x1.8p-10, DType::F8E4M3) == 0x1p-9);
+  CHECK(round_float(0x1.8p-17, DType::F8E5M2) == 0x1p-16); // smallest e5m2 subnormal is 2^-16
+  CHECK(round_float(0x1p-17, DType::F8E5M2) == 0.0);
   Scalar nan{0, NAN};
   CHECK(convert_scalar(nan, DType::F32, DType::I32).i == 0);
   CHECK(convert_scalar(Scalar{0, 3e9}, DType::F32, DType::I32).i == 2147483647);

@@ -1,0 +1,285 @@
+// f8 and tf32 on the GPU (issue 16): astype to and from f8e4m3 and f8e5m2 against exact CPU
+// references (tests/gpu/f8.tile), samples/matmul_f8.tile against float64 with its error bound,
+// and matmul_bt.tile -D T=tf32 (check_tf32, below).
+//   - decode: all 256 bytes of each format to f32, f16 and bf16, compared exactly (a NaN byte
+//     must give a NaN);
+//   - encode: f32 and f16 values at and on both sides of every rounding boundary of each format
+//     (each finite value, each midpoint between neighbours, the largest finite value and beyond,
+//     infinities, NaN, f32 subnormals; both signs) must give f8_round's byte exactly (a NaN
+//     input any NaN byte); f8 of one format to the other likewise;
+//   - matmul_f8: C = (A @ B^T) * sa * sb in bf16, A [M, K] and B [N, K] of random finite f8
+//     bytes (|x| <= 8, subnormals included). Each sampled element must satisfy
+//       |c - ref| <= 2^-8 |ref| + 2^-20 mag + ceil(K / 32) * 2^-12 * mag,
+//     mag = sa sb sum_k |a_ik b_jk|: bf16 rounding of C, the f32 epilogue, and one rounding of
+//     at most 2^-12 of the running sum per k32 wgmma step (Hopper's f8 accumulation keeps about
+//     14 bits, DeepSeek-V3 report §3.3.2; nothing promotes it). The relative Frobenius error of
+//     the samples must also stay under 2^-7, so that a wrong kernel cannot hide in the bound.
+//     Which entry ran is checked: _wgmma where every row is 16-byte aligned (K and 2 N multiples
+//     of 16), the portable one else.
+//     With -D PROMOTE=True (a promotion into f32 registers every 4 k32 steps) the bound's
+//     ceil(K / 32) becomes min(4, ceil(K / 32)) plus the f32 additions (within 2^-20 mag).
+//   check_f8 [--small]   one line per case; exit status 1 on a failure; --small: the shapes
+//                        compute-sanitizer runs
+#include <cuda.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check_util.h"  // before the generated headers: TILEC_TRACE_LAUNCH
+#include "f8_util.h"
+#include "f8.h"
+#include "matmul_f8.h"
+#include "matmul_f8_e5m2.h"
+#include "matmul_f8_promote.h"
+#include "matmul_bt_tf32.h"
+
+namespace {
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Byte-exact comparison; a NaN expected byte accepts any NaN byte.
+void expect_bytes(const char* what, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, bool e5m2,
+                  const std::vector<float>& in) {
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bool ok = f8_is_nan(want[i], e5m2) ? f8_is_nan(got[i], e5m2) : got[i] == want[i];
+    if (!ok && bad++ == 0) first = i;
+  }
+  report(what, want.size(), bad, 0, first);
+  if (bad)
+    std::printf("    input %a: got 0x%02x, want 0x%02x\n", double(in[first]), unsigned(got[first]),
+                unsigned(want[first]));
+}
+
+void check_decode(bool e5m2) {
+  const int64_t n = 256;
+  std::vector<uint8_t> x(n);
+  for (int i = 0; i < n; ++i) x[size_t(i)] = uint8_t(i);
+  Buffer X(n), Y(n * 4), H(n * 2), B(n * 2);
+  X.put(x);
+  for (const Buffer* b : {&Y, &H, &B}) poison(*b);
+  CHECK_CU((e5m2 ? decode_e5m2 : decode_e4m3)(nullptr, X.p, Y.p, H.p, B.p, n));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> y = Y.get<float>(n);
+  std::vector<uint16_t> h = H.get<uint16_t>(n), b = B.get<uint16_t>(n);
+  size_t bad = 0, first = 0;
+  for (int i = 0; i < n; ++i) {
+    double want = f8_value(uint8_t(i), e5m2);
+    double got[3] = {y[size_t(i)], from_f16(h[size_t(i)]), from_bf16(b[size_t(i)])};
+    for (double g : got) {
+      bool ok = std::isnan(want) ? std::isnan(g) : g == want && std::signbit(g) == std::signbit(want);
+      if (!ok && bad++ == 0) first = size_t(i);
+    }
+  }
+  report(e5m2 ? "decode f8e5m2 -> f32, f16, bf16" : "decode f8e4m3 -> f32, f16, bf16", n, bad, 0, first);
+}
+
+// f32 values at and around every rounding boundary of both formats, both signs.
+std::vector<float> boundary_inputs() {
+  std::vector<float> v;
+  for (bool e5m2 : {false, true}) {
+    uint8_t top = e5m2 ? 0x7b : 0x7e;
+    for (int b = 0; b <= top; ++b) {
+      float x = float(f8_value(uint8_t(b), e5m2));
+      float next = b < top ? float(f8_value(uint8_t(b + 1), e5m2)) : 2 * x;  // beyond the top: saturates
+      float mid = x + (next - x) / 2;  // exact: one bit more than an f8 significand
+      for (float y : {x, mid}) {
+        v.push_back(y);
+        v.push_back(std::nextafter(y, 0.0f));
+        v.push_back(std::nextafter(y, INFINITY));
+      }
+    }
+  }
+  for (float y : {FLT_MAX, INFINITY, 1e30f, 65504.0f, FLT_TRUE_MIN, FLT_MIN, 1e-30f, 0x1p-10f, 0x1p-17f}) v.push_back(y);
+  size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(-v[i]);
+  v.push_back(NAN);
+  v.push_back(-NAN);
+  return v;
+}
+
+void check_encode() {
+  std::vector<float> x = boundary_inputs();
+  int64_t n = int64_t(x.size());
+  std::vector<uint16_t> h(x.size());
+  std::vector<float> hf(x.size());  // the f16 inputs' values
+  for (size_t i = 0; i < x.size(); ++i) {
+    h[i] = to_f16(x[i]);
+    hf[i] = from_f16(h[i]);
+  }
+  size_t un = x.size();
+  Buffer X(un * 4), H(un * 2), E4(un), E5(un), H4(un), H5(un);
+  X.put(x);
+  H.put(h);
+  for (const Buffer* b : {&E4, &E5, &H4, &H5}) poison(*b);
+  CHECK_CU(encode(nullptr, X.p, H.p, E4.p, E5.p, H4.p, H5.p, n));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<uint8_t> w4(x.size()), w5(x.size()), wh4(x.size()), wh5(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    w4[i] = f8_round(x[i], false);
+    w5[i] = f8_round(x[i], true);
+    wh4[i] = f8_round(hf[i], false);
+    wh5[i] = f8_round(hf[i], true);
+  }
+  expect_bytes("encode f32 -> f8e4m3 (boundaries)", E4.get<uint8_t>(size_t(n)), w4, false, x);
+  expect_bytes("encode f32 -> f8e5m2 (boundaries)", E5.get<uint8_t>(size_t(n)), w5, true, x);
+  expect_bytes("encode f16 -> f8e4m3 (boundaries)", H4.get<uint8_t>(size_t(n)), wh4, false, hf);
+  expect_bytes("encode f16 -> f8e5m2 (boundaries)", H5.get<uint8_t>(size_t(n)), wh5, true, hf);
+}
+
+void check_recode() {
+  const int64_t n = 256;
+  std::vector<uint8_t> x(n), w5(n), w4(n);
+  std::vector<float> v4(n), v5(n);
+  for (int i = 0; i < n; ++i) {
+    x[size_t(i)] = uint8_t(i);
+    v4[size_t(i)] = float(f8_value(uint8_t(i), false));
+    v5[size_t(i)] = float(f8_value(uint8_t(i), true));
+    w5[size_t(i)] = f8_round(v4[size_t(i)], true);
+    w4[size_t(i)] = f8_round(v5[size_t(i)], false);
+  }
+  Buffer X(n), Y5(n), Y4(n);
+  X.put(x);
+  poison(Y5);
+  poison(Y4);
+  CHECK_CU(recode(nullptr, X.p, X.p, Y5.p, Y4.p, n));
+  CHECK_CU(cuCtxSynchronize());
+  expect_bytes("f8e4m3 -> f8e5m2 (all bytes)", Y5.get<uint8_t>(n), w5, true, v4);
+  expect_bytes("f8e5m2 -> f8e4m3 (all bytes)", Y4.get<uint8_t>(n), w4, false, v5);
+}
+
+// Random finite bytes of magnitude at most 8 (subnormals included).
+std::vector<uint8_t> random_f8(size_t n, bool e5m2, std::mt19937_64& rng) {
+  std::vector<uint8_t> pool;
+  for (int b = 0; b < 256; ++b)
+    if (std::fabs(f8_value(uint8_t(b), e5m2)) <= 8) pool.push_back(uint8_t(b));
+  std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = pool[pick(rng)];
+  return v;
+}
+
+using Launch = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                            int64_t, int64_t);
+
+// `promote`: the k32 steps between promotions into the f32 accumulator (0: none).
+void check_matmul(const char* name, Launch launch, int64_t M, int64_t N, int64_t K, bool a_e5m2, int promote,
+                  std::mt19937_64& rng) {
+  std::vector<uint8_t> a = random_f8(size_t(M * K), a_e5m2, rng), b = random_f8(size_t(N * K), false, rng);
+  std::vector<float> sa = {0.375f}, sb = {1.75f};
+  Buffer A(a.size()), B(b.size()), SA(4), SB(4), C(size_t(M * N * 2));
+  A.put(a);
+  B.put(b);
+  SA.put(sa);
+  SB.put(sb);
+  poison(C);
+  CHECK_CU(launch(nullptr, A.p, B.p, SA.p, SB.p, C.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  char what[96];
+  std::snprintf(what, sizeof what, "%s %ldx%ldx%ld", name, long(M), long(N), long(K));
+  if (g_device_cc == 90) expect_path(what, K % 16 == 0 && N * 2 % 16 == 0);  // 16-byte rows of A, B and C
+  std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
+  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
+  double s = double(sa[0]) * double(sb[0]), worst = 0, num = 0, den = 0, worst_acc = 0;
+  double steps = double(promote ? std::min<int64_t>(promote, cdiv(K, 32)) : cdiv(K, 32));
+  size_t bad = 0, first = 0;
+  int samples = int(std::min<int64_t>(M * N, 4000));
+  for (int t = 0; t < samples; ++t) {
+    int64_t i = M * N <= 4000 ? t / N : row(rng), j = M * N <= 4000 ? t % N : col(rng);
+    double ref = 0, mag = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      double p = f8_value(a[size_t(i * K + k)], a_e5m2) * f8_value(b[size_t(j * K + k)], false);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    ref *= s;
+    mag *= s;
+    double out = from_bf16(c[size_t(i * N + j)]), err = std::fabs(out - ref);
+    double bound = 0x1p-8 * std::fabs(ref) + 0x1p-20 * mag + steps * 0x1p-12 * mag;
+    if (!(err <= bound) && bad++ == 0) first = size_t(i * N + j);
+    worst = std::max(worst, std::isnan(err) ? INFINITY : err / bound);
+    // What the accumulation added beyond C's bf16 rounding, relative to mag.
+    if (mag > 0) worst_acc = std::max(worst_acc, std::max(0.0, err - 0x1p-8 * std::fabs(ref)) / mag);
+    num += err * err;
+    den += ref * ref;
+  }
+  double rel = std::sqrt(num / (den ? den : 1));
+  std::printf("%-34s n=%-11d %s  worst err/bound %.3f, rel err %.2e, worst (err - bf16 rounding)/mag %.2e\n", what,
+              samples, bad || !(rel < 0x1p-7) ? "FAIL" : "ok  ", worst, rel, worst_acc);
+  if (bad || !(rel < 0x1p-7)) {
+    ++failures;
+    if (bad) std::printf("    first bad element %zu\n", first);
+  }
+}
+
+// tf32 on wgmma (matmul_bt.tile -D T=tf32): C = A @ B^T in f32 from f32 bits read as tf32, A
+// [M, K] and B [N, K] uniform in [-1, 1]. The tensor cores keep 11 significant bits of each
+// input (a relative change of at most 2^-10 each, truncated or rounded) and add in f32, so
+// |c - ref| <= 2^-9 mag + K 2^-23 mag per element, mag = sum_k |a_ik b_jk|; the relative error
+// of the samples must also stay under 2^-8 (a wrong kernel cannot hide in the bound).
+void check_tf32(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
+  std::vector<float> a(size_t(M * K)), b(size_t(N * K));
+  fill(a, rng, -1, 1);
+  fill(b, rng, -1, 1);
+  Buffer A(a.size() * 4), B(b.size() * 4), C(size_t(M * N * 4));
+  A.put(a);
+  B.put(b);
+  poison(C);
+  CHECK_CU(tf_matmul_bt(nullptr, A.p, B.p, C.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  char what[96];
+  std::snprintf(what, sizeof what, "matmul_bt tf32 %ldx%ldx%ld", long(M), long(N), long(K));
+  if (g_device_cc == 90) expect_path(what, K * 4 % 16 == 0 && N * 4 % 16 == 0);
+  std::vector<float> c = C.get<float>(size_t(M * N));
+  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
+  double worst = 0, num = 0, den = 0;
+  size_t bad = 0;
+  for (int t = 0; t < 2000; ++t) {
+    int64_t i = row(rng), j = col(rng);
+    double ref = 0, mag = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      double p = double(a[size_t(i * K + k)]) * double(b[size_t(j * K + k)]);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    double err = std::fabs(double(c[size_t(i * N + j)]) - ref), bound = (0x1p-9 + double(K) * 0x1p-23) * mag;
+    if (!(err <= bound)) ++bad;
+    worst = std::max(worst, std::isnan(err) ? INFINITY : err / bound);
+    num += err * err;
+    den += ref * ref;
+  }
+  double rel = std::sqrt(num / (den ? den : 1));
+  bool ok = !bad && rel < 0x1p-8;
+  std::printf("%-34s n=%-11d %s  worst err/bound %.3f, rel err %.2e\n", what, 2000, ok ? "ok  " : "FAIL", worst, rel);
+  if (!ok) ++failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = argc > 1 && std::string(argv[1]) == "--small";
+  use_device_0_with_cc();
+  std::mt19937_64 rng(std::random_device{}());
+  check_decode(false);
+  check_decode(true);
+  check_encode();
+  check_recode();
+  struct Shape {
+    int64_t M, N, K;
+  };
+  std::vector<Shape> shapes = {{128, 256, 128}, {300, 500, 512}, {200, 136, 200}, {1024, 1024, 4096}};
+  if (!small) shapes.push_back({4096, 4096, 8192});
+  for (const Shape& s : shapes) check_matmul("matmul_f8 e4m3*e4m3", matmul_f8, s.M, s.N, s.K, false, 0, rng);
+  check_matmul("matmul_f8 e5m2*e4m3", e5_matmul_f8, 256, 512, 1024, true, 0, rng);
+  // -D PROMOTE=True -D BN=128: each 128-deep block (4 k32 steps) is summed into f32 registers.
+  for (const Shape& s : shapes) check_matmul("matmul_f8 PROMOTE", pr_matmul_f8, s.M, s.N, s.K, false, 4, rng);
+  for (const Shape& s : std::vector<Shape>{{128, 256, 32}, {300, 500, 256}, {200, 136, 99}, {1024, 1024, 4096}})
+    check_tf32(s.M, s.N, s.K, rng);
+  std::printf(failures ? "FAILED: %d\n" : "PASSED\n", failures);
+  return failures ? 1 : 0;
+}
