@@ -3,7 +3,6 @@
 #include "codegen/ptx/elementwise.h"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -368,18 +367,8 @@ void ElementwiseEmitter::convert_layout(const ir::Op& op) {
   };
   // Register-local when, for every thread, each destination register's element sits in the same
   // source register number (checked for all threads of the CTA).
-  std::vector<int64_t> map(size_t(ld.regs_per_thread()), -1);
-  bool local = true;
-  for (int t = 0; t < cx_.k_.threads() && local; ++t) {
-    std::map<int64_t, int64_t> held;
-    for (int64_t r = 0; r < ls.regs_per_thread(); ++r) held.emplace(src_index(ls.coords(t, r)), r);
-    for (int64_t r = 0; r < ld.regs_per_thread() && local; ++r) {
-      auto it = held.find(dst_index(ld.coords(t, r)));
-      if (it == held.end() || (map[size_t(r)] >= 0 && map[size_t(r)] != it->second)) local = false;
-      else map[size_t(r)] = it->second;
-    }
-  }
-  if (local) {
+  std::vector<int64_t> map;
+  if (register_local(ls, ss, ld, coeff, cx_.k_.threads(), &map)) {
     std::vector<std::string> out;
     for (int64_t m : map) out.push_back(in[size_t(m)]);
     cx_.regs_[dst] = out;
