@@ -13,11 +13,13 @@
 # change) that revision's tilec is built in a temporary worktree and timed too, its runs
 # interleaved with the new ones, for before/after columns. Environment: TILEC (the compiler
 # to time, default build/tilec), BASE_TILEC (BASE_REV's compiler, already built: skips the
-# build), RUNS (default 3), JOBS (passed as -j when set; default: tilec's own, one ptxas job per
-# CPU), SAMPLES (names to time, "softmax layernorm"; default: every sample).
+# build), RUNS (default 3), PTX_RUNS (runs of --emit=ptx, default RUNS; with a base, both
+# compilers' runs interleaved), BASE_HEADERS (0: time only the base's --emit=ptx, for a change
+# that leaves ptxas's work alone; default 1), JOBS (passed as -j when set; default: tilec's own,
+# one ptxas job per CPU), SAMPLES (names to time, "softmax layernorm"; default: every sample).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,17p' "$0"; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,20p' "$0"; exit 2; }
 OUT=$1
 BASE_REV=${2:-}
 TILEC=${TILEC:-build/tilec}
@@ -39,15 +41,19 @@ if [ -n "$BASE_REV" ] && [ -z "$BASE" ]; then
   BASE=$work/build/tilec
 fi
 
-python3 - "$OUT" "$TILEC" "$BASE" "$BASE_REV" "$RUNS" "${JOBS:-}" "$work" <<'EOF'
+python3 - "$OUT" "$TILEC" "$BASE" "$BASE_REV" "$RUNS" "${JOBS:-}" "$work" "${PTX_RUNS:-$RUNS}" "${BASE_HEADERS:-1}" <<'EOF'
 import glob, os, re, statistics, subprocess, sys, time
 
-out, new, base, base_rev, runs, jobs, work = sys.argv[1:]
-runs = int(runs)
+out, new, base, base_rev, runs, jobs, work, ptx_runs, base_headers = sys.argv[1:]
+runs, ptx_runs = int(runs), int(ptx_runs)
+base_headers = bool(base) and base_headers != "0"
 samples = sorted(glob.glob("samples/*.tile"))
 if os.environ.get("SAMPLES"):
     samples = [f"samples/{n}.tile" for n in os.environ["SAMPLES"].split()]
 configs = {"header": [], "2arch": ["-arch", "sm_90a", "-arch", "sm_80"]}
+# Samples that need a newer arch than sm_80 (f8 mma: sm_89): timed for that arch alone, as
+# tests/gpu builds them; their 2-arch columns stay empty.
+ONLY_ARCH = {"matmul_f8": "sm_90a"}
 jflag = ["-j", jobs] if jobs else []
 
 def run(tilec, args, extra=()):
@@ -61,19 +67,41 @@ def chain_of(p):
     return int(m.group(1)) / 1000 if m else None
 
 def ms(x):
-    return f"{x * 1000:.0f}"
+    return "" if x is None else f"{x * 1000:.0f}"
+
+
+def ratio(x):
+    return "" if x is None else f"{x:.2f}"
+
+
+def quotient(a, b):
+    return "" if a is None or b is None else f"{a / b:.2f}"
 
 rows = []
 load_before = os.getloadavg()
 for s in samples:
     name = os.path.basename(s)[:-5]
     row = {"name": name}
-    ptx = [run(new, [s, "--emit=ptx", "-o", f"{work}/x.ptx"])[0] for _ in range(runs)]
+    arch = ["-arch", ONLY_ARCH[name]] if name in ONLY_ARCH else []
+    ptx, ptx_base = [], []
+    for _ in range(ptx_runs):  # interleaved, so that a busy moment hits both alike
+        if base:
+            ptx_base.append(run(base, [s, *arch, "--emit=ptx", "-o", f"{work}/b.ptx"])[0])
+        ptx.append(run(new, [s, *arch, "--emit=ptx", "-o", f"{work}/x.ptx"])[0])
     row["ptx"] = statistics.median(ptx)
+    if base:
+        row["ptx_base"] = statistics.median(ptx_base)
+        row["ptx_same"] = open(f"{work}/b.ptx", "rb").read() == open(f"{work}/x.ptx", "rb").read()
     for cfg, flags in configs.items():
+        if arch:
+            if cfg != "header":
+                row[cfg] = row[cfg + "_chain"] = row[cfg + "_ratio"] = row[cfg + "_base"] = None
+                row[cfg + "_same"] = True
+                continue
+            flags = arch
         t_new, t_base, chains, ratios = [], [], [], []
         for _ in range(runs):  # interleaved, so that a busy moment hits both alike
-            if base:
+            if base_headers:
                 t_base.append(run(base, [s, *flags, "-o", f"{work}/b.h"])[0])
             # -v for the chain of this very run (the trace costs well under a millisecond)
             t, p = run(new, [s, *flags, *jflag, "-o", f"{work}/n.h", "-v"])
@@ -82,7 +110,7 @@ for s in samples:
             t_new.append(t)
             chains.append(chain_of(p))
             ratios.append(t / chains[-1])
-        if base:
+        if base_headers:
             same = open(f"{work}/b.h", "rb").read() == open(f"{work}/n.h", "rb").read()
             row[cfg + "_same"] = same
             row[cfg + "_base"] = statistics.median(t_base)
@@ -103,7 +131,8 @@ cuda = re.search(r"release ([0-9.]+), V([0-9.]+)", ptxas)
 with open(out, "w") as f:
     cmd = "bench/compile_time.sh " + out + (" " + base_rev if base_rev else "")
     f.write(f"# Compile time of the samples ({time.strftime('%Y-%m-%d')}, {len(os.sched_getaffinity(0))} CPUs)\n\n")
-    f.write(f"Made by `{cmd}` (RUNS={runs}{', JOBS=' + jobs if jobs else ''}) at {rev}: "
+    f.write(f"Made by `{cmd}` (RUNS={runs}, PTX_RUNS={ptx_runs}{', BASE_HEADERS=0' if base and not base_headers else ''}"
+            f"{', JOBS=' + jobs if jobs else ''}) at {rev}: "
             f"{version(new)}, CUDA {cuda.group(2) if cuda else 'unknown'}; "
             f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after.\n"
             f"Wall-clock milliseconds, median of {runs} runs of `tilec samples/X.tile -o x.h` (header: "
@@ -113,25 +142,32 @@ with open(out, "w") as f:
             f"run its jobs; *x chain*: the median of header time / chain (issue 20's goal: at most 1.3 on "
             f"a multi-core host).\n\n")
     if base:
-        f.write(f"*before*: {base_rev}; *after*: this tree. Every header was the same bytes before and after: "
-                f"{'yes' if all(r['header_same'] and r['2arch_same'] for r in rows) else 'NO'}.\n\n")
-        f.write("| sample | --emit=ptx | header before | after | after/before | chain | x chain | "
+        same = all(r["ptx_same"] for r in rows)
+        if base_headers:
+            same = same and all(r['header_same'] and r['2arch_same'] for r in rows)
+        f.write(f"*before*: {base_rev or base}; *after*: this tree. Every {'header and ' if base_headers else ''}"
+                f"PTX file was the same bytes before and after: {'yes' if same else 'NO'}.\n\n")
+    if base_headers:
+        f.write("| sample | --emit=ptx before | after | header before | after | after/before | chain | x chain | "
                 "2 archs before | after | after/before | chain | x chain |\n")
-        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
         for r in rows:
-            f.write(f"| {r['name']} | {ms(r['ptx'])} | {ms(r['header_base'])} | {ms(r['header'])} | "
-                    f"{r['header'] / r['header_base']:.2f} | {ms(r['header_chain'])} | {r['header_ratio']:.2f} | "
-                    f"{ms(r['2arch_base'])} | {ms(r['2arch'])} | {r['2arch'] / r['2arch_base']:.2f} | "
-                    f"{ms(r['2arch_chain'])} | {r['2arch_ratio']:.2f} |\n")
+            f.write(f"| {r['name']} | {ms(r['ptx_base'])} | {ms(r['ptx'])} | {ms(r['header_base'])} | {ms(r['header'])} | "
+                    f"{quotient(r['header'], r['header_base'])} | {ms(r['header_chain'])} | {ratio(r['header_ratio'])} | "
+                    f"{ms(r['2arch_base'])} | {ms(r['2arch'])} | {quotient(r['2arch'], r['2arch_base'])} | "
+                    f"{ms(r['2arch_chain'])} | {ratio(r['2arch_ratio'])} |\n")
         tb = sum(r["header_base"] for r in rows); tn = sum(r["header"] for r in rows)
-        ab = sum(r["2arch_base"] for r in rows); an = sum(r["2arch"] for r in rows)
-        f.write(f"| **all samples** | {ms(sum(r['ptx'] for r in rows))} | {ms(tb)} | {ms(tn)} | {tn / tb:.2f} | | | "
-                f"{ms(ab)} | {ms(an)} | {an / ab:.2f} | | |\n")
+        ab = sum(r["2arch_base"] or 0 for r in rows); an = sum(r["2arch"] or 0 for r in rows)
+        f.write(f"| **all samples** | {ms(sum(r['ptx_base'] for r in rows))} | {ms(sum(r['ptx'] for r in rows))} | "
+                f"{ms(tb)} | {ms(tn)} | {tn / tb:.2f} | | | {ms(ab)} | {ms(an)} | {an / ab:.2f} | | |\n")
     else:
-        f.write("| sample | --emit=ptx | header | chain | x chain | 2 archs | chain | x chain |\n"
-                "|---|---:|---:|---:|---:|---:|---:|---:|\n")
+        before = "--emit=ptx before | after" if base else "--emit=ptx"
+        f.write(f"| sample | {before} | header | chain | x chain | 2 archs | chain | x chain |\n"
+                f"|---|{'---:|' * (2 if base else 1)}---:|---:|---:|---:|---:|---:|\n")
         for r in rows:
-            f.write(f"| {r['name']} | {ms(r['ptx'])} | {ms(r['header'])} | {ms(r['header_chain'])} | "
-                    f"{r['header_ratio']:.2f} | {ms(r['2arch'])} | {ms(r['2arch_chain'])} | {r['2arch_ratio']:.2f} |\n")
+            ptx_cols = f"{ms(r['ptx_base'])} | {ms(r['ptx'])}" if base else ms(r['ptx'])
+            f.write(f"| {r['name']}{' (' + ONLY_ARCH[r['name']] + ')' if r['name'] in ONLY_ARCH else ''} | {ptx_cols} | "
+                    f"{ms(r['header'])} | {ms(r['header_chain'])} | {ratio(r['header_ratio'])} | {ms(r['2arch'])} | "
+                    f"{ms(r['2arch_chain'])} | {ratio(r['2arch_ratio'])} |\n")
 print(f"wrote {out}", file=sys.stderr)
 EOF

@@ -257,18 +257,11 @@ bool LayoutAssignment::mma_widening(const ir::Op& op, const Layout& in, Layout& 
   out.shape = shape;
   for (int p = 0; p < 2; ++p)
     if (shape[size_t(p)] % (out.parent_cta_tile(p) * (p == 0 ? out.warps_m : out.warps_n))) return false;
-  // Register-local: every element a thread holds in `out` has its source in the same thread.
-  for (int t = 0; t < k_.threads(); ++t) {
-    std::set<std::vector<int64_t>> held;
-    for (int64_t r = 0; r < in.regs_per_thread(); ++r) held.insert(in.coords(t, r));
-    for (int64_t r = 0; r < out.regs_per_thread(); ++r) {
-      std::vector<int64_t> c = out.coords(t, r);
-      for (size_t d = 0; d < 2; ++d)
-        if (src[d] == 1) c[d] = 0;
-      if (!held.count(c)) return false;
-    }
-  }
-  return true;
+  // Register-local: every element a thread holds in `out` has its source in the same thread,
+  // at the same coordinates except along a unit dimension of the source (coordinate 0). Keys
+  // row * 2^32 + column tell coordinates apart (both are below 2^31).
+  const int64_t row = int64_t(1) << 32;
+  return register_local(in, {row, 1}, out, {src[0] == 1 ? 0 : row, src[1] == 1 ? 0 : 1}, k_.threads(), nullptr);
 }
 
 bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget) const {

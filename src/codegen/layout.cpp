@@ -2,6 +2,8 @@
 #include "codegen/layout.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -37,8 +39,9 @@ int64_t Layout::mma_reps(int p) const {
 }
 int Layout::mma_elems(int p) const { return p == 0 ? (inst_m == 16 ? 2 : 1) : 2; }
 bool Layout::mma_keeps(int p) const {
-  std::vector<int> kept = dims_or_identity();
-  return std::find(kept.begin(), kept.end(), p) != kept.end();
+  // dims_or_identity() without building it: this is asked per register.
+  if (dims.empty()) return p >= 0 && p < rank();
+  return std::find(dims.begin(), dims.end(), p) != dims.end();
 }
 
 int64_t Layout::cta_tile(int d) const {
@@ -77,11 +80,13 @@ std::vector<int64_t> Layout::reg_offset(int64_t r) const {
   if (kind == Kind::Mma) {
     // Register r: instruction tile (rm, rn) = r / per, element i = r % per of its fragment, i =
     // half * (column elements) + e; dimensions a slice dropped count once.
-    bool k0 = mma_keeps(0), k1 = mma_keeps(1);
+    bool whole = !is_slice() && rank() == 2;  // the accumulator itself: the common case
+    bool k0 = whole || mma_keeps(0), k1 = whole || mma_keeps(1);
     int64_t e0 = k0 ? mma_elems(0) : 1, e1 = k1 ? mma_elems(1) : 1, r1 = k1 ? mma_reps(1) : 1;
     int64_t per = e0 * e1, tile = r / per, i = r % per;
     int64_t rm = tile / r1, rn = tile % r1;
     int64_t row = rm * inst_m + 8 * (i / e1), col = rn * 8 + i % e1;
+    if (whole) return {row, col};
     std::vector<int64_t> off(size_t(rank()), 0);
     for (int d = 0; d < rank(); ++d) {
       int p = parent_dim(d);
@@ -162,6 +167,11 @@ int64_t Layout::thread_coord(int thread, int p) const {
 void Layout::add_thread_base(int thread, std::vector<int64_t>& c) const {
   if (kind == Kind::Mma) {
     int lane = thread % 32, warp = (thread / 32) % (warps_m * warps_n);
+    if (!is_slice() && rank() == 2) {  // the accumulator itself: rows, then columns
+      c[0] += (warp / warps_n) * (pshape()[0] / warps_m) + lane / 4;
+      c[1] += (warp % warps_n) * (pshape()[1] / warps_n) + 2 * (lane % 4);
+      return;
+    }
     for (int d = 0; d < rank(); ++d) {
       int p = parent_dim(d);
       if (p == 0) c[size_t(d)] += (warp / warps_n) * (pshape()[0] / warps_m) + lane / 4;
@@ -313,6 +323,44 @@ bool equivalent(const Layout& a, const Layout& b, int threads) {
     for (int64_t r = 0; r < regs; ++r)
       for (size_t d = 0; d < rank; ++d)
         if (off_a[size_t(r)][d] + base_a[d] != off_b[size_t(r)][d] + base_b[d]) return false;
+  }
+  return true;
+}
+
+bool register_local(const Layout& from, const std::vector<int64_t>& from_key, const Layout& to,
+                    const std::vector<int64_t>& to_key, int threads, std::vector<int64_t>* sources) {
+  auto key = [](const std::vector<int64_t>& c, const std::vector<int64_t>& k) {
+    int64_t lin = 0;
+    for (size_t d = 0; d < c.size(); ++d) lin += c[d] * k[d];
+    return lin;
+  };
+  // coords(t, r) = reg_offset(r) + base(t) and the key is linear, so thread t holds the source
+  // key key(reg_offset(r')) + key(base_from(t)) and looks for key(reg_offset(r)) +
+  // key(base_to(t)): one table of source offsets serves every thread, shifted by
+  // key(base_to(t)) - key(base_from(t)); threads with the same shift find the same registers.
+  std::unordered_map<int64_t, int64_t> held;  // source key -> its lowest register
+  for (int64_t r = 0, n = from.regs_per_thread(); r < n; ++r) held.emplace(key(from.reg_offset(r), from_key), r);
+  int64_t regs = to.regs_per_thread();
+  std::vector<int64_t> wanted(static_cast<size_t>(regs));
+  for (int64_t r = 0; r < regs; ++r) wanted[size_t(r)] = key(to.reg_offset(r), to_key);
+  if (sources) sources->assign(size_t(regs), -1);
+  std::unordered_set<int64_t> shifts;
+  std::vector<int64_t> base_from(from.shape.size()), base_to(to.shape.size());
+  for (int t = 0; t < threads; ++t) {
+    std::fill(base_from.begin(), base_from.end(), 0);
+    std::fill(base_to.begin(), base_to.end(), 0);
+    from.add_thread_base(t, base_from);
+    to.add_thread_base(t, base_to);
+    int64_t shift = key(base_to, to_key) - key(base_from, from_key);
+    if (!shifts.insert(shift).second) continue;
+    for (int64_t r = 0; r < regs; ++r) {
+      auto it = held.find(wanted[size_t(r)] + shift);
+      if (it == held.end()) return false;
+      if (!sources) continue;
+      int64_t& s = (*sources)[size_t(r)];
+      if (s >= 0 && s != it->second) return false;
+      s = it->second;
+    }
   }
   return true;
 }

@@ -130,6 +130,19 @@ Layout wgmma_layout(const std::vector<int64_t>& shape, int num_warps);
 /// `threads` threads: values in one can be used as values in the other without moving data.
 bool equivalent(const Layout& a, const Layout& b, int threads);
 
+/// Whether a value in layout `to` can be read from the registers of the same value in layout
+/// `from` without moving data between threads. An element is named by a key, the dot product of
+/// its coordinates (coords(thread, reg), one per tile dimension of each layout) with
+/// `from_key` or `to_key`, so that the two tiles may differ in shape or order (a broadcast, a
+/// permute, a reshape). True when, in each of the `threads` threads, every register of `to`
+/// has its key among that thread's registers of `from`. With `sources`, the source register
+/// (the lowest numbered when several hold the key) must also be the same in every thread, and
+/// `sources[r]` gets it for each register r of `to`; false otherwise.
+/// Cost: the registers of both layouts once, then per distinct thread base one hash lookup per
+/// register of `to` (a thread's keys are its registers' keys shifted by its base).
+bool register_local(const Layout& from, const std::vector<int64_t>& from_key, const Layout& to,
+                    const std::vector<int64_t>& to_key, int threads, std::vector<int64_t>* sources);
+
 /// The blocked layout for `shape` with `vec` contiguous elements per thread along the last
 /// dimension (16 bytes of the narrowest dtype accessed) and `num_warps` warps: lanes, then
 /// warps, fill the last dimension first.

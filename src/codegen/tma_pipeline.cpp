@@ -69,17 +69,17 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       DType t = mma.operands[0]->type.tile.dtype, tb = mma.operands[1]->type.tile.dtype,
             acc = mma.operands[2]->type.tile.dtype;
       // PTX ISA §9.7.15.5: .f32 accumulators for f16 and bf16, .f16 ones for f16 only; e4m3 and
-      // e5m2 (in any pairing) with .f32 accumulators (the .f16 ones are left out).
+      // e5m2 (in any pairing), and tf32, with .f32 accumulators (f8's .f16 ones are left out).
       bool pair_ok = is_16bit_float(t) ? tb == t && (acc == DType::F32 || (acc == DType::F16 && t == DType::F16))
-                                       : is_f8(t) && is_f8(tb) && acc == DType::F32;
+                                       : ((is_f8(t) && is_f8(tb)) || (t == DType::TF32 && tb == t)) && acc == DType::F32;
       if (!pair_ok)
         fail(fmt::format("the tma_wgmma path takes f16 or bf16 operands with f32 accumulators (or f16 operands "
-                         "with f16 accumulators) and f8e4m3 or f8e5m2 operands with f32 accumulators, not {} and "
-                         "{} with {}",
+                         "with f16 accumulators), and f8e4m3 or f8e5m2 operands or tf32 ones with f32 accumulators, "
+                         "not {} and {} with {}",
                          dtype_name(t), dtype_name(tb), dtype_name(acc)));
       if (!is_16bit_float(t) && pair_ok) {
-        // PTX ISA §9.7.15.5.1: only the 16-bit forms have the transpose immediates; the 8-bit
-        // operands must both come by TMA with K along the 128-byte lines.
+        // PTX ISA §9.7.15.5.1: only the 16-bit forms have the transpose immediates; 8-bit and
+        // tf32 operands must both come by TMA with K along the 128-byte lines.
         const AsyncLoad* la = k.async_load(mma.operands[0]);
         bool a_ok = la && la->contiguous_dim == 1, b_ok = k.async_load(mma.operands[1])->contiguous_dim == 0;
         if (!a_ok || !b_ok)

@@ -1,5 +1,6 @@
-// f8 on the GPU (issue 16): astype to and from f8e4m3 and f8e5m2 against exact CPU references
-// (tests/gpu/f8.tile), and samples/matmul_f8.tile against float64 with its error bound.
+// f8 and tf32 on the GPU (issue 16): astype to and from f8e4m3 and f8e5m2 against exact CPU
+// references (tests/gpu/f8.tile), samples/matmul_f8.tile against float64 with its error bound,
+// and matmul_bt.tile -D T=tf32 (check_tf32, below).
 //   - decode: all 256 bytes of each format to f32, f16 and bf16, compared exactly (a NaN byte
 //     must give a NaN);
 //   - encode: f32 and f16 values at and on both sides of every rounding boundary of each format
@@ -35,6 +36,7 @@
 #include "matmul_f8.h"
 #include "matmul_f8_e5m2.h"
 #include "matmul_f8_promote.h"
+#include "matmul_bt_tf32.h"
 
 namespace {
 
@@ -215,6 +217,48 @@ void check_matmul(const char* name, Launch launch, int64_t M, int64_t N, int64_t
   }
 }
 
+// tf32 on wgmma (matmul_bt.tile -D T=tf32): C = A @ B^T in f32 from f32 bits read as tf32, A
+// [M, K] and B [N, K] uniform in [-1, 1]. The tensor cores keep 11 significant bits of each
+// input (a relative change of at most 2^-10 each, truncated or rounded) and add in f32, so
+// |c - ref| <= 2^-9 mag + K 2^-23 mag per element, mag = sum_k |a_ik b_jk|; the relative error
+// of the samples must also stay under 2^-8 (a wrong kernel cannot hide in the bound).
+void check_tf32(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
+  std::vector<float> a(size_t(M * K)), b(size_t(N * K));
+  fill(a, rng, -1, 1);
+  fill(b, rng, -1, 1);
+  Buffer A(a.size() * 4), B(b.size() * 4), C(size_t(M * N * 4));
+  A.put(a);
+  B.put(b);
+  poison(C);
+  CHECK_CU(tf_matmul_bt(nullptr, A.p, B.p, C.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  char what[96];
+  std::snprintf(what, sizeof what, "matmul_bt tf32 %ldx%ldx%ld", long(M), long(N), long(K));
+  if (g_device_cc == 90) expect_path(what, K * 4 % 16 == 0 && N * 4 % 16 == 0);
+  std::vector<float> c = C.get<float>(size_t(M * N));
+  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
+  double worst = 0, num = 0, den = 0;
+  size_t bad = 0;
+  for (int t = 0; t < 2000; ++t) {
+    int64_t i = row(rng), j = col(rng);
+    double ref = 0, mag = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      double p = double(a[size_t(i * K + k)]) * double(b[size_t(j * K + k)]);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    double err = std::fabs(double(c[size_t(i * N + j)]) - ref), bound = (0x1p-9 + double(K) * 0x1p-23) * mag;
+    if (!(err <= bound)) ++bad;
+    worst = std::max(worst, std::isnan(err) ? INFINITY : err / bound);
+    num += err * err;
+    den += ref * ref;
+  }
+  double rel = std::sqrt(num / (den ? den : 1));
+  bool ok = !bad && rel < 0x1p-8;
+  std::printf("%-34s n=%-11d %s  worst err/bound %.3f, rel err %.2e\n", what, 2000, ok ? "ok  " : "FAIL", worst, rel);
+  if (!ok) ++failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,6 +278,8 @@ int main(int argc, char** argv) {
   check_matmul("matmul_f8 e5m2*e4m3", e5_matmul_f8, 256, 512, 1024, true, 0, rng);
   // -D PROMOTE=True -D BN=128: each 128-deep block (4 k32 steps) is summed into f32 registers.
   for (const Shape& s : shapes) check_matmul("matmul_f8 PROMOTE", pr_matmul_f8, s.M, s.N, s.K, false, 4, rng);
+  for (const Shape& s : std::vector<Shape>{{128, 256, 32}, {300, 500, 256}, {200, 136, 99}, {1024, 1024, 4096}})
+    check_tf32(s.M, s.N, s.K, rng);
   std::printf(failures ? "FAILED: %d\n" : "PASSED\n", failures);
   return failures ? 1 : 0;
 }

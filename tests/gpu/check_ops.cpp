@@ -263,17 +263,18 @@ void check_intops(size_t n) {
     a[1] = -7, b[1] = 2;
     a[2] = 7, b[2] = -2;
   }
-  Buf da(n * 4), db(n * 4), dout(8 * n * 4);
+  constexpr int kRows = 12;
+  Buf da(n * 4), db(n * 4), dout(kRows * n * 4);
   da.put(a);
   db.put(b);
   CHECK_CU(intops(nullptr, da.p, db.p, dout.p, int64_t(n)));
   CHECK_CU(cuCtxSynchronize());
-  auto out = dout.get<int32_t>(8 * n);
-  size_t bad[8] = {}, first[8] = {};
+  auto out = dout.get<int32_t>(kRows * n);
+  size_t bad[kRows] = {}, first[kRows] = {};
   for (size_t i = 0; i < n; ++i) {
     int32_t x = a[i], y = b[i];
     int32_t s = y & 63;
-    int32_t ref[8];
+    int32_t ref[kRows];
     ref[0] = pyfloordiv(x, y);
     ref[1] = pymod(x, y);
     ref[2] = s >= 32 ? 0 : int32_t(uint32_t(x) << s);
@@ -283,11 +284,17 @@ void check_intops(size_t n) {
     ref[6] = uint16_t(uint16_t(x) + uint16_t(y));
     int32_t sum = wrap32(int64_t(x) + y);
     ref[7] = x > y ? wrap32(int64_t(x) - y) : wrap32(-int64_t(sum == INT32_MIN ? sum : std::abs(sum)));
-    for (int k = 0; k < 8; ++k)
+    ref[8] = pyfloordiv(x, 16);
+    ref[9] = pymod(x, 16);
+    int64_t w = int64_t(x) * 3, q = w / 1024 - (w % 1024 < 0 ? 1 : 0);  // floor division
+    ref[10] = wrap32(q);
+    ref[11] = int32_t(w - q * 1024);
+    for (int k = 0; k < kRows; ++k)
       if (out[size_t(k) * n + i] != ref[k] && !bad[k]++) first[k] = i;
   }
-  const char* names[] = {"//", "%", "<<", ">>", "min*3-max", "i8 *", "u16 +", "where/abs"};
-  for (int k = 0; k < 8; ++k) {
+  const char* names[] = {"//", "%", "<<", ">>", "min*3-max", "i8 *", "u16 +", "where/abs",
+                         "// 16", "% 16", "i64 // 1024", "i64 % 1024"};
+  for (int k = 0; k < kRows; ++k) {
     char d[160];
     std::snprintf(d, sizeof d, "%zu wrong%s", bad[k],
                   bad[k] ? (", first a=" + std::to_string(a[first[k]]) + " b=" + std::to_string(b[first[k]]) +

@@ -9,6 +9,27 @@ namespace {
 constexpr const char* kPrefix[] = {"%p", "%h", "%r", "%rd"};
 constexpr const char* kType[] = {".pred", ".b16", ".b32", ".b64"};
 
+// `opcode operands;` and the newline, after the tab or predicate already written. One append
+// per piece: instructions are most of the module's text, written once each.
+template <class Operands>
+void append_instruction(std::string& text, const std::string& opcode, const Operands& operands) {
+  text += opcode;
+  bool first = true;
+  for (const auto& o : operands) {
+    text += first ? " " : ", ";
+    text += o;
+    first = false;
+  }
+  text += ";\n";
+}
+
+// The tab and guard before a predicated instruction: "\t@pred ".
+void append_guard(std::string& text, const std::string& pred) {
+  text += "\t@";
+  text += pred;
+  text += ' ';
+}
+
 }  // namespace
 
 RegClass reg_class_for_bits(int bits) {
@@ -27,28 +48,26 @@ std::string PtxBuilder::label_name(const char* hint) {
 }
 
 void PtxBuilder::ins(const std::string& opcode, const std::vector<std::string>& operands) {
-  text_ += "\t";
-  ins_text(opcode, operands);
+  text_ += '\t';
+  append_instruction(text_, opcode, operands);
 }
 
-void PtxBuilder::ins_text(const std::string& opcode, const std::vector<std::string>& operands) {
-  text_ += opcode;
-  for (size_t i = 0; i < operands.size(); ++i) text_ += (i ? ", " : " ") + operands[i];
-  text_ += ";\n";
-}
-
-void PtxBuilder::ins(const std::string& opcode, std::initializer_list<std::string> operands) {
-  ins(opcode, std::vector<std::string>(operands));
+void PtxBuilder::ins(const std::string& opcode, std::initializer_list<std::string_view> operands) {
+  text_ += '\t';
+  append_instruction(text_, opcode, operands);
 }
 
 void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode, const std::vector<std::string>& operands) {
   if (pred.empty()) return ins(opcode, operands);
-  text_ += "\t@" + pred + " ";
-  ins_text(opcode, operands);
+  append_guard(text_, pred);
+  append_instruction(text_, opcode, operands);
 }
 
-void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string> operands) {
-  ins_if(pred, opcode, std::vector<std::string>(operands));
+void PtxBuilder::ins_if(const std::string& pred, const std::string& opcode,
+                        std::initializer_list<std::string_view> operands) {
+  if (pred.empty()) return ins(opcode, operands);
+  append_guard(text_, pred);
+  append_instruction(text_, opcode, operands);
 }
 
 void PtxBuilder::label(const std::string& name) { text_ += name + ":\n"; }
@@ -65,11 +84,10 @@ void PtxBuilder::comment(const std::string& text) { text_ += "\t// " + text + "\
 
 void PtxBuilder::raw(const std::string& line) { text_ += "\t" + line + "\n"; }
 
-std::string PtxBuilder::body() const {
-  std::string decl;
+void PtxBuilder::append_body(std::string& out) const {
   for (int c = 0; c < 4; ++c)
-    if (counts_[c]) decl += fmt::format("\t.reg {} {}<{}>;\n", kType[c], kPrefix[c], counts_[c]);
-  return decl + text_;
+    if (counts_[c]) out += fmt::format("\t.reg {} {}<{}>;\n", kType[c], kPrefix[c], counts_[c]);
+  out += text_;
 }
 
 }  // namespace tilec::codegen

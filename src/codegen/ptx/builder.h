@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "basic/source.h"
@@ -22,12 +23,13 @@ class PtxBuilder {
   /// A fresh label name with a readable hint ("$L_loop_3").
   std::string label_name(const char* hint);
 
-  /// Emits `opcode a, b, c;` (operands joined with ", ").
-  void ins(const std::string& opcode, std::initializer_list<std::string> operands);
+  /// Emits `opcode a, b, c;` (operands joined with ", "). The list holds views, so that the
+  /// operands (register names, mostly) are appended where they are, not copied first.
+  void ins(const std::string& opcode, std::initializer_list<std::string_view> operands);
   void ins(const std::string& opcode, const std::vector<std::string>& operands);
   /// Emits `@pred opcode operands;` (a predicated instruction; `pred` may start with '!'); an
   /// empty `pred` means "always": the plain instruction.
-  void ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string> operands);
+  void ins_if(const std::string& pred, const std::string& opcode, std::initializer_list<std::string_view> operands);
   void ins_if(const std::string& pred, const std::string& opcode, const std::vector<std::string>& operands);
   void label(const std::string& name);
   /// A `.loc` line for the source range (only when line info is on).
@@ -38,13 +40,13 @@ class PtxBuilder {
 
   void set_lineinfo(bool on) { lineinfo_ = on; }
 
-  /// The entry's register declarations followed by its body.
-  std::string body() const;
+  /// Appends the entry's register declarations followed by its body to `out` (the body is
+  /// most of the module: appended where it goes, not copied through a temporary).
+  void append_body(std::string& out) const;
+  /// The size in bytes of what append_body appends, at most (for reserving).
+  size_t body_size() const { return text_.size() + 4 * 32; }
 
  private:
-  /// `opcode operands;` and the newline, after the tab or predicate already written.
-  void ins_text(const std::string& opcode, const std::vector<std::string>& operands);
-
   std::string text_;
   int counts_[4] = {0, 0, 0, 0};
   int labels_ = 0;

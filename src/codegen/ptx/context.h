@@ -161,7 +161,9 @@ class EmitContext {
   /// instructions in SASS (ptxas 13.0), a 32-bit one about 20 inline: when both operands are
   /// below 2^31 (2^32 unsigned), which tile indices, extents and grid sizes nearly always are,
   /// one div.u32 gives the same quotient (LLVM's "bypass slow division" for NVPTX does the
-  /// same). A branch per thread picks the path.
+  /// same). A branch per thread picks the path. Not in the portable path's kernels with mma:
+  /// there the extra registers tipped general variants at 255 registers into spills
+  /// (attention_lse D=128 on sm_90a, 4 bytes), so those keep the 64-bit division alone.
   void divide64(const std::string& q, const std::string& a, const std::string& b, bool is_signed);
 
  protected:

@@ -3,7 +3,6 @@
 #include "codegen/ptx/elementwise.h"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -20,11 +19,52 @@ void ElementwiseEmitter::constant(const ir::Op& op) {
   b_.ins("mov." + bits_type(c), {r, imm(d, op.value)});
 }
 
+namespace {
+
+// The value of integer constant `v` (a scalar or a splat of one) when it is a power of two
+// 2^k > 0, else 0.
+int64_t power_of_two_constant(const ir::Value* v) {
+  const ir::Op* d = v->def;
+  while (d && d->kind == ir::OpKind::Splat) d = d->operands[0]->def;
+  if (!d || d->kind != ir::OpKind::Constant || !is_integer(d->dtype)) return 0;
+  int64_t c = d->value.i;
+  return c > 0 && (c & (c - 1)) == 0 ? c : 0;
+}
+
+bool has_mma(const LoweredKernel& k) {
+  bool found = false;
+  ir::walk(k.fn->body, [&](ir::Op& op) { found = found || op.kind == ir::OpKind::Mma; });
+  return found;
+}
+
+}  // namespace
+
 void ElementwiseEmitter::binary(const ir::Op& op) {
   DType d = op.operands[0]->type.tile.dtype;
   const auto& a = cx_.regs(op.operands[0]);
   const auto& b = cx_.regs(op.operands[1]);
   std::vector<std::string> out;
+  // Python // and % by a constant 2^k of a 32- or 64-bit integer are exactly an arithmetic
+  // (signed) or logical shift right by k and an and with 2^k - 1: one instruction instead of
+  // div and rem and their sign fix-up, which ptxas does not reduce for 64-bit operands (it
+  // calls a division routine). That matters in memory-bound kernels, whose short CTAs wait for
+  // it before their first load (silu_gate's cdiv(D, BN) of an i64 D). Kernels with mma keep
+  // the division: it runs beside a long K loop, and with the shift ptxas's allocation of
+  // matmul_bias_relu's general variant (255 registers) tipped into a 4-byte spill.
+  int64_t pow2 = op.kind == ir::OpKind::FloorDiv || op.kind == ir::OpKind::Mod ? power_of_two_constant(op.operands[1]) : 0;
+  if (pow2 && is_integer(d) && dtype_bits(d) >= 32 && !has_mma(cx_.k_)) {
+    std::string bt = bits_type(reg_class(d));
+    for (const std::string& x : a) {
+      std::string r = b_.reg(reg_class(d));
+      if (op.kind == ir::OpKind::FloorDiv)
+        b_.ins("shr." + ptx_arith_type(d), {r, x, std::to_string(log2_exact(pow2))});
+      else
+        b_.ins("and." + bt, {r, x, std::to_string(pow2 - 1)});
+      out.push_back(r);
+    }
+    cx_.regs_[op.results[0]] = out;
+    return;
+  }
   for (size_t i = 0; i < a.size(); ++i) out.push_back(arith_.binary_reg(op.kind, d, a[i], b[i]));
   cx_.regs_[op.results[0]] = out;
 }
@@ -327,18 +367,8 @@ void ElementwiseEmitter::convert_layout(const ir::Op& op) {
   };
   // Register-local when, for every thread, each destination register's element sits in the same
   // source register number (checked for all threads of the CTA).
-  std::vector<int64_t> map(size_t(ld.regs_per_thread()), -1);
-  bool local = true;
-  for (int t = 0; t < cx_.k_.threads() && local; ++t) {
-    std::map<int64_t, int64_t> held;
-    for (int64_t r = 0; r < ls.regs_per_thread(); ++r) held.emplace(src_index(ls.coords(t, r)), r);
-    for (int64_t r = 0; r < ld.regs_per_thread() && local; ++r) {
-      auto it = held.find(dst_index(ld.coords(t, r)));
-      if (it == held.end() || (map[size_t(r)] >= 0 && map[size_t(r)] != it->second)) local = false;
-      else map[size_t(r)] = it->second;
-    }
-  }
-  if (local) {
+  std::vector<int64_t> map;
+  if (register_local(ls, ss, ld, coeff, cx_.k_.threads(), &map)) {
     std::vector<std::string> out;
     for (int64_t m : map) out.push_back(in[size_t(m)]);
     cx_.regs_[dst] = out;

@@ -193,7 +193,10 @@ std::string Emitter::entry(const std::string& name) {
   // The scratch buffer for conversions, reductions and mma staging is dynamic shared memory,
   // declared once per module (ptx/module.cpp): its size goes to the launch (kernel_abi.h
   // dynamic_shared_bytes), so it may exceed the 48 KiB of static shared memory.
-  text += debug_.entry_decls() + b_.body() + "}\n";
+  text.reserve(text.size() + debug_.entry_decls().size() + b_.body_size() + 2);
+  text += debug_.entry_decls();
+  b_.append_body(text);
+  text += "}\n";
   return text;
 }
 

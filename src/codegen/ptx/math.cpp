@@ -307,13 +307,16 @@ std::string MathEmitter::math_f32(MathFunction f, const std::string& x, bool app
     case MathFunction::Sin: return sincos_f32(x, false, approx);
     case MathFunction::Cos: return sincos_f32(x, true, approx);
     case MathFunction::Sigmoid: {
-      // 1 / (1 + e^-x)
+      // 1 / (1 + e^-x). The approximate reciprocal flushes subnormal results (.ftz): its input
+      // is at least 1, so only results below 2^-126 (x < -87.3) change, to 0, and it is one
+      // MUFU.RCP instead of five instructions (the plain rcp.approx.f32 scales inputs above
+      // 2^126 around it). samples/silu_gate.tile ran 3-4 % faster with it on the H200.
       std::string n = b_.reg(RegClass::B32);
       b_.ins("neg.f32", {n, x});
       std::string e = exp_f32(n, approx);
       b_.ins("add.f32", {e, e, f32_imm(1.f)});
       r = b_.reg(RegClass::B32);
-      b_.ins(approx ? "rcp.approx.f32" : "rcp.rn.f32", {r, e});
+      b_.ins(approx ? "rcp.approx.ftz.f32" : "rcp.rn.f32", {r, e});
       return r;
     }
     case MathFunction::Erf: return erf_f32(x, approx);

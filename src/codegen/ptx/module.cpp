@@ -10,7 +10,8 @@ namespace tilec::codegen {
 
 std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOptions& opts, const SourceManager& sm,
                         DiagnosticEngine& diag) {
-  std::string entries, globals;
+  std::vector<std::string> entries;  // joined once at the end: each is up to a megabyte
+  std::string globals;
   bool assertfail = false, vprintf = false;
   int version = opts.target.ptx_version;
   for (const LoweredKernel& k : kernels) {
@@ -27,7 +28,7 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
                                                       : general_entry(k.fn->name);
       std::string text = e.entry(name);
       if (text.empty()) return "";
-      entries += "\n" + text;
+      entries.push_back(std::move(text));
       globals += e.globals();
       assertfail = assertfail || e.uses_assertfail();
       vprintf = vprintf || e.uses_vprintf();
@@ -47,7 +48,14 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
   bool scratch = false;
   for (const LoweredKernel& k : kernels) scratch = scratch || k.shared_bytes() > 0;
   if (scratch) out += "\n.extern .shared .align 1024 .b8 tilec_smem[];\n";
-  return out + entries;
+  size_t size = out.size();
+  for (const std::string& e : entries) size += 1 + e.size();
+  out.reserve(size);
+  for (const std::string& e : entries) {
+    out += '\n';
+    out += e;
+  }
+  return out;
 }
 
 }  // namespace tilec::codegen

@@ -3,7 +3,8 @@
 // it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk instruction per k step covers them (k = 32 bytes
-// of a row: 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, whose A always comes by TMA).
+// of a row: 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, 8 for tf32; the last two always
+// take A by TMA).
 //
 // f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
 // .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
@@ -21,8 +22,8 @@
 // bytes inside a line's 128 bytes and by a box (lines x 128 bytes) every 128 bytes of K; its
 // leading byte offset is unused. An MN-major operand (M or N along the lines: B[K,N]) steps k
 // by 16 lines (2048 bytes); its leading byte offset is the distance between 64-element boxes,
-// and the instruction's transpose bit is set (16-bit types only: the 8-bit forms have no
-// transpose operands and take K-major operands only).
+// and the instruction's transpose bit is set (16-bit types only: the 8-bit and tf32 forms have
+// no transpose operands and take K-major operands only).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -124,8 +125,8 @@ void Emitter::wgmma(const ir::Op& op) {
     first_scale_d = b_.reg(RegClass::Pred);
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
-  // e4m3 and e5m2 may pair (the b type is its own); the 8-bit forms have no transpose
-  // immediates (wgmma_plan_ok took only K-major operands for them).
+  // e4m3 and e5m2 may pair (the b type is its own); the 8-bit and tf32 forms have no
+  // transpose immediates (wgmma_plan_ok took only K-major operands for them).
   bool has_trans = dtype_bits(t) == 16;
   std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}.{}.{}.{}", N, k_step,
                                    f16_acc ? "f16" : "f32", ptx_type(t), ptx_type(B->type.tile.dtype));

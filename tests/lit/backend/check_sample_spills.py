@@ -33,6 +33,7 @@ VARIANTS = {
     "matmul_splitk": [[], ["-D", "BN=256"]],
     # tests/gpu/make_f8_headers.sh's (its benchmark-only tile configurations are left out)
     "matmul_f8": [[], ["-D", "TA=f8e5m2"], ["-D", "PROMOTE=True", "-D", "BN=128"]],
+    "matmul_bt": [[], ["-D", "T=tf32"], ["-D", "T=tf32", "-D", "BN=256"]],
 }
 # The entries that still spill, by sample and -D set: entry -> the most spill-store bytes on
 # any of the archs (CUDA 13 ptxas, 2026-12-02). The general variants (the kernel's own name) of

@@ -264,3 +264,87 @@ TEST_CASE("a slice of an mma layout keeps each row (or column) where the fragmen
         }
     }
 }
+
+namespace {
+
+// register_local written the slow way: in each thread, a map from key to the lowest source
+// register holding it, searched for every destination register. `found`: every key is found
+// in every thread; `same`: also in the same source register in every thread.
+struct Search {
+  bool found = true, same = true;
+  std::vector<int64_t> sources;
+};
+Search search_every_thread(const Layout& from, const Coords& fk, const Layout& to, const Coords& tk, int threads) {
+  auto key = [](const Coords& c, const Coords& k) {
+    int64_t s = 0;
+    for (size_t d = 0; d < c.size(); ++d) s += c[d] * k[d];
+    return s;
+  };
+  Search out;
+  out.sources.assign(size_t(to.regs_per_thread()), -1);
+  for (int t = 0; t < threads; ++t) {
+    std::map<int64_t, int64_t> held;
+    for (int64_t r = 0; r < from.regs_per_thread(); ++r) held.emplace(key(from.coords(t, r), fk), r);
+    for (int64_t r = 0; r < to.regs_per_thread(); ++r) {
+      auto it = held.find(key(to.coords(t, r), tk));
+      if (it == held.end()) {
+        out.found = out.same = false;
+        return out;
+      }
+      int64_t& s = out.sources[size_t(r)];
+      if (s >= 0 && s != it->second) out.same = false;
+      s = it->second;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("register_local agrees with a search of every thread's registers", "[layout]") {
+  using tilec::codegen::mma_layout;
+  using tilec::codegen::register_local;
+  using tilec::codegen::wgmma_layout;
+  struct Case {
+    Layout from;
+    Coords fk;
+    Layout to;
+    Coords tk;
+    int warps;
+  };
+  Layout acc = mma_layout({128, 64}, 16, 8), wg = wgmma_layout({128, 64}, 8);
+  std::vector<Case> cases = {
+      // the same tile in other distributions (vector widths, mma fragments)
+      {blocked_layout({64, 64}, 4, 4), {64, 1}, blocked_layout({64, 64}, 8, 4), {64, 1}, 4},
+      {blocked_layout({64, 64}, 4, 4), {64, 1}, blocked_layout({64, 64}, 4, 4), {64, 1}, 4},
+      {acc, {64, 1}, blocked_layout({128, 64}, 2, 8), {64, 1}, 8},
+      {acc, {64, 1}, acc, {64, 1}, 8},
+      {wg, {64, 1}, acc, {64, 1}, 8},
+      // a transpose: destination (j, i) is source (i, j)
+      {blocked_layout({32, 32}, 1, 4), {32, 1}, blocked_layout({32, 32}, 1, 4), {1, 32}, 4},
+      // a row (column) of the accumulator broadcast back over it (key 0 along the other axis)
+      {acc.slice(1), {1}, acc, {1, 0}, 8},
+      {acc.slice(0), {1}, acc, {1, 0}, 8},
+      {acc.slice(0), {1}, acc, {0, 1}, 8},
+      {wg.slice(1), {1}, wg, {1, 0}, 8},
+      // keys that fold a 2-D tile onto fewer values (row + column): the lowest register wins
+      {acc, {1, 1}, acc, {1, 1}, 8},
+      {blocked_layout({64}, 4, 4), {1}, blocked_layout({64}, 2, 4), {1}, 4},
+      {blocked_layout({1024}, 4, 4), {1}, blocked_layout({1024}, 4, 4), {1}, 4},
+  };
+  int local = 0, not_found = 0;
+  for (const Case& c : cases) {
+    INFO(c.from.str() << " -> " << c.to.str());
+    int threads = 32 * c.warps;
+    Search want = search_every_thread(c.from, c.fk, c.to, c.tk, threads);
+    std::vector<int64_t> got;
+    CHECK(register_local(c.from, c.fk, c.to, c.tk, threads, &got) == want.same);
+    if (want.same) CHECK(got == want.sources);
+    CHECK(register_local(c.from, c.fk, c.to, c.tk, threads, nullptr) == want.found);
+    if (want.same) ++local;
+    if (!want.found) ++not_found;
+  }
+  // Both outcomes occur, so each comparison above can fail.
+  CHECK(local >= 3);
+  CHECK(not_found >= 3);
+}
