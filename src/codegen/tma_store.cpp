@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <climits>
 
+#include <fmt/format.h>
+
 #include "codegen/lower.h"
 
 namespace tilec::codegen {

@@ -102,6 +102,13 @@ void EmitContext::and_into(std::string& acc, const std::string& p) {
   acc = both;
 }
 
+bool EmitContext::fast_division() const {
+  if (k_.path == CodePath::TmaWgmma) return true;
+  bool mma = false;
+  ir::walk(k_.fn->body, [&](ir::Op& op) { mma = mma || op.kind == ir::OpKind::Mma; });
+  return !mma;
+}
+
 void EmitContext::divide64(const std::string& q, const std::string& a, const std::string& b, bool is_signed) {
   auto in_reg = [&](const std::string& v) {
     if (!v.empty() && v[0] == '%') return v;
@@ -109,14 +116,6 @@ void EmitContext::divide64(const std::string& q, const std::string& a, const std
     b_.ins("mov.b64", {r, v});
     return r;
   };
-  if (k_.path != CodePath::TmaWgmma) {
-    bool mma = false;
-    ir::walk(k_.fn->body, [&](ir::Op& op) { mma = mma || op.kind == ir::OpKind::Mma; });
-    if (mma) {
-      b_.ins(is_signed ? "div.s64" : "div.u64", {q, a, b});
-      return;
-    }
-  }
   std::string ra = in_reg(a), rb = in_reg(b);
   std::string hi = b_.reg(RegClass::B64), wide = b_.reg(RegClass::Pred);
   std::string slow = b_.label_name("div64"), done = b_.label_name("div64_done");
