@@ -288,6 +288,28 @@ static inline CUresult tilec_num_sms(CUdevice dev, int64_t* num_sms) {
   return r;
 }
 
+/* A launch configuration of `grid` CTAs of `threads` threads in clusters of cluster[0..2] CTAs
+   (cuLaunchKernelEx and cuOccupancyMaxActiveClusters take it; cuda.h), its one attribute in *attr. */
+static inline void tilec_cluster_config(CUlaunchConfig* config, CUlaunchAttribute* attr, const uint32_t grid[3],
+                                        int threads, int shared_bytes, const int cluster[3], CUstream stream) {
+  memset(config, 0, sizeof *config);
+  memset(attr, 0, sizeof *attr);
+  attr->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr->value.clusterDim.x = (unsigned)cluster[0];
+  attr->value.clusterDim.y = (unsigned)cluster[1];
+  attr->value.clusterDim.z = (unsigned)cluster[2];
+  config->gridDimX = grid[0];
+  config->gridDimY = grid[1];
+  config->gridDimZ = grid[2];
+  config->blockDimX = (unsigned)threads;
+  config->blockDimY = 1;
+  config->blockDimZ = 1;
+  config->sharedMemBytes = (unsigned)shared_bytes;
+  config->hStream = stream;
+  config->attrs = attr;
+  config->numAttrs = 1;
+}
+
 /* How many CTAs of `kernel` in clusters of cluster[0] x cluster[1] x cluster[2] can be resident at
    once on the stream's device `dev`, for a persistent grid: the cluster size times
    cuOccupancyMaxActiveClusters (cuda.h; a CUkernel passed as CUfunction, the context taken from
@@ -298,26 +320,15 @@ static inline CUresult tilec_cluster_ctas(int64_t* cache, CUkernel kernel, CUdev
                                           int64_t* ctas) {
   CUlaunchConfig config;
   CUlaunchAttribute attr;
+  uint32_t grid[3];
   int clusters = 0, size = cluster[0] * cluster[1] * cluster[2];
   int known = dev >= 0 && dev < 256;
   CUresult r;
   if (known && (*ctas = __atomic_load_n(&cache[dev], __ATOMIC_RELAXED)) != 0) return CUDA_SUCCESS;
-  memset(&config, 0, sizeof config);
-  memset(&attr, 0, sizeof attr);
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = (unsigned)cluster[0];
-  attr.value.clusterDim.y = (unsigned)cluster[1];
-  attr.value.clusterDim.z = (unsigned)cluster[2];
-  config.gridDimX = (unsigned)cluster[0];
-  config.gridDimY = (unsigned)cluster[1];
-  config.gridDimZ = (unsigned)cluster[2];
-  config.blockDimX = (unsigned)threads;
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = (unsigned)shared_bytes;
-  config.hStream = stream;
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  grid[0] = (uint32_t)cluster[0];
+  grid[1] = (uint32_t)cluster[1];
+  grid[2] = (uint32_t)cluster[2];
+  tilec_cluster_config(&config, &attr, grid, threads, shared_bytes, cluster, stream);
   r = cuOccupancyMaxActiveClusters(&clusters, (CUfunction)kernel, &config);
   if (r != CUDA_SUCCESS) return r;
   if (clusters < 1) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
@@ -404,22 +415,7 @@ static inline CUresult tilec_launch(CUkernel kernel, const char* entry, const ui
                           (unsigned)shared_bytes, stream, args, NULL);
   for (i = 0; i < 3; ++i)
     if (grid[i] % (uint32_t)cluster[i] != 0) return CUDA_ERROR_INVALID_VALUE;
-  memset(&config, 0, sizeof config);
-  memset(&attr, 0, sizeof attr);
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = (unsigned)cluster[0];
-  attr.value.clusterDim.y = (unsigned)cluster[1];
-  attr.value.clusterDim.z = (unsigned)cluster[2];
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = (unsigned)threads;
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = (unsigned)shared_bytes;
-  config.hStream = stream;
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  tilec_cluster_config(&config, &attr, grid, threads, shared_bytes, cluster, stream);
   return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
 }
 
