@@ -17,6 +17,8 @@ namespace tilec {
 #define TILEC_WARNINGS(X)                                                                          \
   X(AssertAlwaysFails, "assert-always-fails", true,                                                \
     "an assert whose condition is the constant False (static_assert is the compile-time check)")  \
+  X(Cluster, "cluster", true,                                                                      \
+    "cluster=2 on a kernel the tma_wgmma path cannot run in clusters of two CTAs")                 \
   X(GridAxis, "grid-axis", true,                                                                   \
     "bid() or num_blocks() of an axis the grid does not have (always 0, or 1)")                    \
   X(HistogramPadding, "histogram-padding", true,                                                   \

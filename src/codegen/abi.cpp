@@ -52,6 +52,7 @@ AbiPath tma_wgmma_path(const LoweredKernel& low) {
   path.num_stages = low.num_stages();
   path.dynamic_shared_bytes = int(low.shared_bytes());
   path.persistent = low.spec.persistent;
+  path.cluster_dims[0] = low.spec.cluster;
   // Boxes of the tile's extents with one 128-byte swizzle span innermost: the tile's line
   // takes boxes() of them. The loads' maps, then the stores'.
   auto add_map = [&](const ir::Value* array, const ir::Value* tile, int esz) {

@@ -112,9 +112,10 @@ bool tma_wgmma_check(LoweringContext& cx) {
 }
 
 bool tma_stages(LoweringContext& cx) {
-  // num_stages sizes the portable path's cp.async ring (two CTAs usually share an SM there);
-  // the tma_wgmma CTA has the SM's shared memory to itself and takes as many stages as fit.
-  finish_tma_pipelines(cx.k, 0, cx.smem_limit);
+  // The tma_wgmma CTA has the SM's shared memory to itself and takes as many stages as fit, or
+  // num_stages= when given (issue 15: the option overrides the compiler's choice on both paths;
+  // -Wnum-stages when it does not fit).
+  finish_tma_pipelines(cx.k, cx.k.fn->sig.options.num_stages, cx.smem_limit);
   if (cx.k.pipelines.empty()) {
     cx.why = "two stages of the loop's tiles do not fit in shared memory";
     return false;

@@ -57,6 +57,17 @@ struct Specialization {
   bool persistent = false;
   /// Not persistent: why (printed by --emit=tir-lowered).
   std::string why_not_persistent;
+  /// CTAs per cluster (perf.md rung L6, fast.cu's H7): 2 runs a persistent grid in clusters of
+  /// two CTAs along x that take logical CTAs t and t ^ 1 in each round; where an operand tile's
+  /// origins are the same for both (the B tile of neighbouring row tiles), each CTA copies half
+  /// of its 128-byte boxes and TMA multicasts them into both CTAs' stages, so the pair reads the
+  /// tile from L2 once. Each consumer warpgroup releases a stage in both CTAs (the peer may
+  /// write into it), so the two rings run in step: taken only when the loop's trip count does
+  /// not depend on bid(). Taken only when asked for (cluster=2: measured no faster on the H200).
+  /// 1: no clusters.
+  int cluster = 1;
+  /// Not clustered: why (printed by --emit=tir-lowered).
+  std::string why_not_cluster;
   bool specialized() const { return schedule == TmaSchedule::Specialized; }
 };
 

@@ -182,7 +182,12 @@ std::string print_lowered(const LoweredKernel& k) {
                          k.num_warps / 4,
                          k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
                                                    : "their entry registers",
-                         k.spec.persistent ? "persistent grid: min(CTAs, SMs) CTAs loop over the logical CTAs"
+                         k.spec.persistent ? "persistent grid: min(CTAs, SMs) CTAs loop over the logical CTAs" +
+                                                 (k.spec.cluster > 1
+                                                      ? fmt::format(", in clusters of {} CTAs (TMA multicast of the "
+                                                                    "boxes of a tile both read)",
+                                                                    k.spec.cluster)
+                                                      : " (no clusters: " + k.spec.why_not_cluster + ")")
                                            : "one CTA per tile (not persistent: " + k.spec.why_not_persistent + ")");
     } else {
       out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";

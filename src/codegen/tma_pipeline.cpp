@@ -171,6 +171,43 @@ bool may_leave(const ir::Op& op) {
   return found;
 }
 
+// Whether `v` depends on bid() through the ops of `body` (kernel arguments do not).
+bool depends_on_bid(const ir::Value* v) {
+  std::vector<const ir::Value*> work = {v};
+  std::set<const ir::Op*> seen;
+  while (!work.empty()) {
+    const ir::Op* d = work.back()->def;
+    work.pop_back();
+    if (!d || !seen.insert(d).second) continue;
+    if (d->kind == ir::OpKind::BlockId) return true;
+    for (const ir::Value* o : d->operands) work.push_back(o);
+  }
+  return false;
+}
+
+// Specialization::cluster, for a persistent kernel.
+void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
+  Specialization& s = k.spec;
+  const ir::LaunchOptions& opt = k.fn->sig.options;
+  bool shareable = false;
+  for (const AsyncLoad& al : k.pipelines[0].loads) shareable = shareable || al.boxes() >= 2;
+  if (!s.persistent) s.why_not_cluster = "not persistent";
+  else if (!k.target.has_tma_multicast()) s.why_not_cluster = "TMA multicast needs sm_90a";
+  else if (depends_on_bid(loop.operands[0]) || depends_on_bid(loop.operands[1]) || depends_on_bid(loop.operands[2]))
+    s.why_not_cluster = "the loop's trip count depends on bid()";
+  else if (!shareable) s.why_not_cluster = "no operand tile of two or more 128-byte boxes to share";
+  else if (opt.cluster == 1) s.why_not_cluster = "cluster=1";
+  // Measured on the H200 (bench/results/2026-12-02-clusters-h200.md): the coupled rings cost
+  // what the multicast saves (matmul 4096^3 0.95x against 0.98x cuBLAS, 8192^3 1.00x both), so
+  // clusters are taken only when asked for.
+  else if (opt.cluster == 0) s.why_not_cluster = "not asked for (cluster=2)";
+  s.cluster = s.why_not_cluster.empty() ? 2 : 1;
+  if (s.cluster == 1 && opt.cluster == 2)
+    k.warnings.push_back({Warning::Cluster, k.fn->sig.range,
+                          fmt::format("cluster=2: the kernel runs without clusters on {}: {}", k.target.arch,
+                                      s.why_not_cluster)});
+}
+
 }  // namespace
 
 void plan_specialization(LoweredKernel& k) {
@@ -251,6 +288,7 @@ void plan_specialization(LoweredKernel& k) {
     k.warnings.push_back({Warning::Persistent, k.fn->sig.range,
                           fmt::format("persistent=True: the kernel keeps one CTA per tile on {}: {}", k.target.arch,
                                       s.why_not_persistent)});
+  plan_cluster(k, loop);
   // With one consumer warpgroup the entry's registers (255) already exceed what setmaxnreg
   // would give; the count must not shrink below what the entry has (PTX ISA §9.7.17.1).
   if (consumer > entry) {

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <climits>
 
+#include <fmt/format.h>
+
 #include "codegen/lower.h"
 
 namespace tilec::codegen {
@@ -171,10 +173,17 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
     int64_t limit = smem_limit - k.pipeline_offset - kAlign, want = 0;
     for (const TmaStore& ts : candidates) want += aligned(ts.bytes());
+    int before = p.stages;
     while (p.stages > 2 && end_of_barriers() + want > limit) {
       --p.stages;
       p.barriers = p.stages * p.stage_bytes + p.resident_bytes();
     }
+    int asked = k.fn->sig.options.num_stages;
+    if (asked && p.stages < before)
+      k.warnings.push_back({Warning::NumStages, p.loop->loc,
+                            fmt::format("num_stages={}: the persistent grid's TMA stores stage {} bytes of their own "
+                                        "in shared memory; this loop runs {} stages on the tma_wgmma path",
+                                        asked, want, p.stages)});
     base = end_of_barriers();
     room = limit - base;
   }

@@ -43,6 +43,7 @@ struct KernelInfo {
   int max_registers = 0;
   int min_ctas_per_sm = 0;
   int persistent = -1;      ///< -1: the compiler chooses; 0 or 1: persistent=False / True
+  int cluster = 0;          ///< 0: the compiler chooses; 1 or 2: CTAs per cluster asked for
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 

@@ -587,6 +587,7 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
     else if (!e->value.is_error())
       k.persistent = e->value.constant->i ? 1 : 0;
   }
+  option(6, k.cluster, {}, 1, 2);
   if (a.get(0)) check_grid(*a.get(0), k);
 }
 

@@ -70,6 +70,9 @@ struct LaunchOptions {
   /// -1: the compiler chooses (lower.h Specialization::persistent); 0: one CTA per tile; 1: a
   /// persistent grid asked for (-Wpersistent when the kernel cannot have one).
   int persistent = -1;
+  /// 0: the compiler chooses (lower.h Specialization::cluster); 1: no clusters; 2: clusters of
+  /// two CTAs asked for (-Wcluster when the kernel cannot have them).
+  int cluster = 0;
 };
 
 /// Everything about a kernel that is not its body.

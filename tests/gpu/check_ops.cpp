@@ -304,6 +304,65 @@ void check_intops(size_t n) {
   }
 }
 
+// 64-bit // and % (intops64): operands below 2^31 (the 32-bit division), at and above it, and
+// negative ones, signed (Python's floor semantics) and unsigned; the reference in __int128-free
+// 64-bit C arithmetic.
+void check_intops64(size_t n) {
+  std::vector<int64_t> a(n), b(n);
+  auto pick = [](int kind) -> int64_t {
+    switch (kind) {
+      case 0: return int64_t(rng() % 5000);                          // small, non-negative
+      case 1: return int64_t(rng() % (uint64_t(1) << 31));           // below 2^31
+      case 2: return int64_t((uint64_t(1) << 31) + rng() % 1000);    // just above
+      case 3: return -int64_t(rng() % 5000) - 1;                     // negative
+      default: return int64_t(uint64_t(rng()) << 32 | uint32_t(rng()));  // any 64 bits
+    }
+  };
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = pick(int(rng() % 5));
+    do b[i] = pick(int(rng() % 4) == 3 ? 3 : int(rng() % 3));
+    while (b[i] == 0);
+  }
+  if (n > 3) {
+    a[0] = INT64_MIN, b[0] = -1;
+    a[1] = (int64_t(1) << 31) - 1, b[1] = (int64_t(1) << 31) - 1;
+    a[2] = int64_t(1) << 31, b[2] = 3;
+    a[3] = 7, b[3] = int64_t(1) << 31;
+  }
+  Buf da(n * 8), db(n * 8), dout(4 * n * 8);
+  da.put(a);
+  db.put(b);
+  CHECK_CU(intops64(nullptr, da.p, db.p, dout.p, int64_t(n)));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<int64_t>(4 * n);
+  size_t bad[4] = {}, first[4] = {};
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = a[i], y = b[i];
+    int64_t ref[4];
+    if (x == INT64_MIN && y == -1) {
+      ref[0] = INT64_MIN, ref[1] = 0;
+    } else {
+      int64_t q = x / y, r = x % y;
+      bool adjust = r != 0 && ((r < 0) != (y < 0));
+      ref[0] = adjust ? q - 1 : q;
+      ref[1] = adjust ? r + y : r;
+    }
+    ref[2] = int64_t(uint64_t(x) / uint64_t(y));
+    ref[3] = int64_t(uint64_t(x) % uint64_t(y));
+    for (int k = 0; k < 4; ++k)
+      if (out[size_t(k) * n + i] != ref[k] && !bad[k]++) first[k] = i;
+  }
+  const char* names[] = {"//", "%", "u64 //", "u64 %"};
+  for (int k = 0; k < 4; ++k) {
+    char d[200];
+    std::snprintf(d, sizeof d, "%zu wrong%s", bad[k],
+                  bad[k] ? (", first a=" + std::to_string(a[first[k]]) + " b=" + std::to_string(b[first[k]]) +
+                            " got " + std::to_string(out[size_t(k) * n + first[k]])).c_str()
+                         : "");
+    verdict(std::string("i64 ") + names[k] + " n=" + std::to_string(n), bad[k] == 0, d);
+  }
+}
+
 // ---- f16 / bf16 ----------------------------------------------------------------------------
 
 void check_half(size_t n) {
@@ -1622,6 +1681,7 @@ int main(int argc, char** argv) {
     check_math(n, false);
     check_casts(n);
     check_intops(n);
+    check_intops64(n);
     check_half(n);
   }
   if (!small) check_math((size_t(1) << 20) + 3, true);

@@ -544,18 +544,10 @@ std::string define_strided(const Module& m, const Kernel& k) {
     for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
     for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
     std::string grid = "tilec_grid";
-    if (p.persistent) {
-      // The logical grid as parameters; min(CTAs, SMs) CTAs along x loop over it.
+    bool clustered = p.cluster_dims[0] * p.cluster_dims[1] * p.cluster_dims[2] > 1;
+    // A persistent grid: the logical grid as the last parameters.
+    if (p.persistent)
       for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
-      out += fmt::format("{0}int64_t tilec_nsm = 0;\n"
-                         "{0}uint32_t tilec_pgrid[3] = {{1, 1, 1}};\n"
-                         "{0}uint64_t tilec_ctas = (uint64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n"
-                         "{0}tilec_r = tilec_num_sms(tilec_dev, &tilec_nsm);\n"
-                         "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
-                         "{0}tilec_pgrid[0] = (uint32_t)(tilec_ctas < (uint64_t)tilec_nsm ? tilec_ctas : (uint64_t)tilec_nsm);\n",
-                         ind);
-      grid = "tilec_pgrid";
-    }
     if (args.empty()) {
       out += ind + "void** tilec_args = NULL;\n";
     } else {
@@ -569,6 +561,29 @@ std::string define_strided(const Module& m, const Kernel& k) {
           "{0}                                   {1}_tilec_state.kernels[tilec_entry], tilec_dev, {2});\n"
           "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
           ind, k.sym, p.dynamic_shared_bytes);
+    }
+    if (p.persistent) {
+      // min(CTAs, SMs) CTAs along x loop over the logical grid. In clusters (along x only): as
+      // many CTAs as clusters fit (after the shared memory limit is raised: occupancy depends on
+      // it), and the logical CTAs rounded up to whole clusters (a CTA past the last takes no tile).
+      out += fmt::format("{0}int64_t tilec_nsm = 0;\n"
+                         "{0}uint32_t tilec_pgrid[3] = {{1, 1, 1}};\n"
+                         "{0}uint64_t tilec_ctas = (uint64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n",
+                         ind);
+      if (clustered) {
+        out += fmt::format("{0}static int64_t tilec_resident[256];\n"
+                           "{0}tilec_r = tilec_cluster_ctas(tilec_resident, {1}_tilec_state.kernels[tilec_entry], "
+                           "tilec_dev, {2}, {3}, tilec_cluster, stream, &tilec_nsm);\n"
+                           "{0}tilec_ctas = (tilec_ctas + {4}) / {5} * {5};\n",
+                           ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0] - 1,
+                           p.cluster_dims[0]);
+      } else {
+        out += fmt::format("{0}tilec_r = tilec_num_sms(tilec_dev, &tilec_nsm);\n", ind);
+      }
+      out += fmt::format("{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+                         "{0}tilec_pgrid[0] = (uint32_t)(tilec_ctas < (uint64_t)tilec_nsm ? tilec_ctas : (uint64_t)tilec_nsm);\n",
+                         ind);
+      grid = "tilec_pgrid";
     }
     out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
                        "{0}                    {4}, {2}, {3}, tilec_cluster, stream, tilec_args);\n",

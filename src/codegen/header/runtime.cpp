@@ -64,7 +64,9 @@ typedef struct tilec_path_info {
   int num_tensor_maps;
   const tilec_tensor_map_info* tensor_maps;
   int persistent;                     /* 1: min(CTAs, SMs) CTAs loop over the logical grid, which
-                                         they take as three uint32_t parameters after the others */
+                                         they take as three uint32_t parameters after the others;
+                                         in clusters (cluster_dims[0] > 1), as many CTAs as
+                                         clusters fit, a multiple of the cluster size */
 } tilec_path_info;
 
 /* Everything the header knows about one kernel. */
@@ -286,6 +288,55 @@ static inline CUresult tilec_num_sms(CUdevice dev, int64_t* num_sms) {
   return r;
 }
 
+/* A launch configuration of `grid` CTAs of `threads` threads in clusters of cluster[0..2] CTAs
+   (cuLaunchKernelEx and cuOccupancyMaxActiveClusters take it; cuda.h), its one attribute in *attr. */
+static inline void tilec_cluster_config(CUlaunchConfig* config, CUlaunchAttribute* attr, const uint32_t grid[3],
+                                        int threads, int shared_bytes, const int cluster[3], CUstream stream) {
+  memset(config, 0, sizeof *config);
+  memset(attr, 0, sizeof *attr);
+  attr->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr->value.clusterDim.x = (unsigned)cluster[0];
+  attr->value.clusterDim.y = (unsigned)cluster[1];
+  attr->value.clusterDim.z = (unsigned)cluster[2];
+  config->gridDimX = grid[0];
+  config->gridDimY = grid[1];
+  config->gridDimZ = grid[2];
+  config->blockDimX = (unsigned)threads;
+  config->blockDimY = 1;
+  config->blockDimZ = 1;
+  config->sharedMemBytes = (unsigned)shared_bytes;
+  config->hStream = stream;
+  config->attrs = attr;
+  config->numAttrs = 1;
+}
+
+/* How many CTAs of `kernel` in clusters of cluster[0] x cluster[1] x cluster[2] can be resident at
+   once on the stream's device `dev`, for a persistent grid: the cluster size times
+   cuOccupancyMaxActiveClusters (cuda.h; a CUkernel passed as CUfunction, the context taken from
+   the stream) for blocks of `threads` and `shared_bytes` of dynamic shared memory (the limit must
+   have been raised first). Devices 0..255 are remembered in cache[dev] (0: not asked yet). */
+static inline CUresult tilec_cluster_ctas(int64_t* cache, CUkernel kernel, CUdevice dev, int threads,
+                                          int shared_bytes, const int cluster[3], CUstream stream,
+                                          int64_t* ctas) {
+  CUlaunchConfig config;
+  CUlaunchAttribute attr;
+  uint32_t grid[3];
+  int clusters = 0, size = cluster[0] * cluster[1] * cluster[2];
+  int known = dev >= 0 && dev < 256;
+  CUresult r;
+  if (known && (*ctas = __atomic_load_n(&cache[dev], __ATOMIC_RELAXED)) != 0) return CUDA_SUCCESS;
+  grid[0] = (uint32_t)cluster[0];
+  grid[1] = (uint32_t)cluster[1];
+  grid[2] = (uint32_t)cluster[2];
+  tilec_cluster_config(&config, &attr, grid, threads, shared_bytes, cluster, stream);
+  r = cuOccupancyMaxActiveClusters(&clusters, (CUfunction)kernel, &config);
+  if (r != CUDA_SUCCESS) return r;
+  if (clusters < 1) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  *ctas = (int64_t)clusters * size;
+  if (known) __atomic_store_n(&cache[dev], *ctas, __ATOMIC_RELAXED);
+  return CUDA_SUCCESS;
+}
+
 /* Raises the kernel's dynamic shared memory limit on `dev` once (devices 0..255 are remembered
    in `done`, a 256-bit set; others are set on every launch). Needed above 48 KiB: CUDA C++
    Programming Guide, "Shared Memory", and cuKernelSetAttribute in cuda.h. */
@@ -364,22 +415,7 @@ static inline CUresult tilec_launch(CUkernel kernel, const char* entry, const ui
                           (unsigned)shared_bytes, stream, args, NULL);
   for (i = 0; i < 3; ++i)
     if (grid[i] % (uint32_t)cluster[i] != 0) return CUDA_ERROR_INVALID_VALUE;
-  memset(&config, 0, sizeof config);
-  memset(&attr, 0, sizeof attr);
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = (unsigned)cluster[0];
-  attr.value.clusterDim.y = (unsigned)cluster[1];
-  attr.value.clusterDim.z = (unsigned)cluster[2];
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = (unsigned)threads;
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = (unsigned)shared_bytes;
-  config.hStream = stream;
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  tilec_cluster_config(&config, &attr, grid, threads, shared_bytes, cluster, stream);
   return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
 }
 

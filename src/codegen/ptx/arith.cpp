@@ -172,10 +172,18 @@ std::string ArithEmitter::binary_reg(ir::OpKind k, DType d, const std::string& a
     case OpKind::FloorDiv:
     case OpKind::Mod: {
       // Python // and %: truncating division, then one step toward -inf when the remainder
-      // is non-zero and its sign differs from the divisor's (§6.4).
-      std::string q = b_.reg(c), m = b_.reg(c);
-      b_.ins("div." + t, {q, a, b});
-      b_.ins("rem." + t, {m, a, b});
+      // is non-zero and its sign differs from the divisor's (§6.4). The remainder is a - q b
+      // (one division, not two; INT_MIN / -1 wraps to q = INT_MIN, m = 0 as before).
+      std::string q = b_.reg(c), m = b_.reg(c), qb = b_.reg(c);
+      if (!cx_.fast_division()) {
+        b_.ins("div." + t, {q, a, b});
+        b_.ins("rem." + t, {m, a, b});
+      } else {
+        if (wide) cx_.divide64(q, a, b, is_signed_int(d));
+        else b_.ins("div." + t, {q, a, b});
+        b_.ins("mul.lo." + t, {qb, q, b});
+        b_.ins("sub." + t, {m, a, qb});
+      }
       if (is_signed_int(d)) {
         std::string nz = b_.reg(RegClass::Pred), neg = b_.reg(RegClass::Pred), x = b_.reg(c);
         b_.ins("setp.ne." + t, {nz, m, "0"});

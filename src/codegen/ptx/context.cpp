@@ -102,6 +102,38 @@ void EmitContext::and_into(std::string& acc, const std::string& p) {
   acc = both;
 }
 
+bool EmitContext::fast_division() const {
+  if (k_.path == CodePath::TmaWgmma) return true;
+  bool mma = false;
+  ir::walk(k_.fn->body, [&](ir::Op& op) { mma = mma || op.kind == ir::OpKind::Mma; });
+  return !mma;
+}
+
+void EmitContext::divide64(const std::string& q, const std::string& a, const std::string& b, bool is_signed) {
+  auto in_reg = [&](const std::string& v) {
+    if (!v.empty() && v[0] == '%') return v;
+    std::string r = b_.reg(RegClass::B64);
+    b_.ins("mov.b64", {r, v});
+    return r;
+  };
+  std::string ra = in_reg(a), rb = in_reg(b);
+  std::string hi = b_.reg(RegClass::B64), wide = b_.reg(RegClass::Pred);
+  std::string slow = b_.label_name("div64"), done = b_.label_name("div64_done");
+  b_.ins("or.b64", {hi, ra, rb});
+  b_.ins("shr.u64", {hi, hi, is_signed ? "31" : "32"});
+  b_.ins("setp.ne.u64", {wide, hi, "0"});
+  b_.ins_if(wide, "bra", {slow});
+  std::string a32 = b_.reg(RegClass::B32), b32 = b_.reg(RegClass::B32), q32 = b_.reg(RegClass::B32);
+  b_.ins("cvt.u32.u64", {a32, ra});
+  b_.ins("cvt.u32.u64", {b32, rb});
+  b_.ins("div.u32", {q32, a32, b32});
+  b_.ins("cvt.u64.u32", {q, q32});
+  b_.ins("bra", {done});
+  b_.label(slow);
+  b_.ins(is_signed ? "div.s64" : "div.u64", {q, ra, rb});
+  b_.label(done);
+}
+
 std::string EmitContext::all_of(const std::vector<std::string>& preds) {
   std::string out;
   for (const std::string& q : preds) and_into(out, q);

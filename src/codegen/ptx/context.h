@@ -156,6 +156,18 @@ class EmitContext {
   std::map<const ir::Value*, int> use_count_;
   /// acc = acc && p for predicate registers, "" meaning true (no instruction when either is "").
   void and_into(std::string& acc, const std::string& p);
+  /// q = a / b (PTX div: truncating) of 64-bit integers `a`, `b` (registers or immediates;
+  /// `is_signed`: s64, else u64) into register `q`. A 64-bit division is a subroutine of about 70
+  /// instructions in SASS (ptxas 13.0), a 32-bit one about 20 inline: when both operands are
+  /// below 2^31 (2^32 unsigned), which tile indices, extents and grid sizes nearly always are,
+  /// one div.u32 gives the same quotient (LLVM's "bypass slow division" for NVPTX does the
+  /// same). A branch per thread picks the path.
+  void divide64(const std::string& q, const std::string& a, const std::string& b, bool is_signed);
+  /// Whether integer // and % take divide64 and a - q b for the remainder (fast_division), or
+  /// PTX div and rem as written: not in the portable path's kernels with mma, whose general
+  /// variants sit at 255 registers (the other form tipped attention_lse D=128 and matmul_splitk
+  /// BN=256 into spills on sm_90a).
+  bool fast_division() const;
 
  protected:
   bool failed_ = false;

@@ -70,6 +70,12 @@ class Emitter : public EmitContext {
   /// One TMA pipeline: a ring of `stages` buffers, each with a full mbarrier (the TMA bytes
   /// landed) and an empty one (every warpgroup's wgmma read it). Thread 0 produces; the slot
   /// and phase registers count round the ring (a phase flips at each wrap).
+  /// How one TMA load's boxes are copied in a cluster of two CTAs (tma_cluster.cpp): `local`
+  /// when the peer's tile differs (each CTA copies every box into its own stages), else box b
+  /// by the CTA of rank b % 2 (`mine[b % 2]`), multicast into both.
+  struct ClusterCopy {
+    std::string local, mine[2];
+  };
   struct TmaState : LoopCounter {
     const Pipeline* p = nullptr;
     std::string base;              ///< u32: shared address of stage 0
@@ -85,6 +91,9 @@ class Emitter : public EmitContext {
     /// u32 shared addresses of the resident tiles (Pipeline::resident) and of their mbarrier;
     /// empty without resident tiles.
     std::string resident, resident_full;
+    /// Clusters (Specialization::cluster), per TMA load: the predicates of how its boxes go
+    /// this tile (tma_cluster.cpp); empty strings without clusters or for a one-box tile.
+    std::vector<ClusterCopy> cluster_copy;
   };
   /// The stages' and mbarriers' shared addresses (st.base, full, empty) of pipeline `p`.
   void tma_setup(const Pipeline& p, TmaState& st);
@@ -101,7 +110,8 @@ class Emitter : public EmitContext {
   /// mbarrier `bar`: the tile origin per dimension, the ones left empty being `iv` (u32) times
   /// the extent.
   void tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
-                const std::string& dst, int64_t offset, const std::string& bar);
+                const std::string& dst, int64_t offset, const std::string& bar,
+                const ClusterCopy* cluster = nullptr);
   /// The producer thread: expect the resident tiles' bytes and issue their copies (once).
   void tma_issue_resident(const TmaState& st);
   /// Every compute thread: wait for the resident tiles, and note their shared addresses.
@@ -115,13 +125,40 @@ class Emitter : public EmitContext {
   void specialized_body();
   /// The producer thread: every iteration of `loop`, each stage issued when the consumers
   /// have emptied it.
-  void tma_produce(const ir::Op& loop, TmaState& st);
+  /// In a cluster, `peer_origin` is the peer's tile origins of each load
+  /// (cluster_peer_origins); empty otherwise.
+  void tma_produce(const ir::Op& loop, TmaState& st, const std::vector<std::vector<std::string>>& peer_origin = {});
   /// A persistent grid's tile loop (lower.h Specialization::persistent): `tile` (u64) starts at
   /// %ctaid.x; at `top`, past the last logical CTA it branches to `done`, else sets
   /// persistent_bid_ to the logical CTA's (x, y, z) (x fastest, as the hardware numbers CTAs).
   void tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done);
   /// tile += %nctaid.x, and back to `top`.
   void tile_loop_next(const std::string& tile, const std::string& top);
+  /// The logical CTA (x, y, z: u32 registers) of logical tile number `tile` (u64; x fastest).
+  std::vector<std::string> logical_cta(const std::string& tile);
+
+  // ---- tma_cluster.cpp (Specialization::cluster: two CTAs per cluster along x)
+  /// Every thread, before the role branch: this CTA's rank in the cluster and the peer's.
+  void cluster_setup();
+  /// Every thread of both CTAs: barrier.cluster arrive (release) and wait (acquire), so the
+  /// peer's mbarriers are initialized before any copy or arrival reaches them.
+  void cluster_sync();
+  /// At the top of a tile of the tile loop (`tile`, u64): cluster_peer_in_ = whether the peer
+  /// CTA has a tile this round (logical tile `tile ^ 1` exists); returns `tile ^ 1` (u64).
+  std::string cluster_peer_tile(const std::string& tile);
+  /// The producer thread, before its own producer ops: the tile origins of every TMA load at
+  /// the peer's logical tile `peer` (u64; the producer ops run again at that logical CTA).
+  std::vector<std::vector<std::string>> cluster_peer_origins(const ir::Op& loop, const std::string& peer);
+  /// The producer thread, after tma_origins: st.cluster_copy from the two CTAs' origins.
+  void cluster_copy_plan(TmaState& st, const std::vector<std::vector<std::string>>& peer_origin);
+  /// One thread per warpgroup (`release`) frees stage `bar` (u32 shared address) in both CTAs
+  /// when the peer has a tile this round (its producer may multicast into this CTA's stage), else
+  /// twice here.
+  void cluster_release(const std::string& release, const std::string& bar);
+  /// The producer thread, after its last tile: waits until every stage is empty in the ring's
+  /// next round, so every arrival the peer's consumers make on this CTA's mbarriers has landed
+  /// before the CTA exits (CUTLASS's producer tail).
+  void cluster_producer_tail(TmaState& st);
   /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
   void tma_iteration(TmaState& st);
   /// End of an iteration: release the stage the previous one read (its wgmma group finished at
@@ -198,6 +235,11 @@ class Emitter : public EmitContext {
   /// A persistent grid: the logical grid (u32 registers, x y z) and the logical CTA of the
   /// tile being run, which bid() and num_blocks() report; empty otherwise.
   std::vector<std::string> persistent_grid_, persistent_bid_;
+  /// A persistent grid: the logical CTA count (u64) of the role's tile loop (tile_loop_begin).
+  std::string tile_total_;
+  /// Clusters: this CTA's rank (u32), the peer's rank (u32), and whether the peer has a tile in
+  /// this round of the tile loop (pred).
+  std::string cluster_rank_, cluster_peer_, cluster_peer_in_;
   /// The generic address (u64 register) of each TMA store's tensor-map parameter.
   std::map<const TmaStore*, std::string> store_maps_;
   /// The enclosing loops: where break and continue jump, and the carried registers.

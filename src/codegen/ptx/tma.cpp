@@ -85,10 +85,11 @@ void Emitter::tma_setup(const Pipeline& p, TmaState& st) {
 
 void Emitter::tma_init_barriers(const TmaState& st) {
   int S = st.p->stages;
-  int warpgroups = k_.num_warps / 4;  // the compute (consumer) warpgroups
+  // empty: the compute (consumer) warpgroups, of both CTAs of a cluster (cluster_release).
+  int releases = k_.num_warps / 4 * k_.spec.cluster;
   for (int s = 0; s < S; ++s) {
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
-    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(warpgroups)});
+    b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(releases)});
   }
   if (!st.p->resident.empty()) b_.ins("mbarrier.init.shared::cta.b64", {"[" + st.resident_full + "]", "1"});
   b_.ins("fence.mbarrier_init.release.cluster", {});
@@ -123,7 +124,7 @@ std::vector<std::string> Emitter::tma_origin(const AsyncLoad& al, const ir::Valu
 }
 
 void Emitter::tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
-                       const std::string& dst, int64_t offset, const std::string& bar) {
+                       const std::string& dst, int64_t offset, const std::string& bar, const ClusterCopy* cluster) {
   const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
   int rank = int(shape.size());
   std::vector<std::string> coord(static_cast<size_t>(rank));  // innermost first
@@ -143,8 +144,15 @@ void Emitter::tma_copy(const AsyncLoad& al, const std::vector<std::string>& orig
     }
     std::string at = fmt::format("[{}+{}]", dst, offset + box * al.box_bytes());
     std::string src = fmt::format("[{}, {{{}}}]", tensor_maps_.at(&al), fmt::join(c, ", "));
-    b_.ins(fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", rank),
-           {at, src, "[" + bar + "]"});
+    std::string copy = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", rank);
+    if (!cluster) {
+      b_.ins(copy, {at, src, "[" + bar + "]"});
+      continue;
+    }
+    // The same box lands at the same offset of both CTAs' stages and completes on their
+    // full mbarriers at the same offset (PTX ISA, cp.async.bulk.tensor: .multicast::cluster).
+    b_.ins_if(cluster->local, copy, {at, src, "[" + bar + "]"});
+    b_.ins_if(cluster->mine[box % 2], copy + ".multicast::cluster", {at, src, "[" + bar + "]", "3"});
   }
 }
 
@@ -234,7 +242,12 @@ void Emitter::specialized_body() {
   b_.ins_if(first, "bra", {init_done});
   tma_init_barriers(st);
   b_.label(init_done);
-  b_.ins("bar.sync", {"0"});
+  if (k_.spec.cluster > 1) {
+    cluster_setup();
+    cluster_sync();
+  } else {
+    b_.ins("bar.sync", {"0"});
+  }
 
   // Warpgroup 0 produces; warpgroups 1 .. consume.
   std::string consumer = b_.label_name("consumer"), is_consumer = b_.reg(RegClass::Pred);
@@ -256,15 +269,20 @@ void Emitter::specialized_body() {
   std::string tile = persistent ? b_.reg(RegClass::B64) : "";
   std::string top = b_.label_name("produce_tile"), done = b_.label_name("produce_done");
   if (persistent) tile_loop_begin(tile, top, done);
+  std::vector<std::vector<std::string>> peer_origin;
+  if (k_.spec.cluster > 1) {
+    peer_origin = cluster_peer_origins(loop, cluster_peer_tile(tile));
+  }
   for (const ir::Op* o : k_.spec.producer_ops) {
     if (failed_) return;
     op(*o);
   }
-  tma_produce(loop, st);
+  tma_produce(loop, st, peer_origin);
   if (persistent) {
     tile_loop_next(tile, top);
     b_.label(done);
   }
+  if (k_.spec.cluster > 1) cluster_producer_tail(st);
   b_.ins("bra", {exit_label_});
 
   b_.label(consumer);
@@ -278,6 +296,7 @@ void Emitter::specialized_body() {
   std::string ctile = b_.reg(RegClass::B64);
   std::string ctop = b_.label_name("consume_tile"), cdone = b_.label_name("consume_done");
   tile_loop_begin(ctile, ctop, cdone);
+  if (k_.spec.cluster > 1) cluster_peer_tile(ctile);
   block(k_.fn->body);
   tile_loop_next(ctile, ctop);
   b_.label(cdone);
@@ -293,24 +312,43 @@ void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, c
   }
   b_.ins("mul.lo.u64", {gxy, g[0], g[1]});
   b_.ins("mul.lo.u64", {total, gxy, g[2]});
+  tile_total_ = total;
   b_.ins("mov.u32", {c, "%ctaid.x"});
   b_.ins("cvt.u64.u32", {tile, c});
   b_.label(top);
   std::string past = b_.reg(RegClass::Pred);
   b_.ins("setp.ge.u64", {past, tile, total});
   b_.ins_if(past, "bra.uni", {done});
-  // (x, y, z) = (tile % gx, tile / gx % gy, tile / (gx gy)).
-  persistent_bid_.clear();
-  std::string q = b_.reg(RegClass::B64), r = b_.reg(RegClass::B64), r1 = b_.reg(RegClass::B64),
-              q1 = b_.reg(RegClass::B64);
-  b_.ins("rem.u64", {r, tile, g[0]});
-  b_.ins("div.u64", {q, tile, g[0]});
-  b_.ins("rem.u64", {r1, q, g[1]});
-  b_.ins("div.u64", {q1, q, g[1]});
-  for (const std::string& v : {r, r1, q1}) {
-    persistent_bid_.push_back(b_.reg(RegClass::B32));
-    b_.ins("cvt.u32.u64", {persistent_bid_.back(), v});
+  persistent_bid_ = logical_cta(tile);
+}
+
+std::vector<std::string> Emitter::logical_cta(const std::string& tile) {
+  std::vector<std::string> cta;
+  if (k_.fn->sig.grid.size() == 1) {
+    // A 1-D grid: the tile is x.
+    cta = {b_.reg(RegClass::B32), "0", "0"};
+    b_.ins("cvt.u32.u64", {cta[0], tile});
+    return cta;
   }
+  // (x, y, z) = (tile % gx, tile / gx % gy, tile / (gx gy)).
+  std::string g[2];
+  for (int d = 0; d < 2; ++d) {
+    g[d] = b_.reg(RegClass::B64);
+    b_.ins("cvt.u64.u32", {g[d], persistent_grid_[size_t(d)]});
+  }
+  std::string q = b_.reg(RegClass::B64), r = b_.reg(RegClass::B64), r1 = b_.reg(RegClass::B64),
+              q1 = b_.reg(RegClass::B64), t = b_.reg(RegClass::B64);
+  divide64(q, tile, g[0], false);
+  b_.ins("mul.lo.u64", {t, q, g[0]});
+  b_.ins("sub.u64", {r, tile, t});
+  divide64(q1, q, g[1], false);
+  b_.ins("mul.lo.u64", {t, q1, g[1]});
+  b_.ins("sub.u64", {r1, q, t});
+  for (const std::string& v : {r, r1, q1}) {
+    cta.push_back(b_.reg(RegClass::B32));
+    b_.ins("cvt.u32.u64", {cta.back(), v});
+  }
+  return cta;
 }
 
 void Emitter::tile_loop_next(const std::string& tile, const std::string& top) {
@@ -321,10 +359,12 @@ void Emitter::tile_loop_next(const std::string& tile, const std::string& top) {
   b_.ins("bra.uni", {top});
 }
 
-void Emitter::tma_produce(const ir::Op& loop, TmaState& st) {
+void Emitter::tma_produce(const ir::Op& loop, TmaState& st, const std::vector<std::vector<std::string>>& peer_origin) {
   static_cast<LoopCounter&>(st) = loop_counter(loop);
   tma_issue_resident(st);
   tma_origins(loop, st);
+  st.cluster_copy.clear();
+  if (!peer_origin.empty()) cluster_copy_plan(st, peer_origin);
   // Every iteration's copies, each into the next stage the consumers have emptied.
   std::string top = b_.label_name("produce"), done = b_.label_name("produce_end"), beyond = b_.reg(RegClass::Pred);
   b_.label(top);
@@ -355,7 +395,10 @@ void Emitter::tma_issue(TmaState& st) {
     iv = b_.reg(RegClass::B32);
     b_.ins("cvt.u32.u64", {iv, st.iv_issue});
   }
-  for (size_t i = 0; i < p.loads.size(); ++i) tma_copy(p.loads[i], st.origin[i], iv, stage, p.loads[i].offset, full);
+  for (size_t i = 0; i < p.loads.size(); ++i) {
+    const ClusterCopy* cc = i < st.cluster_copy.size() && !st.cluster_copy[i].local.empty() ? &st.cluster_copy[i] : nullptr;
+    tma_copy(p.loads[i], st.origin[i], iv, stage, p.loads[i].offset, full, cc);
+  }
   ring_next(st.wslot, st.wphase, S);
   b_.ins(fmt::format("add.{}", st.type()), {st.iv_issue, st.iv_issue, std::to_string(st.step)});
 }
@@ -385,6 +428,7 @@ void Emitter::tma_release_prev(const TmaState& st) {
   b_.ins("setp.lt.u32", {release, st.prev, u32(st.p->stages)});
   b_.ins("and.pred", {release, release, st.wg_leader});
   b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
+  if (k_.spec.cluster > 1) return cluster_release(release, bar);
   b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
 }
 
