@@ -55,6 +55,7 @@ EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, Diagnosti
   if (o.vectorized) vector_bytes_ = access_vector_bytes(k);
   ir::walk(k.fn->body, [&](ir::Op& op) {
     for (const ir::Value* v : op.operands) ++use_count_[v];
+    has_mma_ = has_mma_ || op.kind == ir::OpKind::Mma;
   });
 }
 
@@ -100,13 +101,6 @@ void EmitContext::and_into(std::string& acc, const std::string& p) {
   std::string both = b_.reg(RegClass::Pred);
   b_.ins("and.pred", {both, acc, p});
   acc = both;
-}
-
-bool EmitContext::fast_division() const {
-  if (k_.path == CodePath::TmaWgmma) return true;
-  bool mma = false;
-  ir::walk(k_.fn->body, [&](ir::Op& op) { mma = mma || op.kind == ir::OpKind::Mma; });
-  return !mma;
 }
 
 void EmitContext::divide64(const std::string& q, const std::string& a, const std::string& b, bool is_signed) {

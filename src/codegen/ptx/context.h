@@ -167,7 +167,9 @@ class EmitContext {
   /// PTX div and rem as written: not in the portable path's kernels with mma, whose general
   /// variants sit at 255 registers (the other form tipped attention_lse D=128 and matmul_splitk
   /// BN=256 into spills on sm_90a).
-  bool fast_division() const;
+  bool fast_division() const { return k_.path == CodePath::TmaWgmma || !has_mma_; }
+  /// Whether the kernel has an mma op (its entries then sit near the register limit).
+  bool has_mma() const { return has_mma_; }
 
  protected:
   bool failed_ = false;
@@ -185,6 +187,7 @@ class EmitContext {
   };
   std::deque<ParentCoords> parents_;
   std::string zero_;  ///< a u32 register holding 0
+  bool has_mma_ = false;
   /// zero_, emitted at the first call.
   const std::string& zero();
   /// The conjunction of `preds` (and_into, in order); "" when empty.

@@ -31,12 +31,6 @@ int64_t power_of_two_constant(const ir::Value* v) {
   return c > 0 && (c & (c - 1)) == 0 ? c : 0;
 }
 
-bool has_mma(const LoweredKernel& k) {
-  bool found = false;
-  ir::walk(k.fn->body, [&](ir::Op& op) { found = found || op.kind == ir::OpKind::Mma; });
-  return found;
-}
-
 }  // namespace
 
 void ElementwiseEmitter::binary(const ir::Op& op) {
@@ -52,7 +46,7 @@ void ElementwiseEmitter::binary(const ir::Op& op) {
   // the division: it runs beside a long K loop, and with the shift ptxas's allocation of
   // matmul_bias_relu's general variant (255 registers) tipped into a 4-byte spill.
   int64_t pow2 = op.kind == ir::OpKind::FloorDiv || op.kind == ir::OpKind::Mod ? power_of_two_constant(op.operands[1]) : 0;
-  if (pow2 && is_integer(d) && dtype_bits(d) >= 32 && !has_mma(cx_.k_)) {
+  if (pow2 && is_integer(d) && dtype_bits(d) >= 32 && !cx_.has_mma()) {
     std::string bt = bits_type(reg_class(d));
     for (const std::string& x : a) {
       std::string r = b_.reg(reg_class(d));
