@@ -439,7 +439,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   }
   std::vector<const Cubin*> cubins;
   for (const codegen::AssembledModule& m : modules) cubins.push_back(&m.cubin);
-  codegen::report_ptxas_results(diag, kernels, cubins);
+  std::vector<int> warps;  // the portable path's warps per kernel (the same for every target)
+  for (const codegen::LoweredKernel& low : lowered[0])
+    if (low.path == codegen::CodePath::Portable) warps.push_back(low.num_warps);
+  codegen::report_ptxas_results(diag, kernels, cubins, warps);
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::Cubin) return write(modules[0].cubin.bytes);
   if (emit == EmitKind::Fatbin) return write(fatbin.bytes);
