@@ -22,6 +22,33 @@ const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function
   return nullptr;
 }
 
+// The function of the kernel that a PTX entry name belongs to, or null.
+ir::Function* entry_function(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
+  for (const auto& f : kernels)
+    if (&f->sig == entry_kernel(kernels, entry)) return f.get();
+  return nullptr;
+}
+
+// The kernel's largest tile in bytes (the first of equals, among the results of ops with a
+// source range), or null, and its op.
+const ir::Value* largest_tile(ir::Function& f, const ir::Op*& at) {
+  const ir::Value* best = nullptr;
+  int64_t most = 0;
+  ir::walk(f.body, [&](ir::Op& op) {
+    if (!op.loc.valid()) return;
+    for (const ir::Value* v : op.results) {
+      if (v->type.array || v->type.tile.is_scalar()) continue;
+      int64_t bytes = v->type.tile.numel() * dtype_bytes(v->type.tile.dtype);
+      if (bytes > most) {
+        most = bytes;
+        best = v;
+        at = &op;
+      }
+    }
+  });
+  return best;
+}
+
 }  // namespace
 
 void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
@@ -56,7 +83,7 @@ void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_
 }
 
 void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
-                          const std::vector<const Cubin*>& cubins) {
+                          const std::vector<const Cubin*>& cubins, const std::vector<int>& warps) {
   for (const Cubin* c : cubins) {
     for (const std::string& w : c->warnings) report_ptxas_message(diag, kernels, false, w);
     for (const EntryResources& r : c->resources) {
@@ -70,14 +97,34 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
           text += " (the general variant, which runs when an array is not 16-byte aligned or not "
                   "whole vectors; " + other.entry + (other.spills() ? " spills too)" : " does not spill)");
       // What the user can change: the registers a thread needs grow with the tile elements it
-      // holds, which more warps per CTA or smaller tiles divide.
-      if (k) {
-        int w = k->options.num_warps;
-        text += w ? fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
-                                std::min(2 * w, 32), w)
-                  : std::string("; fewer registers per thread: more warps (num_warps=) or smaller tiles");
+      // holds, which more warps per CTA (the portable path) or smaller tiles divide.
+      ir::Function* f = entry_function(kernels, r.entry);
+      size_t ki = 0;
+      while (f && kernels[ki].get() != f) ++ki;
+      int w = f && ki < warps.size() ? warps[ki] : 0;
+      if (k && r.entry == wgmma_entry(k->name)) {
+        text += "; fewer registers per thread: smaller tiles (the tma_wgmma path runs one warpgroup per 64 "
+                "accumulator rows, whatever num_warps says)";
+      } else if (k && k->options.num_warps) {
+        text += fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
+                            std::min(2 * k->options.num_warps, 32), k->options.num_warps);
+      } else if (k && w) {
+        text += fmt::format("; fewer registers per thread: more warps (num_warps={}; the compiler chose {}) or "
+                            "smaller tiles", std::min(2 * w, 32), w);
+      } else if (k) {
+        text += "; fewer registers per thread: more warps (num_warps=) or smaller tiles";
       }
-      diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
+      Diagnostic& d = diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
+      // Where the tile to make smaller is: the kernel's largest.
+      const ir::Op* at = nullptr;
+      if (const ir::Value* big = f ? largest_tile(*f, at) : nullptr) {
+        const TileType& t = big->type.tile;
+        std::string per_thread =
+            w && r.entry != wgmma_entry(k->name)
+                ? fmt::format(": {} elements per thread with {} warps", t.numel() / (32 * w), w)
+                : std::string();
+        DiagnosticEngine::note(d, at->loc, "the kernel's largest tile, " + t.str() + per_thread);
+      }
     }
   }
 }

@@ -24,8 +24,10 @@ void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_
 /// Reports what assembling `cubins` showed, in their order: each ptxas warning
 /// (report_ptxas_message), and for each entry that spills a -Wspills warning with its resource
 /// line (describe_resources) at its kernel, saying for the general variant whether the
-/// vectorized one spills too. Traces every entry's resources (-v).
+/// vectorized one spills too, and what to change: more warps (num_warps=, twice the kernel's or
+/// the compiler's choice, `warps[i]` for kernels[i] on the portable path; 0 when not known) or
+/// smaller tiles, with a note at the kernel's largest tile. Traces every entry's resources (-v).
 void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
-                          const std::vector<const Cubin*>& cubins);
+                          const std::vector<const Cubin*>& cubins, const std::vector<int>& warps = {});
 
 }  // namespace tilec::codegen

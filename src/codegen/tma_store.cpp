@@ -81,24 +81,31 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
     key[size_t(r)] = int(((br % 128) / 16) ^ (Lr[size_t(r)] % 8));
     imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (ptx/tma_store.cpp)
   }
-  // Every thread: its coordinates are its base plus the register's offsets (no wrap-around),
-  // and the split address equals the swizzled one.
-  std::vector<std::vector<int64_t>> addr(static_cast<size_t>(threads), std::vector<int64_t>(static_cast<size_t>(n)));
+  // Every thread: coords(t, r) is its base plus the register's offsets (Layout::add_thread_base),
+  // and line_of / byte_of are linear, so its line and byte are Lt + Lr[r] and Bt + Br[r]; the
+  // split address must equal the swizzled one. Threads with the same (Lt, Bt) have the same
+  // addresses: each such base is checked once, and the runs below look at those only.
+  std::vector<int64_t> base(size_t(rank), 0);
+  std::vector<char> seen(size_t(ts.lines) * 128, 0);
+  std::vector<std::vector<int64_t>> addr;  // per distinct base, per register
   for (int t = 0; t < threads; ++t) {
-    std::vector<int64_t> base(size_t(rank), 0);
+    std::fill(base.begin(), base.end(), 0);
     l.add_thread_base(t, base);
     for (int d = 0; d < rank; ++d)
       if (base[size_t(d)] < 0 || base[size_t(d)] >= l.shape[size_t(d)]) return false;
     int64_t Lt = line_of(base), Bt = byte_of(base);
+    if (Bt >= 128) return false;
+    char& s = seen[size_t(Lt * 128 + Bt)];
+    if (s) continue;
+    s = 1;
+    std::vector<int64_t>& at = addr.emplace_back(size_t(n));
+    int64_t thread_part = Lt * 128 + Bt % 16;
     for (int64_t r = 0; r < n; ++r) {
-      std::vector<int64_t> c = l.coords(t, r), off = l.reg_offset(r);
-      for (int d = 0; d < rank; ++d)
-        if (c[size_t(d)] != base[size_t(d)] + off[size_t(d)]) return false;
-      int64_t a = staged_address(ts, line_of(c), byte_of(c)) + ts.offset;
-      int64_t split = Lt * 128 + ((((Bt % 128) / 16) ^ (Lt % 8) ^ key[size_t(r)]) * 16) + Bt % 16 + imm[size_t(r)] +
+      int64_t a = staged_address(ts, Lt + Lr[size_t(r)], Bt + Br[size_t(r)]) + ts.offset;
+      int64_t split = thread_part + ((((Bt % 128) / 16) ^ (Lt % 8) ^ key[size_t(r)]) * 16) + imm[size_t(r)] +
                       (Br[size_t(r)] / 128) * ts.box_bytes();
-      if (Bt >= 128 || a != split) return false;
-      addr[size_t(t)][size_t(r)] = a;
+      if (a != split) return false;
+      at[size_t(r)] = a;
     }
   }
   // Runs: the widest group of consecutive registers (4, 2 or 1 elements, at most 16 bytes)
@@ -108,8 +115,8 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
     for (int g : {4, 2}) {
       if (g * ts.esz > 16 || r + g > n) continue;
       bool ok = true;
-      for (int t = 0; t < threads && ok; ++t) {
-        const std::vector<int64_t>& a = addr[size_t(t)];
+      for (size_t t = 0; t < addr.size() && ok; ++t) {
+        const std::vector<int64_t>& a = addr[t];
         ok = a[size_t(r)] % (g * ts.esz) == 0;
         for (int i = 1; i < g && ok; ++i) ok = a[size_t(r + i)] == a[size_t(r)] + i * ts.esz;
       }

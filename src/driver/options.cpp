@@ -156,7 +156,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
   app.add_option("-j,--jobs", o.jobs,
                  "Run at most N ptxas jobs at a time (one per -arch, and a register-cap retry beside "
-                 "the others; default: one per available CPU). The output does not depend on N")
+                 "the others), and lower and emit PTX on at most N threads (kernels, targets and entries "
+                 "side by side); default: one per available CPU. The output does not depend on N")
       ->check(CLI::Range(1, kMaxToolRuns));
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
   app.add_option("--torch-namespace", o.torch_namespace,

@@ -16,6 +16,7 @@
 #include "frontend/check.h"
 #include "basic/diagnostics.h"
 #include "frontend/parse.h"
+#include "codegen/parallel.h"
 #include "codegen/abi.h"
 #include "codegen/header/header.h"
 #include "codegen/limits.h"
@@ -278,11 +279,41 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   // --print-after-all: the lowered form after each lowering step of each kernel and target.
   std::string lowering_trace;
   std::string* lower_trace = opts.print_after_all ? &lowering_trace : nullptr;
+  // Threads for the work before ptxas (-j, like ptxas's jobs): each kernel's lowering for each
+  // target, then each target's module and within it each entry, side by side; the results are
+  // taken in a fixed order, so the output does not depend on the count. --print-after-all's
+  // trace is one string written in order: one thread then.
+  int threads = opts.print_after_all ? 1 : opts.jobs ? opts.jobs : available_cpus();
+  // The portable lowering of every kernel for every target, and the TmaWgmma lowering where the
+  // target has wgmma: independent pieces, each on its own copy of the kernel.
+  struct Lowering {
+    size_t t, i;
+    bool wgmma;
+    std::unique_ptr<ir::Function> copy;
+    std::optional<codegen::LoweredKernel> low;
+    std::string why;
+  };
+  std::vector<Lowering> lowerings;
   for (size_t t = 0; t < targets.size(); ++t)
-    for (const auto& f : kernels) {
-      copies[t].push_back(ir::clone(*f));
-      lowered[t].push_back(codegen::lower_kernel(*copies[t].back(), targets[t], smem_limit, lower_trace));
-      specific[t].push_back(-1);
+    for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, false, nullptr, std::nullopt, {}});
+  for (size_t t = 0; t < targets.size(); ++t)
+    if (targets[t].has_wgmma())
+      for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, true, nullptr, std::nullopt, {}});
+  std::vector<std::exception_ptr> thrown = codegen::parallel_for(lowerings.size(), threads, [&](size_t j) {
+    Lowering& l = lowerings[j];
+    l.copy = ir::clone(*kernels[l.i]);
+    if (l.wgmma)
+      l.low = codegen::lower_tma_wgmma(*l.copy, targets[l.t], targets[l.t].max_shared_per_cta(), l.why, lower_trace);
+    else
+      l.low = codegen::lower_kernel(*l.copy, targets[l.t], smem_limit, lower_trace);
+  });
+  for (const std::exception_ptr& e : thrown)
+    if (e) std::rethrow_exception(e);
+  for (Lowering& l : lowerings)
+    if (!l.wgmma) {
+      copies[l.t].push_back(std::move(l.copy));
+      lowered[l.t].push_back(std::move(*l.low));
+      specific[l.t].push_back(-1);
     }
   for (size_t i = 0; i < kernels.size() && image_limit < smem_limit; ++i) {
     int64_t needs = 0;
@@ -296,22 +327,17 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       copies[t][i] = std::move(copy);
     }
   }
-  for (size_t t = 0; t < targets.size(); ++t) {
-    if (!targets[t].has_wgmma()) continue;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      auto copy = ir::clone(*kernels[i]);
-      std::string why;
-      std::optional<codegen::LoweredKernel> low =
-          codegen::lower_tma_wgmma(*copy, targets[t], targets[t].max_shared_per_cta(), why, lower_trace);
-      if (!low) {
-        spdlog::trace("{} on {}: no tma_wgmma path: {}", kernels[i]->name, targets[t].arch, why);
-        no_path_notes.push_back("// kernel " + kernels[i]->name + ": no tma_wgmma path for " + targets[t].arch + ": " + why + "\n");
-        continue;
-      }
-      copies[t].push_back(std::move(copy));
-      specific[t][i] = int(lowered[t].size());
-      lowered[t].push_back(std::move(*low));
+  for (Lowering& l : lowerings) {
+    if (!l.wgmma) continue;
+    size_t t = l.t, i = l.i;
+    if (!l.low) {
+      spdlog::trace("{} on {}: no tma_wgmma path: {}", kernels[i]->name, targets[t].arch, l.why);
+      no_path_notes.push_back("// kernel " + kernels[i]->name + ": no tma_wgmma path for " + targets[t].arch + ": " + l.why + "\n");
+      continue;
     }
+    copies[t].push_back(std::move(l.copy));
+    specific[t][i] = int(lowered[t].size());
+    lowered[t].push_back(std::move(*l.low));
   }
   if (opts.print_after_all) std::fwrite(lowering_trace.data(), 1, lowering_trace.size(), stderr);
   for (size_t t = 0; t < targets.size(); ++t)
@@ -334,7 +360,9 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   if (diag.has_errors()) return finish(1);
 
   // PTX for every -arch, without register caps (occupancy.h adds them where they pay off).
-  auto emit_ptx = [&](size_t a, const std::map<std::string, int>& caps, std::string& text) {
+  // `into`: where its errors go (the compilation's engine, or one of a thread's own).
+  auto emit_ptx_into = [&](size_t a, const std::map<std::string, int>& caps, std::string& text,
+                           DiagnosticEngine& into) {
     codegen::EmitOptions eo;
     eo.target = targets[a];
     eo.fast_math = opts.fast_math;
@@ -342,14 +370,33 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     eo.lineinfo = opts.lineinfo;
     eo.device_asserts = opts.device_asserts;
     eo.register_caps = caps;
-    text = codegen::emit_module(lowered[a], eo, sm, diag);
-    if (diag.has_errors()) return false;
+    eo.threads = threads;
+    text = codegen::emit_module(lowered[a], eo, sm, into);
+    if (into.has_errors()) return false;
     spdlog::trace("emitted {} bytes of PTX for {}", text.size(), archs[a]);
     return true;
   };
+  auto emit_ptx = [&](size_t a, const std::map<std::string, int>& caps, std::string& text) {
+    return emit_ptx_into(a, caps, text, diag);
+  };
+  // Every target's module side by side; the first that fails (in -arch order) reports its
+  // errors, as a loop over the targets would.
   std::vector<std::string> ptx(archs.size());
-  for (size_t a = 0; a < archs.size(); ++a)
-    if (!emit_ptx(a, {}, ptx[a])) return finish(1);
+  {
+    std::vector<std::unique_ptr<DiagnosticEngine>> errors(archs.size());
+    std::vector<char> ok(archs.size(), 0);
+    std::vector<std::exception_ptr> failed = codegen::parallel_for(archs.size(), threads, [&](size_t a) {
+      errors[a] = std::make_unique<DiagnosticEngine>(sm);
+      ok[a] = emit_ptx_into(a, {}, ptx[a], *errors[a]);
+    });
+    for (size_t a = 0; a < archs.size(); ++a) {
+      if (failed[a]) std::rethrow_exception(failed[a]);
+      if (!ok[a]) {
+        for (const Diagnostic& d : errors[a]->diagnostics()) diag.error(d.range, d.message);
+        return finish(1);
+      }
+    }
+  }
   if (emit == EmitKind::Ptx) return write(ptx[0]);
 
   // Assemble with the CUDA toolkit: one cubin, or a fatbin of every arch.
@@ -392,7 +439,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   }
   std::vector<const Cubin*> cubins;
   for (const codegen::AssembledModule& m : modules) cubins.push_back(&m.cubin);
-  codegen::report_ptxas_results(diag, kernels, cubins);
+  std::vector<int> warps;  // the portable path's warps per kernel (the same for every target)
+  for (const codegen::LoweredKernel& low : lowered[0])
+    if (low.path == codegen::CodePath::Portable) warps.push_back(low.num_warps);
+  codegen::report_ptxas_results(diag, kernels, cubins, warps);
   if (diag.has_errors()) return finish(1);
   if (emit == EmitKind::Cubin) return write(modules[0].cubin.bytes);
   if (emit == EmitKind::Fatbin) return write(fatbin.bytes);

@@ -37,6 +37,8 @@ struct EmitOptions {
   /// kernel's own max_registers or min_ctas_per_sm option wins.
   std::map<std::string, int> register_caps;
   const SourceManager* sm = nullptr;  ///< file names for device asserts
+  /// Threads emit_module may use for its entries (each entry on one; 1: one after another).
+  int threads = 1;
 };
 
 /// log2 of a power of two (tile extents, strides and element sizes are powers of two).

@@ -92,10 +92,10 @@ void Emitter::tma_store(const TmaStore& ts) {
   // Thread 0: the tile origin per dimension (innermost first), clamped to 32 bits (a tile that
   // far out lies wholly outside the array, and stays outside), then one store per box.
   std::string other = b_.reg(RegClass::Pred);
-  b_.ins("setp.ne.u32", {other, tid_, "0"});
   std::vector<std::string> coord(static_cast<size_t>(rank));
   auto store_boxes = [&](int64_t first, int64_t last) {
     std::string skip = b_.label_name("tma_store_done");
+    if (first == 0) b_.ins("setp.ne.u32", {other, tid_, "0"});
     b_.ins_if(other, "bra", {skip});
     if (first == 0)
       for (int d = 0; d < rank; ++d) {
