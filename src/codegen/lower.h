@@ -259,7 +259,8 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// (f16 or bf16 with f32 accumulators, or f16 with f16 accumulators: PTX ISA §9.7.15.5; M a
 /// multiple of 64 up to 256, N a multiple of 8 up to 256, K a multiple of 16; lines of a
 /// multiple of 128 bytes and at most 256 of them). The
-/// path runs one warpgroup per 64 rows of the accumulator and as many stages (at most 8) as fit
+/// path runs one warpgroup per 64 rows of the accumulator (or as the consumers= and pingpong=
+/// options ask, consumers_fit; -Wconsumers and -Wpingpong when they cannot) and as many stages (at most 8) as fit
 /// in `smem_limit`, whatever num_warps and num_stages say (they apply to the portable path;
 /// num_stages=1, no pipelining, also means no tma_wgmma path). Runs the path's lowering steps
 /// (lowering_steps.h); `print_after` as for lower_kernel.

@@ -330,9 +330,6 @@ void plan_specialization(LoweredKernel& k) {
   s.schedule = TmaSchedule::Specialized;
   bool returns = false;
   for (const auto& o : body.ops) returns = returns || may_leave(*o);
-  // One consumer warpgroup: ptxas 13.0 serializes its wgmma inside a tile loop (advisory C7518,
-  // "compiler-inserted WG.DP in divergent path", branch persistent-wip of 2026-12-01), so those
-  // kernels keep one CTA per tile.
   // Ping-pong: each consumer skips the other's trips round the ring by its own tile's trip
   // count, so the count must be the same for every tile; layout conversions would share one
   // buffer between two consumers at different tiles.
@@ -354,6 +351,9 @@ void plan_specialization(LoweredKernel& k) {
       consumer_register_counts(wg, entry, consumer);
     }
   }
+  // One consumer warpgroup: ptxas 13.0 serializes its wgmma inside a tile loop (advisory C7518,
+  // "compiler-inserted WG.DP in divergent path", branch persistent-wip of 2026-12-01), so those
+  // kernels keep one CTA per tile.
   if (returns) s.why_not_persistent = "the kernel may return";
   else if (wg < 2) s.why_not_persistent = "one consumer warpgroup";
   else if (!k.pipelines[0].resident.empty()) s.why_not_persistent = "a tile is loaded once before the loop (resident)";
