@@ -179,7 +179,9 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     auto end_of_barriers = [&] { return aligned(p.barriers + 16 * p.stages); };
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
     int64_t limit = smem_limit - k.pipeline_offset - kAlign, want = 0;
-    for (const TmaStore& ts : candidates) want += aligned(ts.bytes());
+    // Ping-pong: a set of buffers per consumer.
+    int copies = k.spec.pingpong ? 2 : 1;
+    for (const TmaStore& ts : candidates) want += copies * aligned(ts.bytes());
     int before = p.stages;
     while (p.stages > 2 && end_of_barriers() + want > limit) {
       --p.stages;
@@ -192,7 +194,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
                                         "in shared memory; this loop runs {} stages on the tma_wgmma path",
                                         asked, want, p.stages)});
     base = end_of_barriers();
-    room = limit - base;
+    room = (limit - base) / copies;
   }
   int64_t offset = base;
   for (TmaStore& ts : candidates) {
@@ -201,6 +203,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     offset += aligned(ts.bytes());
     k.tma_stores.push_back(std::move(ts));
   }
+  if (k.spec.pingpong) k.staging_stride = offset - base;
 }
 
 const TmaStore* LoweredKernel::tma_store(const ir::Op& op) const {
