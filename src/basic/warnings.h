@@ -19,6 +19,8 @@ namespace tilec {
     "an assert whose condition is the constant False (static_assert is the compile-time check)")  \
   X(Cluster, "cluster", true,                                                                      \
     "cluster=2 on a kernel the tma_wgmma path cannot run in clusters of two CTAs")                 \
+  X(Consumers, "consumers", true,                                                                  \
+    "consumers= on a kernel the tma_wgmma path cannot run with that many consumer warpgroups")     \
   X(GridAxis, "grid-axis", true,                                                                   \
     "bid() or num_blocks() of an axis the grid does not have (always 0, or 1)")                    \
   X(HistogramPadding, "histogram-padding", true,                                                   \
@@ -29,6 +31,8 @@ namespace tilec {
     "the -o file's extension names another output kind than --emit, or none that tilec knows")     \
   X(Persistent, "persistent", true,                                                                \
     "persistent=True on a kernel the tma_wgmma path cannot make persistent: one CTA per tile")    \
+  X(Pingpong, "pingpong", true,                                                                    \
+    "pingpong=True on a kernel the tma_wgmma path cannot run with ping-pong consumers")           \
   X(Ptxas, "ptxas", true, "a warning of ptxas, at the kernel it names")                             \
   X(ReductionPadding, "reduction-padding", true,                                                   \
     "max, min, argmax, argmin, prod or cumprod of a zero-padded load: the padding can win")       \

@@ -98,7 +98,34 @@ bool tma_wgmma_plan(LoweringContext& cx) {
   pad_mma_operands(*scratch, target);
   plan_pipelines(probe, cx.num_stages);
   if (!wgmma_plan_ok(probe, cx.warpgroups, cx.why)) return false;
-  cx.num_warps = 4 * cx.warpgroups;
+  // The tile's warpgroups: one per 64 rows, or as consumers= and pingpong=True ask (issue 15:
+  // the options override the compiler's choice; -Wconsumers and -Wpingpong say when they
+  // cannot). Ping-pong lowers the tile for one warpgroup; plan_specialization adds the second
+  // consumer.
+  const ir::LaunchOptions& opt = cx.k.fn->sig.options;
+  int tile_wg = cx.warpgroups;
+  std::string why;
+  if (opt.pingpong == 1) {
+    if (opt.consumers && opt.consumers != 2)
+      why = fmt::format("consumers={}: ping-pong runs two consumer warpgroups", opt.consumers);
+    if (why.empty() && consumers_fit(probe, 1, 2, why)) {
+      tile_wg = 1;
+      cx.k.pingpong_layout = true;
+    } else {
+      cx.k.warnings.push_back({Warning::Pingpong, cx.k.fn->sig.range,
+                               fmt::format("pingpong=True: the kernel runs {} cooperative consumer warpgroup(s) on "
+                                           "{}: {}",
+                                           cx.warpgroups, target.arch, why)});
+    }
+  } else if (opt.consumers && opt.consumers != cx.warpgroups) {
+    if (consumers_fit(probe, opt.consumers, opt.consumers, why))
+      tile_wg = opt.consumers;
+    else
+      cx.k.warnings.push_back({Warning::Consumers, cx.k.fn->sig.range,
+                               fmt::format("consumers={}: the kernel runs {} consumer warpgroup(s) on {}: {}",
+                                           opt.consumers, cx.warpgroups, target.arch, why)});
+  }
+  cx.num_warps = 4 * tile_wg;
   return true;
 }
 

@@ -68,6 +68,19 @@ struct Specialization {
   int cluster = 1;
   /// Not clustered: why (printed by --emit=tir-lowered).
   std::string why_not_cluster;
+  /// Ping-pong consumers (CUTLASS's sm90 "pingpong" kernel schedule): two consumer warpgroups
+  /// that each hold a whole accumulator tile (the kernel is lowered for one warpgroup, num_warps
+  /// 4) and take alternate logical CTAs of the persistent grid (t, t + 2 nctaid, ... and
+  /// t + nctaid, ...). The producer fills the ring for the CTA's tiles in order; each stage is
+  /// read by one consumer (its empty mbarrier expects one arrival), and a consumer skips the
+  /// other's trips round the ring. Named barriers pass the tensor cores from one consumer to the
+  /// other: a consumer's main loop starts when the other has issued its last wgmma, so one's
+  /// epilogue overlaps the other's main loop. Taken only when asked for (pingpong=True), on a
+  /// persistent grid whose loop's trip count does not depend on bid(), without layout
+  /// conversions through shared memory; each consumer stages its TMA stores apart.
+  bool pingpong = false;
+  /// pingpong=True not honoured: why (printed by --emit=tir-lowered).
+  std::string why_not_pingpong;
   bool specialized() const { return schedule == TmaSchedule::Specialized; }
 };
 
@@ -175,9 +188,18 @@ struct LoweredKernel {
   int threads() const { return num_warps * 32; }
   /// TmaWgmma: the producer/consumer split.
   Specialization spec;
-  /// Threads a CTA launches with: threads(), plus the producer warpgroup of a Specialized
+  /// TmaWgmma: tma-wgmma-plan lowered the kernel with one warpgroup per accumulator tile for
+  /// ping-pong consumers (pingpong=True); plan_specialization then takes them or falls back to
+  /// one cooperative consumer warpgroup.
+  bool pingpong_layout = false;
+  /// Warpgroups that run the kernel's body: num_warps / 4, or two ping-pong consumers, each with
+  /// the whole tile.
+  int consumer_warpgroups() const { return spec.pingpong ? 2 : std::max(num_warps / 4, 1); }
+  /// Threads a CTA launches with: the consumers, plus the producer warpgroup of a Specialized
   /// kernel.
-  int launch_threads() const { return threads() + (spec.specialized() ? 128 : 0); }
+  int launch_threads() const { return threads() * (spec.pingpong ? 2 : 1) + (spec.specialized() ? 128 : 0); }
+  /// Ping-pong: bytes from consumer 0's TMA-store staging buffers to consumer 1's.
+  int64_t staging_stride = 0;
   /// Elements per thread along the last dimension, per tile shape (16 bytes of the narrowest
   /// dtype loaded or stored with that shape).
   std::map<std::vector<int64_t>, int> vec;
@@ -243,7 +265,8 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// (f16 or bf16 with f32 accumulators, or f16 with f16 accumulators: PTX ISA §9.7.15.5; M a
 /// multiple of 64 up to 256, N a multiple of 8 up to 256, K a multiple of 16; lines of a
 /// multiple of 128 bytes and at most 256 of them). The
-/// path runs one warpgroup per 64 rows of the accumulator and as many stages (at most 8) as fit
+/// path runs one warpgroup per 64 rows of the accumulator (or as the consumers= and pingpong=
+/// options ask, consumers_fit; -Wconsumers and -Wpingpong when they cannot) and as many stages (at most 8) as fit
 /// in `smem_limit`, whatever num_warps and num_stages say (they apply to the portable path;
 /// num_stages=1, no pipelining, also means no tma_wgmma path). Runs the path's lowering steps
 /// (lowering_steps.h); `print_after` as for lower_kernel.
@@ -262,6 +285,14 @@ bool tma_box_ok(const AsyncLoad& al);
 /// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why);
+
+/// TmaWgmma, after wgmma_plan_ok: whether each accumulator tile of `k`'s pipelined loop can be
+/// held by `tile_warpgroups` warpgroups (rows split evenly, a multiple of 64 each) in a CTA of
+/// `consumers` consumer warpgroups beside a producer. A warpgroup holding more than 64 rows
+/// issues one m64 wgmma per 64 of them at each k step, reading rows 8-line group by 8-line
+/// group apart (ptx/wgmma.cpp), so A must come by TMA with K along its lines; the accumulators
+/// must fit the registers setmaxnreg gives the consumers. Else false with `why`.
+bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, std::string& why);
 
 /// After the stages are placed, TmaWgmma: chooses the Specialized schedule when the kernel has
 /// one pipelined loop at the top level of its body, nothing before it that can return, loop

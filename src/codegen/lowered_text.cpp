@@ -169,18 +169,32 @@ ir::PrintNotes async_notes(const LoweredKernel& k) {
 
 }  // namespace
 
+// The rows of the pipelined loop's accumulators (TmaWgmma), 0 without one.
+static int64_t tile_rows(const LoweredKernel& k) {
+  for (const Pipeline& p : k.pipelines)
+    for (const AsyncLoad& al : p.loads) return al.mma->operands[2]->type.tile.shape[0];
+  return 0;
+}
+
 std::string print_lowered(const LoweredKernel& k) {
   if (k.path == CodePath::TmaWgmma) {
     std::string out = fmt::format("// kernel {}, {} path for {}: {} warpgroups ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
                                   k.fn->name, code_path_name(k.path), k.target.arch, k.launch_threads() / 128,
                                   k.launch_threads(), k.conversion_smem_vectorized);
     if (k.spec.specialized()) {
+      std::string consumers =
+          k.spec.pingpong
+              ? "ping-pong: warpgroups 1 and 2 each hold a whole tile and take alternate logical CTAs, their main "
+                "loops in turn (named barriers 4 and 5), so one's epilogue overlaps the other's main loop"
+              : fmt::format("cooperative: {} warpgroup(s) of {} accumulator rows per tile each",
+                            k.consumer_warpgroups(), 64 * std::max<int64_t>(1, tile_rows(k) / 64 / k.consumer_warpgroups()));
+      if (!k.spec.why_not_pingpong.empty()) consumers += " (not ping-pong: " + k.spec.why_not_pingpong + ")";
       out += fmt::format("// warp-specialized: producer warpgroup 0 ({}) repeats {} scalar ops before the loop and "
-                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body; {}\n",
+                         "issues its TMA copies; consumer warpgroups 1-{} ({}) run the body; {}; consumers: {}\n",
                          k.spec.producer_registers ? fmt::format("setmaxnreg {}", k.spec.producer_registers)
                                                    : "its entry registers",
                          k.spec.producer_ops.size(),
-                         k.num_warps / 4,
+                         k.consumer_warpgroups(),
                          k.spec.consumer_registers ? fmt::format("setmaxnreg {}", k.spec.consumer_registers)
                                                    : "their entry registers",
                          k.spec.persistent ? "persistent grid: min(CTAs, SMs) CTAs loop over the logical CTAs" +
@@ -189,7 +203,8 @@ std::string print_lowered(const LoweredKernel& k) {
                                                                     "boxes of a tile both read)",
                                                                     k.spec.cluster)
                                                       : " (no clusters: " + k.spec.why_not_cluster + ")")
-                                           : "one CTA per tile (not persistent: " + k.spec.why_not_persistent + ")");
+                                           : "one CTA per tile (not persistent: " + k.spec.why_not_persistent + ")",
+                         consumers);
     } else {
       out += "// inline TMA producer (thread 0): " + k.spec.why_inline + "\n";
     }

@@ -23,13 +23,16 @@ bool is_int8(DType d) { return d == DType::I8; }  // mma takes i8 x i8 -> i32 (c
 // N / 2 for f32 and N / 4 for f16 (packed pairs; PTX ISA §9.7.15.5.1, m64nN: N/2 .f32 or N/4
 // .f16x2 registers of D per thread), each A operand of K 16-bit columns in registers K / 4
 // (RS form), plus about 40 for addresses, descriptors and the epilogue.
-int64_t loop_registers(const LoweredKernel& k, const Pipeline& p) {
+// `warpgroups` hold each accumulator (0: one per 64 rows), so each holds rows / 64 / warpgroups
+// m64 fragments.
+int64_t loop_registers(const LoweredKernel& k, const Pipeline& p, int warpgroups = 0) {
   std::set<const ir::Op*> mmas;
   for (const AsyncLoad& al : p.loads) mmas.insert(al.mma);
   int64_t n = 40;
   for (const ir::Op* mma : mmas) {
     const TileType& acc = mma->operands[2]->type.tile;
-    n += acc.shape[1] / (acc.dtype == DType::F16 ? 4 : 2);
+    int64_t per_wg = warpgroups ? std::max<int64_t>(acc.shape[0] / 64 / warpgroups, 1) : 1;
+    n += per_wg * acc.shape[1] / (acc.dtype == DType::F16 ? 4 : 2);
     if (!k.async_load(mma->operands[0])) n += mma->operands[0]->type.tile.shape[1] / 4;
   }
   return n;
@@ -120,6 +123,49 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   return ok;
 }
 
+// setmaxnreg counts for a CTA of `consumers` consumer warpgroups and a producer one: ptxas gives
+// each thread 64 Ki / threads at entry (multiples of 8, .minnctapersm 1); the producer keeps 40
+// (its one thread counts and issues copies), the consumers share the rest, at most 240 (fast.cu
+// and CUTLASS use 40 / 232-240 for two consumer warpgroups). setmaxnreg.inc takes registers only
+// from the CTA's own pool (what its threads got at entry, less what the producer gave back):
+// asking for more waits forever (a 640-thread CTA hung on the H200 with 96 at entry, 112 asked).
+static void consumer_register_counts(int consumers, int& entry, int& consumer) {
+  entry = std::min(255, 65536 / (128 * (consumers + 1)) / 8 * 8);
+  consumer = std::min(240, (entry * 128 * (consumers + 1) - 40 * 128) / (128 * consumers) / 8 * 8);
+}
+
+bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, std::string& why) {
+  for (const Pipeline& p : k.pipelines) {
+    std::set<const ir::Op*> mmas;
+    for (const AsyncLoad& al : p.loads) mmas.insert(al.mma);
+    for (const ir::Op* mma : mmas) {
+      int64_t rows = mma->operands[2]->type.tile.shape[0];
+      if (rows % (64 * tile_warpgroups)) {
+        why = fmt::format("the {}-row accumulator does not split into {} warpgroups of a multiple of 64 rows", rows,
+                          tile_warpgroups);
+        return false;
+      }
+      const AsyncLoad* la = k.async_load(mma->operands[0]);
+      if (rows > 64 * tile_warpgroups && !(la && la->contiguous_dim == 1)) {
+        why = fmt::format("a warpgroup would hold {} rows of the accumulator, and the a operand is not a tile load "
+                          "with K along its lines (an [M, K] array): its wgmma takes 64 rows per warpgroup",
+                          rows / tile_warpgroups);
+        return false;
+      }
+    }
+    int entry = 0, consumer = 0;
+    consumer_register_counts(consumers, entry, consumer);
+    int64_t need = loop_registers(k, p, tile_warpgroups), have = std::max(entry, consumer);
+    if (need > have) {
+      why = fmt::format("the loop's wgmma accumulators need about {} registers per thread when {} warpgroup(s) hold "
+                        "a tile; {} consumer warpgroup(s) get {}",
+                        need, tile_warpgroups, consumers, have);
+      return false;
+    }
+  }
+  return true;
+}
+
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   k.pipeline_offset = (k.conversion_smem_vectorized + kAlign - 1) / kAlign * kAlign;
   // The stages start at the next 1024-byte boundary of the shared address, found at run time
@@ -202,6 +248,7 @@ void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
   else if (depends_on_bid(loop.operands[0]) || depends_on_bid(loop.operands[1]) || depends_on_bid(loop.operands[2]))
     s.why_not_cluster = "the loop's trip count depends on bid()";
   else if (!shareable) s.why_not_cluster = "no operand tile of two or more 128-byte boxes to share";
+  else if (s.pingpong) s.why_not_cluster = "ping-pong consumers";
   else if (opt.cluster == 1) s.why_not_cluster = "cluster=1";
   // Measured on the H200 (bench/results/2026-12-02-clusters-h200.md): the coupled rings cost
   // what the multicast saves (matmul 4096^3 0.95x against 0.98x cuBLAS, 8192^3 1.00x both), so
@@ -219,8 +266,19 @@ void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
 void plan_specialization(LoweredKernel& k) {
   Specialization& s = k.spec;
   s = Specialization{};
+  // pingpong=True that cannot be honoured: the kernel, lowered with one warpgroup per tile,
+  // runs with one cooperative consumer warpgroup.
+  auto no_pingpong = [&](const std::string& why) {
+    if (!k.pingpong_layout) return;
+    s.why_not_pingpong = why;
+    k.warnings.push_back({Warning::Pingpong, k.fn->sig.range,
+                          fmt::format("pingpong=True: the kernel runs one cooperative consumer warpgroup per tile on "
+                                      "{}: {}",
+                                      k.target.arch, why)});
+  };
   auto inline_because = [&](std::string why) {
     s.why_inline = why;
+    no_pingpong("its TMA producer runs inline (" + why + ")");
     if (k.fn->sig.options.persistent == 1 && k.path == CodePath::TmaWgmma)
       k.warnings.push_back({Warning::Persistent, k.fn->sig.range,
                             fmt::format("persistent=True: the kernel keeps one CTA per tile on {}: its TMA producer "
@@ -236,16 +294,12 @@ void plan_specialization(LoweredKernel& k) {
   if (opt.max_registers || opt.min_ctas_per_sm)
     return inline_because("max_registers or min_ctas_per_sm is set (setmaxnreg needs the register count ptxas "
                           "gives one CTA per SM)");
-  // Registers: ptxas gives each thread 64 Ki / threads at entry (multiples of 8, .minnctapersm
-  // 1); the producer keeps 40 (its one thread counts and issues copies), the consumers share the
-  // rest, at most 240 (fast.cu and CUTLASS use 40 / 232-240 for two consumer warpgroups).
-  // setmaxnreg.inc takes registers only from the CTA's own pool (what its threads got at
-  // entry, less what the producer gave back): asking for more waits forever (a 640-thread CTA
-  // hung on the H200 with 96 at entry, 112 asked).
-  int wg = k.num_warps / 4;
-  int entry = std::min(255, 65536 / (128 * (wg + 1)) / 8 * 8);
-  int consumer = std::min(240, (entry * 128 * (wg + 1) - 40 * 128) / (128 * wg) / 8 * 8);
-  int64_t need = loop_registers(k, k.pipelines[0]);
+  // Registers: consumer_register_counts. Ping-pong runs two consumer warpgroups, each with the
+  // whole tile.
+  int tile_wg = k.num_warps / 4, wg = k.pingpong_layout ? 2 : tile_wg;
+  int entry = 0, consumer = 0;
+  consumer_register_counts(wg, entry, consumer);
+  int64_t need = loop_registers(k, k.pipelines[0], tile_wg);
   if (need > std::max(entry, consumer))
     return inline_because(fmt::format("the loop's wgmma ops need about {} registers per thread; the consumers of "
                                       "a warp-specialized CTA get {}",
@@ -282,6 +336,27 @@ void plan_specialization(LoweredKernel& k) {
   s.schedule = TmaSchedule::Specialized;
   bool returns = false;
   for (const auto& o : body.ops) returns = returns || may_leave(*o);
+  // Ping-pong: each consumer skips the other's trips round the ring by its own tile's trip
+  // count, so the count must be the same for every tile; layout conversions would share one
+  // buffer between two consumers at different tiles.
+  if (k.pingpong_layout) {
+    std::string why;
+    if (returns) why = "the kernel may return";
+    else if (!k.pipelines[0].resident.empty()) why = "a tile is loaded once before the loop (resident)";
+    else if (opt.persistent == 0) why = "persistent=False (ping-pong consumers take alternate tiles of the persistent grid)";
+    else if (depends_on_bid(loop.operands[0]) || depends_on_bid(loop.operands[1]) || depends_on_bid(loop.operands[2]))
+      why = "the loop's trip count depends on bid()";
+    else if (k.conversion_smem_vectorized)
+      why = fmt::format("the kernel converts layouts through {} bytes of shared memory", k.conversion_smem_vectorized);
+    else if (opt.cluster == 2) why = "cluster=2";
+    if (why.empty()) {
+      s.pingpong = true;
+    } else {
+      no_pingpong(why);
+      wg = 1;
+      consumer_register_counts(wg, entry, consumer);
+    }
+  }
   // One consumer warpgroup: ptxas 13.0 serializes its wgmma inside a tile loop (advisory C7518,
   // "compiler-inserted WG.DP in divergent path", branch persistent-wip of 2026-12-01), so those
   // kernels keep one CTA per tile.

@@ -182,9 +182,11 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     auto end_of_barriers = [&] { return aligned(p.barriers + 16 * p.stages); };
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
     int64_t limit = smem_limit - k.pipeline_offset - kAlign;
+    // Ping-pong: a set of buffers per consumer.
+    int copies = k.spec.pingpong ? 2 : 1;
     auto want = [&] {
       int64_t w = 0;
-      for (const TmaStore& ts : candidates) w += aligned(ts.staging_bytes());
+      for (const TmaStore& ts : candidates) w += copies * aligned(ts.staging_bytes());
       return w;
     };
     auto fit_stages = [&] {  // the stages that fit beside the staging buffers, at least 2
@@ -198,10 +200,11 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     // next waiting only for the copy that read its slot two boxes before). Not by default: on
     // the H200 (bench/results/2026-12-02-lead11-h200.md) the ring's 4 stages made the batched
     // matmul (K = 2048) 10 % faster than 3 stages with whole-tile staging, but matmul at
-    // 4096^3 and 8192^3 0.3-0.6 % slower and matmul_f8 1.5-3 % slower.
+    // 4096^3 and 8192^3 0.3-0.6 % slower and matmul_f8 1.5-3 % slower. (Not with ping-pong
+    // consumers: that pairing has not run on a GPU.)
     int full = fit_stages();
     int asked_stages = k.fn->sig.options.num_stages;
-    if (asked_stages && full < p.stages) {
+    if (asked_stages && full < p.stages && !k.spec.pingpong) {
       std::vector<int64_t> old;
       for (TmaStore& ts : candidates) old.push_back(std::exchange(ts.slots, std::min<int64_t>(ts.slots, 2)));
       if (fit_stages() <= full)
@@ -217,7 +220,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
                                         "in shared memory; this loop runs {} stages on the tma_wgmma path",
                                         asked_stages, staged, p.stages)});
     base = end_of_barriers();
-    room = limit - base;
+    room = (limit - base) / copies;
   }
   int64_t offset = base;
   for (TmaStore& ts : candidates) {
@@ -227,6 +230,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     offset += aligned(ts.staging_bytes());
     k.tma_stores.push_back(std::move(ts));
   }
+  if (k.spec.pingpong) k.staging_stride = offset - base;
 }
 
 const TmaStore* LoweredKernel::tma_store(const ir::Op& op) const {

@@ -72,7 +72,7 @@ namespace tilec {
   X(Print, Debug, "print", "fmt, *values")                                                           \
   X(StaticAssert, Debug, "static_assert", "cond, message=")                                          \
   X(Range, Range, "range", "a, b=, step=")                                                           \
-  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=, persistent=, cluster=")
+  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=, persistent=, cluster=, consumers=, pingpong=")
 
 // A math function of basic/math_functions.h as a built-in: elementwise, `f(x, *, approx=)`.
 #define TILEC_MATH_BUILTIN(e, name, X) X(e, Elementwise, name, "x, *, approx=")

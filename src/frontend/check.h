@@ -44,6 +44,8 @@ struct KernelInfo {
   int min_ctas_per_sm = 0;
   int persistent = -1;      ///< -1: the compiler chooses; 0 or 1: persistent=False / True
   int cluster = 0;          ///< 0: the compiler chooses; 1 or 2: CTAs per cluster asked for
+  int consumers = 0;        ///< 0: the compiler chooses; 1, 2 or 4 consumer warpgroups asked for
+  int pingpong = -1;        ///< -1: the compiler chooses; 0 or 1: pingpong=False / True
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 

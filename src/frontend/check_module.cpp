@@ -580,14 +580,23 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   option(2, k.num_stages, {}, 1, 8);
   option(3, k.max_registers, {}, 24, 255);
   option(4, k.min_ctas_per_sm, {}, 1, 32);
-  if (Expr* e = a.get(5)) {
+  auto flag = [&](size_t slot, int& field) {
+    Expr* e = a.get(slot);
+    if (!e) return;
     check_expr(*e);
     if (!e->value.is_error() && (!e->value.is_const() || e->value.tile.dtype != DType::Bool))
-      diag_.error(e->range, "persistent= must be the constant True or False");
+      diag_.error(e->range, fmt::format("{}= must be the constant True or False", builtin_sig(Builtin::Kernel).params[slot].name));
     else if (!e->value.is_error())
-      k.persistent = e->value.constant->i ? 1 : 0;
-  }
+      field = e->value.constant->i ? 1 : 0;
+  };
+  flag(5, k.persistent);
   option(6, k.cluster, {}, 1, 2);
+  option(7, k.consumers, {}, 1, 4);
+  if (k.consumers == 3) {
+    diag_.error(a.get(7)->range, "consumers=3 is not allowed: it must be 1, 2 or 4 (warpgroups of 64 rows each, or more)");
+    k.consumers = 0;
+  }
+  flag(8, k.pingpong);
   if (a.get(0)) check_grid(*a.get(0), k);
 }
 

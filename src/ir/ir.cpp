@@ -456,9 +456,11 @@ std::string print_with(const Function& f, Printer& p) {
   }
   const LaunchOptions& o = f.sig.options;
   for (auto [key, v] : {std::pair{"num_warps", o.num_warps}, {"num_stages", o.num_stages},
-                        {"max_registers", o.max_registers}, {"min_ctas_per_sm", o.min_ctas_per_sm}, {"cluster", o.cluster}})
+                        {"max_registers", o.max_registers}, {"min_ctas_per_sm", o.min_ctas_per_sm}, {"cluster", o.cluster},
+                        {"consumers", o.consumers}})
     if (v) p.out += fmt::format(" {}={}", key, v);
   if (o.persistent >= 0) p.out += o.persistent ? " persistent=True" : " persistent=False";
+  if (o.pingpong >= 0) p.out += o.pingpong ? " pingpong=True" : " pingpong=False";
   p.out += " {\n";
   p.block(f.body, 1);
   p.out += "}\n";

@@ -73,6 +73,12 @@ struct LaunchOptions {
   /// 0: the compiler chooses (lower.h Specialization::cluster); 1: no clusters; 2: clusters of
   /// two CTAs asked for (-Wcluster when the kernel cannot have them).
   int cluster = 0;
+  /// 0: the compiler chooses (lower.h Specialization::consumers); 1, 2 or 4: the consumer
+  /// warpgroups asked for (-Wconsumers when the kernel cannot have them).
+  int consumers = 0;
+  /// -1: the compiler chooses (cooperative, lower.h Specialization::pingpong); 0: cooperative;
+  /// 1: ping-pong consumers asked for (-Wpingpong when the kernel cannot have them).
+  int pingpong = -1;
 };
 
 /// Everything about a kernel that is not its body.

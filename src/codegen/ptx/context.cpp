@@ -60,7 +60,8 @@ EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, Diagnosti
 }
 
 void EmitContext::cta_barrier() {
-  if (k_.spec.specialized()) b_.ins("bar.sync", {"1", u32(k_.threads())});
+  if (k_.spec.pingpong) b_.ins("bar.sync", {consumer_bar_, u32(k_.threads())});
+  else if (k_.spec.specialized()) b_.ins("bar.sync", {"1", u32(k_.threads())});
   else b_.ins("bar.sync", {"0"});
 }
 

@@ -149,6 +149,9 @@ class EmitContext {
   /// bar.sync of the threads that hold tile values: the CTA (barrier 0), or on a Specialized
   /// kernel, whose producer warpgroup has left, the consumers (barrier 1 with their count).
   void cta_barrier();
+  /// Ping-pong consumers (lower.h Specialization::pingpong): the consumer warpgroup (u32: 0 or
+  /// 1) and the id of its own named barrier (u32: 2 + consumer); empty otherwise.
+  std::string consumer_index_, consumer_bar_;
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.
   std::map<const AsyncLoad*, std::string> async_base_;

@@ -131,9 +131,19 @@ class Emitter : public EmitContext {
   /// A persistent grid's tile loop (lower.h Specialization::persistent): `tile` (u64) starts at
   /// %ctaid.x; at `top`, past the last logical CTA it branches to `done`, else sets
   /// persistent_bid_ to the logical CTA's (x, y, z) (x fastest, as the hardware numbers CTAs).
-  void tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done);
-  /// tile += %nctaid.x, and back to `top`.
-  void tile_loop_next(const std::string& tile, const std::string& top);
+  /// Ping-pong consumer c starts at %ctaid.x + c %nctaid.x (`first`, u32 c; "" for 0).
+  void tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done,
+                       const std::string& first = "");
+  /// tile += `strides` %nctaid.x, and back to `top`.
+  void tile_loop_next(const std::string& tile, const std::string& top, int strides = 1);
+  /// Ping-pong (lower.h Specialization::pingpong), a consumer before its main loop: unless this
+  /// is consumer 0's first tile, skip the other consumer's trips round the ring (as many as this
+  /// tile's, which do not depend on bid()) and wait until the other has issued its main loop's
+  /// wgmma (named barrier 5 - c, arrived at by the other's pingpong_pass).
+  void pingpong_turn(const ir::Op& loop, TmaState& st);
+  /// Ping-pong, after a consumer's main loop issued its last wgmma: the tensor cores go to the
+  /// other consumer (bar.arrive on named barrier 4 + c).
+  void pingpong_pass();
   /// The logical CTA (x, y, z: u32 registers) of logical tile number `tile` (u64; x fastest).
   std::vector<std::string> logical_cta(const std::string& tile);
 
@@ -212,7 +222,7 @@ class Emitter : public EmitContext {
   void wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves);
   /// The 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2) of a 128-byte-swizzled
   /// operand that starts at u32 shared address `addr`, with leading byte offset `lbo`.
-  std::string wgmma_descriptor(const std::string& addr, int64_t lbo);
+  std::string wgmma_descriptor(const std::string& addr, int64_t lbo, int64_t sbo = 1024);
 
   // ---- the op families, each with its own state; the later ones use the earlier ones
   MathEmitter math_{*this};
@@ -231,6 +241,9 @@ class Emitter : public EmitContext {
 
   /// Specialized: the ring's addresses, set up before the role branch.
   TmaState specialized_tma_;
+  /// Ping-pong: u32, 1 when the consumer's next main loop must first skip the other's trips and
+  /// wait for its turn (all but consumer 0's first tile).
+  std::string pingpong_skip_;
   std::string param_text_;  ///< the entry's parameter list
   /// A persistent grid: the logical grid (u32 registers, x y z) and the logical CTA of the
   /// tile being run, which bid() and num_blocks() report; empty otherwise.

@@ -154,6 +154,16 @@ void Emitter::prologue() {
     tid_ = b_.reg(RegClass::B32);
     b_.ins("sub.u32", {tid_, raw_tid_, "128"});
   }
+  if (k_.spec.pingpong) {
+    // Two consumers, each holding its own tile in the layouts lowered for one warpgroup.
+    std::string local = b_.reg(RegClass::B32);
+    consumer_index_ = b_.reg(RegClass::B32);
+    consumer_bar_ = b_.reg(RegClass::B32);
+    b_.ins("shr.u32", {consumer_index_, tid_, "7"});
+    b_.ins("add.u32", {consumer_bar_, consumer_index_, "2"});
+    b_.ins("and.b32", {local, tid_, "127"});
+    tid_ = local;
+  }
   // Thread coordinates of every layout, once, where they dominate every use; in program order
   // (k_.layouts is keyed by pointer), so the register numbers are the same on every run.
   for (const ir::Value* v : values_in_program_order(k_))

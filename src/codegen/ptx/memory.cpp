@@ -21,6 +21,10 @@ struct MemoryEmitter::Access {
   std::vector<int64_t> const_stride_bytes;  ///< per tile dim: the stride in bytes when known, else 0
   std::vector<std::string> low, limit;      ///< per tile dim, u32: valid coordinates are [low, limit) ("" low: 0)
   std::vector<std::string> origin, rem;     ///< per tile dim, s64: first coordinate, extent - origin
+  std::vector<std::string> extent;          ///< per tile dim, s64: the array's extent along it
+  /// Per tile dim, s64: origin + this thread's first coordinate, where the vectorized access
+  /// tests its coordinates against the extent directly (vector_limits); "" where it clamps.
+  std::vector<std::string> coord;
   std::vector<bool> origin_nonneg;          ///< per tile dim: the index is known to be >= 0
   std::vector<bool> inside;                 ///< per tile dim: known wholly inside the array (no test)
   std::vector<int64_t> shape;               ///< the tile's shape
@@ -80,6 +84,7 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
     a.shape.push_back(shape);
     a.origin_nonneg.push_back(cx_.facts_.nonneg(iv));
     a.inside.push_back(shape == 1 && a.origin_nonneg.back() && cx_.facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
+    a.extent.emplace_back();
     if (a.inside.back()) {
       a.rem.emplace_back();
       continue;
@@ -87,6 +92,7 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
     std::string rem = b_.reg(RegClass::B64);
     b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
     a.rem.push_back(rem);
+    a.extent.back() = ar.extents[size_t(ad)];
     std::string in = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
     if (!a.origin_nonneg.back()) {
@@ -126,7 +132,8 @@ void edge_limits(PtxBuilder& b, MemoryEmitter::Access& a) {
   a.limit.clear();
   a.valid.clear();
   for (int j = 0; j < a.rank; ++j) {
-    if (a.inside[size_t(j)]) {  // every coordinate is valid: no test (element_valid)
+    // every coordinate is valid, or each is tested against the extent: no limits
+    if (a.inside[size_t(j)] || (!a.coord.empty() && !a.coord[size_t(j)].empty())) {
       a.limit.emplace_back();
       a.low.emplace_back();
       continue;
@@ -148,6 +155,39 @@ void edge_limits(PtxBuilder& b, MemoryEmitter::Access& a) {
     b.ins("cvt.u32.u64", {lo32, lo});
     a.low.push_back(lo32);
   }
+}
+
+// The bounds of a vectorized access (one predicate per vector, no branch: on every CTA's
+// path). Where the thread's vectors all share one coordinate along each tested dimension (a
+// thread holds one vector: silu_gate's, a row kernel's row), each dimension tests that
+// coordinate against the extent itself: origin + the thread's coordinate in 64 bits and one
+// unsigned 64-bit compare, about 4 SASS instructions; a negative coordinate is above every
+// extent as u64, and origin + coordinate cannot wrap into [0, extent) (any s64 origin plus
+// less than 2^32). Otherwise the valid range is clamped to 32 bits once (edge_limits: a 64-bit
+// max and min, 8 more for a lower bound where the origin may be negative, about 8-16 SASS
+// instructions), then each coordinate costs 1-3: cheaper for many coordinates, and with
+// several along some dimension, mixing the two forms cost stencil2d 38 SASS instructions
+// (ptxas moved predicates through registers). A short CTA waits for these tests before its
+// first load: silu_gate's clamps were 16 of 20 instructions per dimension and access.
+void vector_limits(PtxBuilder& b, MemoryEmitter::Access& a, const Layout& l, const std::vector<std::string>& tbase,
+                   int64_t per) {
+  a.coord.clear();
+  bool one = true;
+  for (int j = 0; j < a.rank && one; ++j) {
+    if (a.inside[size_t(j)]) continue;
+    for (int64_t r = per; r < l.regs_per_thread() && one; r += per) one = l.reg_offset(r)[size_t(j)] == 0;
+  }
+  if (one) {
+    a.coord.assign(size_t(a.rank), "");
+    for (int j = 0; j < a.rank; ++j) {
+      if (a.inside[size_t(j)]) continue;
+      std::string t = b.reg(RegClass::B64), c = b.reg(RegClass::B64);
+      b.ins("cvt.u64.u32", {t, tbase[size_t(j)]});
+      b.ins("add.s64", {c, a.origin[size_t(j)], t});
+      a.coord[size_t(j)] = c;
+    }
+  }
+  edge_limits(b, a);
 }
 
 // Byte offset of dim-j coordinate offset `o` = rep * cta_tile + e: adds of precomputed
@@ -273,7 +313,11 @@ std::string element_valid(PtxBuilder& b, MemoryEmitter::Access& a, const Layout&
     if (a.inside[size_t(j)]) continue;
     auto key = std::make_pair(j, off[size_t(j)]);
     auto it = a.valid.find(key);
-    if (it == a.valid.end()) {
+    if (it == a.valid.end() && !a.coord.empty() && !a.coord[size_t(j)].empty()) {
+      std::string p = b.reg(RegClass::Pred);  // off[j] is 0 (vector_limits)
+      b.ins("setp.lt.u64", {p, a.coord[size_t(j)], a.extent[size_t(j)]});
+      it = a.valid.emplace(key, p).first;
+    } else if (it == a.valid.end()) {
       std::string c = b.reg(RegClass::B32), p = b.reg(RegClass::Pred);
       b.ins("add.u32", {c, tbase[size_t(j)], std::to_string(off[size_t(j)])});
       b.ins("setp.lt.u32", {p, c, a.limit[size_t(j)]});
@@ -422,8 +466,8 @@ void MemoryEmitter::load_plain(const ir::Op& op, const std::vector<std::string>&
     // floats travel in 32-bit words, two halves each, taken apart after the loads (ptxas then
     // reads the halves in place).
     std::vector<std::string> addrs = all_addresses(b_, a, l);
-    edge_limits(b_, a);
     int per = bytes / a.esz;
+    vector_limits(b_, a, l, tc.base, per);
     bool halves = a.esz == 2;
     std::string fill = pad;
     if (halves) {
@@ -537,8 +581,8 @@ void MemoryEmitter::store(const ir::Op& op) {
     // Vectors wholly inside or wholly outside the array (the mirror of load): one predicate
     // per vector, no branch; 16-bit floats packed two to a 32-bit word.
     std::vector<std::string> addrs = all_addresses(b_, a, l);
-    edge_limits(b_, a);
     int per = bytes / a.esz;
+    vector_limits(b_, a, l, tc.base, per);
     std::string ty = a.esz == 8 ? "b64" : "b32";
     for (int64_t r = 0; r < n; r += per) {
       std::vector<std::string> src;

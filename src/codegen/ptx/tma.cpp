@@ -198,6 +198,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
     b_.ins("mov.u32", {st.prev, u32(S)});
     st.wg_leader = warpgroup_leader();
     tma_wait_resident(st);
+    if (k_.spec.pingpong) pingpong_turn(loop, st);
     return;
   }
   static_cast<LoopCounter&>(st) = loop_counter(loop);
@@ -295,15 +296,22 @@ void Emitter::specialized_body() {
   if (!persistent) return block(k_.fn->body);
   std::string ctile = b_.reg(RegClass::B64);
   std::string ctop = b_.label_name("consume_tile"), cdone = b_.label_name("consume_done");
-  tile_loop_begin(ctile, ctop, cdone);
+  // Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...; consumer 1 first skips tile 0's
+  // trips round the ring.
+  if (k_.spec.pingpong) {
+    pingpong_skip_ = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {pingpong_skip_, consumer_index_});
+  }
+  tile_loop_begin(ctile, ctop, cdone, k_.spec.pingpong ? consumer_index_ : "");
   if (k_.spec.cluster > 1) cluster_peer_tile(ctile);
   block(k_.fn->body);
-  tile_loop_next(ctile, ctop);
+  tile_loop_next(ctile, ctop, k_.spec.pingpong ? 2 : 1);
   b_.label(cdone);
   tma_store_drain();
 }
 
-void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done) {
+void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, const std::string& done,
+                              const std::string& first) {
   std::string c = b_.reg(RegClass::B32), total = b_.reg(RegClass::B64), gxy = b_.reg(RegClass::B64);
   std::string g[3];
   for (int d = 0; d < 3; ++d) {
@@ -314,6 +322,11 @@ void Emitter::tile_loop_begin(const std::string& tile, const std::string& top, c
   b_.ins("mul.lo.u64", {total, gxy, g[2]});
   tile_total_ = total;
   b_.ins("mov.u32", {c, "%ctaid.x"});
+  if (!first.empty()) {
+    std::string n = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {n, "%nctaid.x"});
+    b_.ins("mad.lo.u32", {c, first, n, c});
+  }
   b_.ins("cvt.u64.u32", {tile, c});
   b_.label(top);
   std::string past = b_.reg(RegClass::Pred);
@@ -351,9 +364,10 @@ std::vector<std::string> Emitter::logical_cta(const std::string& tile) {
   return cta;
 }
 
-void Emitter::tile_loop_next(const std::string& tile, const std::string& top) {
+void Emitter::tile_loop_next(const std::string& tile, const std::string& top, int strides) {
   std::string n = b_.reg(RegClass::B32), n64 = b_.reg(RegClass::B64);
   b_.ins("mov.u32", {n, "%nctaid.x"});
+  if (strides > 1) b_.ins("mul.lo.u32", {n, n, u32(strides)});
   b_.ins("cvt.u64.u32", {n64, n});
   b_.ins("add.u64", {tile, tile, n64});
   b_.ins("bra.uni", {top});
@@ -452,7 +466,53 @@ void Emitter::tma_advance(TmaState& st) {
   b_.ins("bar.warp.sync", {"-1"});
 }
 
+void Emitter::pingpong_turn(const ir::Op& loop, TmaState& st) {
+  // The trip count: max(upper - lower, 0) ceil-divided by the constant step, in 64 bits, then
+  // 32 (a ring position only needs it modulo 2 stages).
+  DType idx = loop.operands[0]->type.tile.dtype;
+  int64_t step = loop.operands[2]->def->value.i;
+  auto wide = [&](const ir::Value* v) {
+    std::string r = regs(v)[0];
+    if (dtype_bits(idx) == 64) return r;
+    std::string w = b_.reg(RegClass::B64);
+    b_.ins(is_unsigned_int(idx) ? "cvt.u64.u32" : "cvt.s64.s32", {w, r});
+    return w;
+  };
+  std::string lo = wide(loop.operands[0]), hi = wide(loop.operands[1]), span = b_.reg(RegClass::B64);
+  b_.ins("sub.s64", {span, hi, lo});
+  b_.ins("max.s64", {span, span, "0"});
+  if (step > 1) {
+    b_.ins("add.s64", {span, span, std::to_string(step - 1)});
+    b_.ins("div.u64", {span, span, std::to_string(step)});
+  }
+  std::string trips = b_.reg(RegClass::B32), skip = b_.reg(RegClass::Pred);
+  b_.ins("cvt.u32.u64", {trips, span});
+  b_.ins("setp.ne.u32", {skip, pingpong_skip_, "0"});
+  b_.ins("selp.b32", {trips, trips, "0", skip});
+  // rslot += trips, the phase flipping once per wrap (modulo 2, so only the wraps' parity).
+  int S = st.p->stages;
+  std::string pos = b_.reg(RegClass::B32), wraps = b_.reg(RegClass::B32);
+  b_.ins("rem.u32", {pos, trips, u32(2 * S)});
+  b_.ins("add.u32", {pos, pos, st.rslot});
+  b_.ins("div.u32", {wraps, pos, u32(S)});
+  b_.ins("rem.u32", {st.rslot, pos, u32(S)});
+  b_.ins("and.b32", {wraps, wraps, "1"});
+  b_.ins("xor.b32", {st.rphase, st.rphase, wraps});
+  // The other consumer's main loop issued its last wgmma (pingpong_pass): this one's turn.
+  std::string id = b_.reg(RegClass::B32);
+  b_.ins("xor.b32", {id, consumer_index_, "5"});
+  b_.ins_if(skip, "bar.sync", {id, u32(2 * k_.threads())});
+  b_.ins("mov.u32", {pingpong_skip_, "1"});
+}
+
+void Emitter::pingpong_pass() {
+  std::string id = b_.reg(RegClass::B32);
+  b_.ins("add.u32", {id, consumer_index_, "4"});
+  b_.ins("bar.arrive", {id, u32(2 * k_.threads())});
+}
+
 void Emitter::tma_epilogue(TmaState& st) {
+  if (k_.spec.pingpong) pingpong_pass();
   wgmma_wait(0);
   if (k_.spec.specialized()) {
     // The last stage read is free again (a producer that runs on, to a next tile, waits for

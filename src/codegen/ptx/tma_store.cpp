@@ -44,6 +44,8 @@ void Emitter::tma_store(const TmaStore& ts) {
   b_.ins("mov.u32", {buf, smem_});
   b_.ins("add.u32", {buf, buf, u32(k_.pipeline_offset + 1023)});
   b_.ins("and.b32", {buf, buf, "-1024"});
+  // Ping-pong: each consumer stages in buffers of its own (the other may be storing its tile).
+  if (k_.spec.pingpong) b_.ins("mad.lo.u32", {buf, consumer_index_, u32(k_.staging_stride), buf});
 
   // The thread's part of the address (tma_store.cpp): line Lt, byte Bt of its coordinates.
   const ThreadCoords& tc = coords(l);

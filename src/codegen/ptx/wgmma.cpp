@@ -32,12 +32,13 @@
 
 namespace tilec::codegen {
 
-std::string Emitter::wgmma_descriptor(const std::string& addr, int64_t lbo) {
+std::string Emitter::wgmma_descriptor(const std::string& addr, int64_t lbo, int64_t sbo) {
   std::string lo = b_.reg(RegClass::B32), hi = b_.reg(RegClass::B32), desc = b_.reg(RegClass::B64);
   b_.ins("bfe.u32", {lo, addr, "4", "14"});
   b_.ins("or.b32", {lo, lo, u32((lbo >> 4) << 16)});
-  // High word: stride byte offset 1024 >> 4 = 64, swizzle mode 1 (128 bytes) in bits 62-63.
-  b_.ins("mov.b32", {hi, "1073741888"});
+  // High word: stride byte offset >> 4 (1024 >> 4 = 64 for 8 consecutive lines), swizzle mode 1
+  // (128 bytes) in bits 62-63.
+  b_.ins("mov.b32", {hi, u32((uint64_t(1) << 30) | uint64_t(sbo >> 4))});
   b_.ins("mov.b64", {desc, "{" + lo + ", " + hi + "}"});
   return desc;
 }
@@ -89,8 +90,16 @@ void Emitter::wgmma(const ir::Op& op) {
   bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
   std::string da;
   std::vector<std::string> a_regs;  // RS: per k step, the four .b32 registers of A's fragment
+  // m64 instructions per k step: a warpgroup holds `reps` x 64 rows of the accumulator
+  // (wgmma_layout: warp w of the warpgroup rows 16 reps w .. 16 reps (w + 1) - 1). Instruction q
+  // reads the 8-line groups q, q + reps, q + 2 reps, ... of the warpgroup's part of A (K-major
+  // only, consumers_fit: stride byte offset reps x 1024), so that lane l of warp w gets the rows
+  // of its own block: 8-line groups 2 reps w + q and 2 reps w + q + reps of the warpgroup's rows.
+  const std::vector<int64_t>& c_shape = C->type.tile.shape;
+  int64_t reps = c_shape[0] / 64 / std::max(k_.num_warps / 4, 1);
+  if (reps > 1 && !a_kmajor) return error(op.loc, "internal: several m64 wgmma per warpgroup need a K-major A");
   if (la) {
-    // This warpgroup's part of A: its 64 rows. K-major A: 64 lines of 128 bytes per
+    // This warpgroup's part of A: its 64 reps rows. K-major A: 64 reps lines of 128 bytes per
     // warpgroup; M-major A: one 64-element box each.
     std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
     b_.ins("shr.u32", {wg, tid_, "7"});
@@ -98,8 +107,8 @@ void Emitter::wgmma(const ir::Op& op) {
     // canonical_warp_group_idx): ptxas then keeps the descriptors in uniform registers instead
     // of moving each one there (R2UR) before every wgmma.
     b_.ins("shfl.sync.idx.b32", {wg, wg, "0", "31", "-1"});
-    b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? 64 * 128 : la->box_bytes()), async_base_.at(la)});
-    da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes());
+    b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? reps * 64 * 128 : la->box_bytes()), async_base_.at(la)});
+    da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes(), 1024 * reps);
   } else {
     // A in wgmma_layout (the accumulator fragment layout, which is also wgmma's A fragment
     // layout, PTX ISA §9.7.15.5.1): registers 8 kk .. 8 kk + 7 are the elements of k step kk
@@ -118,7 +127,22 @@ void Emitter::wgmma(const ir::Op& op) {
     if (kmajor) return (kk * 32 / 128) * al.box_bytes() + kk * 32 % 128;
     return kk * k_step * 128;
   };
-  std::string acc_list = "{" + fmt::format("{}", fmt::join(f16_acc ? packed : d, ", ")) + "}";
+  // Instruction q's D fragment (PTX ISA §9.7.15.5.1, m64nNk: per 8 columns j, rows g and g + 8
+  // of the warp's 16, columns 2 (l % 4) + {0, 1}) in the layout's registers: its rows g and
+  // g + 8 are the warp's 8-line groups q and q + reps, i.e. (mma_layout) instruction tile rm =
+  // group / 2, half = group % 2; f16 packs the two columns into one register.
+  std::vector<std::string> acc_lists;
+  const std::vector<std::string>& flat = f16_acc ? packed : d;
+  for (int64_t q = 0; q < reps; ++q) {
+    std::vector<std::string> list;
+    for (int64_t j = 0; j < N / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h) {
+        int64_t group = q + reps * h, first = ((group / 2) * (N / 8) + j) * 4 + (group % 2) * 2;
+        if (f16_acc) list.push_back(flat[size_t(first / 2)]);
+        else list.insert(list.end(), {flat[size_t(first)], flat[size_t(first + 1)]});
+      }
+    acc_lists.push_back("{" + fmt::format("{}", fmt::join(list, ", ")) + "}");
+  }
   std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
   b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // accumulate: D = A B + D
   if (zero_init) {
@@ -134,9 +158,12 @@ void Emitter::wgmma(const ir::Op& op) {
                                    f16_acc ? "f16" : integer ? "s32" : "f32", ptx_type(t),
                                    ptx_type(B->type.tile.dtype));
   b_.ins("wgmma.fence.sync.aligned", {});
-  for (int64_t kk = 0; kk < K / k_step; ++kk) {
+  for (int64_t kk = 0; kk < K / k_step; ++kk)
+   for (int64_t q = 0; q < reps; ++q) {
+    const std::string& acc_list = acc_lists[size_t(q)];
     std::string dak = da, dbk = db;
-    if (int64_t off = la ? k_offset(*la, a_kmajor, kk) : 0) {
+    // Instruction q starts q 8-line groups (1024 bytes) into the warpgroup's rows.
+    if (int64_t off = la ? k_offset(*la, a_kmajor, kk) + q * 1024 : 0) {
       dak = b_.reg(RegClass::B64);
       b_.ins("add.s64", {dak, da, std::to_string(off >> 4)});
     }

@@ -70,6 +70,7 @@ struct WarpGroup {
   std::set<int> open;                  ///< fills read by wgmma not yet committed
   std::deque<std::set<int>> groups;    ///< committed, not yet retired
   std::map<int, int64_t> last_tag;     ///< ring -> last fill tag read
+  std::vector<int64_t> reads;          ///< the fill tags read, in order, each once
   size_t collective_pc = SIZE_MAX;     ///< the wgmma instruction its threads are meeting at
   bool consumer = false;
 };
@@ -117,7 +118,10 @@ class Machine {
     res.error = error_;
     res.fills = ring_fills_;
     for (size_t g = 0; g < wg_.size(); ++g)
-      if (wg_[g].consumer) res.consumers.push_back(int(g));
+      if (wg_[g].consumer) {
+        res.consumers.push_back(int(g));
+        res.reads.push_back(wg_[g].reads);
+      }
     res.max_groups_pending = max_pending_;
     res.steps = steps_;
     return res;
@@ -134,7 +138,16 @@ class Machine {
   std::vector<Copy> copies_;
   std::map<uint64_t, Region> regions_;  ///< shared memory by start address: the last copy into it
   std::vector<int64_t> ring_fills_;
-  std::map<int, std::vector<int>> cta_bar_;  ///< bar.sync id -> threads arrived
+  /// A named barrier (bar.sync / bar.arrive id [, count]): the threads waiting at it, the
+  /// arrivals so far (waiting or not), and the simulated threads it expects (-1: every live one).
+  struct CtaBarrier {
+    std::vector<int> waiting;
+    size_t arrivals = 0;
+    int64_t want = -1;
+  };
+  std::map<int, CtaBarrier> cta_bar_;
+  /// Fill (index into fills_) -> the consumer warpgroup that read it (ping-pong: exactly one).
+  std::map<int, int> reader_;
   std::string error_;
   int64_t steps_ = 0;
   int max_pending_ = 0;
@@ -306,34 +319,47 @@ class Machine {
     release_cta_barriers();
   }
 
+  // bar.sync (wait) or bar.arrive (count, go on) at barrier id [, count]: every live simulated
+  // thread, or those of count / 128 warpgroups (PTX ISA §9.7.13.1).
   void cta_barrier(Thread& t, const Insn& in) {
     Val id = value(t, in.ops.at(0));
     if (!id.known) return fail(in, "barrier id the model does not know");
-    t.state = Thread::WaitCta;
-    t.cta_barrier = int(id.v);
-    cta_bar_[int(id.v)].push_back(int(&t - th_.data()));
+    int64_t want = -1;
+    if (in.ops.size() > 1) {
+      Val n = value(t, in.ops[1]);
+      if (!n.known || n.v % 128) return fail(in, "a barrier count that is not whole warpgroups");
+      want = int64_t(n.v / 128) * cfg_.threads_per_warpgroup;
+    }
+    CtaBarrier& b = cta_bar_[int(id.v)];
+    if (b.arrivals && b.want != want) return fail(in, "one barrier used with two thread counts at once");
+    b.want = want;
+    ++b.arrivals;
+    if (in.parts.size() > 1 && in.parts[1] == "arrive") {
+      ++t.pc;
+    } else {
+      t.state = Thread::WaitCta;
+      t.cta_barrier = int(id.v);
+      b.waiting.push_back(int(&t - th_.data()));
+    }
     release_cta_barriers();
   }
 
-  // bar.sync id [, count]: every live simulated thread, or those of count / 128 warpgroups.
   void release_cta_barriers() {
-    for (auto& [id, arrived] : cta_bar_) {
-      if (arrived.empty()) continue;
-      const Insn& in = e_.code[th_[size_t(arrived[0])].pc];
+    for (auto& [id, b] : cta_bar_) {
+      if (b.arrivals == 0) continue;
       size_t want = 0;
-      if (in.ops.size() > 1) {
-        Val n = value(th_[size_t(arrived[0])], in.ops[1]);
-        if (!n.known || n.v % 128) return fail(in, "a barrier count that is not whole warpgroups");
-        want = size_t(n.v / 128) * size_t(cfg_.threads_per_warpgroup);
+      if (b.want >= 0) {
+        want = size_t(b.want);
       } else {
         for (const Thread& x : th_) want += x.state != Thread::Exited;
       }
-      if (arrived.size() < want) continue;
-      for (int i : arrived) {
+      if (b.arrivals < want) continue;
+      if (b.arrivals > want) return fail(e_.code[0], fmt::format("barrier {}: {} arrivals for {}", id, b.arrivals, want));
+      for (int i : b.waiting) {
         th_[size_t(i)].state = Thread::Run;
         ++th_[size_t(i)].pc;
       }
-      arrived.clear();
+      b = CtaBarrier{};
     }
   }
 
@@ -562,8 +588,15 @@ class Machine {
       if (tag >= 0 && f.tag != tag) return fail(in, "the operands of one wgmma come from different fills");
       tag = f.tag;
       int64_t& last = g.last_tag.emplace(f.ring, -1).first->second;
-      if (f.tag != last && f.tag != last + 1)
+      // Ping-pong: each consumer reads its own tiles' fills, in order, skipping the other's;
+      // every fill is read by one consumer.
+      bool in_order = cfg_.pingpong ? f.tag >= last : (f.tag == last || f.tag == last + 1);
+      if (!in_order)
         return fail(in, fmt::format("warpgroup {} reads fill {} of ring {} after fill {}", t.wg, f.tag, f.ring, last));
+      int& reader = reader_.emplace(it->second.fill, t.wg).first->second;
+      if (cfg_.pingpong && reader != t.wg)
+        return fail(in, fmt::format("fill {} of ring {} read by warpgroups {} and {}", f.tag, f.ring, reader, t.wg));
+      if (f.tag != last) g.reads.push_back(f.tag);
       last = f.tag;
       g.open.insert(it->second.fill);
     }
@@ -589,13 +622,19 @@ class Machine {
       }
     for (size_t g = 0; g < wg_.size(); ++g) {
       if (!wg_[g].groups.empty()) error_ = fmt::format("warpgroup {} ended with wgmma groups pending", g);
-      if (!wg_[g].consumer) continue;
+      if (!wg_[g].consumer || cfg_.pingpong) continue;
       for (size_t ring = 0; ring < ring_fills_.size(); ++ring) {
         auto it = wg_[g].last_tag.find(int(ring));
         int64_t last = it == wg_[g].last_tag.end() ? -1 : it->second;
         if (last + 1 != ring_fills_[ring] && error_.empty())
           error_ = fmt::format("warpgroup {} read {} of the {} fills of ring {}", g, last + 1, ring_fills_[ring], ring);
       }
+    }
+    if (cfg_.pingpong && error_.empty()) {
+      int64_t total = 0;
+      for (int64_t n : ring_fills_) total += n;
+      if (int64_t(reader_.size()) != total)
+        error_ = fmt::format("the consumers read {} of the {} fills", reader_.size(), total);
     }
     for (const auto& [addr, b] : mbar_)
       if (b.valid && (b.pending != b.count || b.tx != 0) && error_.empty())

@@ -39,7 +39,10 @@
 //     retired reads;
 //   - order: each consumer warpgroup reads the fills of a ring in issue order, none skipped
 //     (a fill is one arrive.expect_tx and its copies; its tag counts the fills since the
-//     mbarriers were initialized);
+//     mbarriers were initialized); ping-pong (cfg.pingpong): each fill read by exactly one
+//     consumer, each consumer's in issue order;
+//   - named barriers (bar.sync waits, bar.arrive counts and goes on): a thread count that is
+//     not whole warpgroups, more arrivals than the count;
 //   - mbarrier misuse: init of a valid barrier, use of one not initialized or invalidated,
 //     an arrival beyond the expected count, complete_tx beyond expect_tx, inval with copies
 //     in flight, a copy completing on an invalid barrier;
@@ -63,12 +66,17 @@ struct RingModelConfig {
   int threads_per_warpgroup = 2;              ///< simulated threads per warpgroup (1-4)
   uint64_t seed = 1;                          ///< the scheduler's
   int64_t max_steps = 20000000;               ///< instructions before the run counts as hung
+  /// Ping-pong consumers (lower.h Specialization::pingpong): each fill is read by exactly one
+  /// consumer warpgroup, each in order but skipping the other's; without, every consumer reads
+  /// every fill in order.
+  bool pingpong = false;
 };
 
 struct RingModelResult {
   std::string error;                  ///< empty when every check passed
   std::vector<int64_t> fills;         ///< per ring (mbarrier initialization), the fills issued
   std::vector<int> consumers;         ///< warpgroups that ran wgmma
+  std::vector<std::vector<int64_t>> reads;  ///< per consumer in `consumers`: the fill tags it read
   int max_groups_pending = 0;         ///< most wgmma groups of one warpgroup not yet retired
   int64_t steps = 0;                  ///< instructions run
   bool ok() const { return error.empty(); }

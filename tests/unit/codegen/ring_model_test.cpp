@@ -2,7 +2,7 @@
 // writes for ring_model.tile: warp-specialized and inline schedules, 1, 2 and 4 consumer
 // warpgroups (the accumulator's rows are a power of two, so 3 do not occur), 2 to 8 stages,
 // trip counts 0, 1, S - 1, S, S + 1 and 1000, a persistent loop over tiles with a CTA that gets
-// none, and a CTA that returns before its loop. Then the same PTX with one fact broken (a wait
+// none, a CTA that returns before its loop, and ping-pong consumers taking alternate tiles. Then the same PTX with one fact broken (a wait
 // parity, an arrive count, the wgmma wait depth) must fail: the model can see such bugs.
 #include <catch2/catch.hpp>
 
@@ -306,6 +306,73 @@ TEST_CASE("ring model: a persistent grid runs one ring over its tiles", "[ring_m
     for (uint64_t seed : {1u, 2u}) {
       RingModelConfig c = config(ptx, "ring_grid", t, 128 * 5, t.bn, 7 * t.bk);
       c.nctaid = 2;
+      c.seed = seed;
+      INFO(what << ", seed " << seed);
+      CHECK(run_ring_model(text, c).error != "");
+    }
+}
+
+TEST_CASE("ring model: ping-pong consumers take alternate tiles of one ring", "[ring_model]") {
+  // ring_pp (pingpong=True): two consumer warpgroups, each with a whole BM x BN tile, take the
+  // CTA's tiles 0, 2, ... and 1, 3, ...; the producer fills the ring for every tile in order and
+  // each consumer skips the other's fills (as many as its own tile's trips), passing the tensor
+  // cores back and forth through named barriers 4 and 5. Tiles of 128 rows (two m64 wgmma per k
+  // step) and of 64; 2, 3, 4 and 5 stages; CTAs with no tile, one tile, an odd number.
+  for (const Tiles& t : {kTiles[12], kTiles[8], kTiles[1], Tiles{1, 4, 256, 64}}) {
+    std::string ptx = compile_ring(t);
+    std::string entry = entry_text(ptx, "ring_pp_wgmma");
+    INFO("BM " << 64 * t.consumers << " BN " << t.bn << " BK " << t.bk);
+    REQUIRE(count(entry, ".maxntid 384, 1, 1") == 1);  // a producer and two consumers
+    REQUIRE(count(entry, "bar.arrive") == 1);
+    REQUIRE(count(entry, "mbarrier.init.shared::cta.b64") >= 4);
+    int64_t BM = 64 * t.consumers;
+    for (int64_t tiles : {1, 2, 5, 7})
+      for (uint32_t cta = 0; cta < 3; ++cta)
+        for (int64_t n : {int64_t(0), int64_t(1), int64_t(3), int64_t(9)}) {
+          RingModelConfig c = config(ptx, "ring_pp", t, BM * tiles, t.bn, n * t.bk);
+          c.ctaid = cta;
+          c.nctaid = uint32_t(std::min<int64_t>(tiles, 3));
+          c.pingpong = true;
+          if (cta >= c.nctaid) continue;
+          c.seed = 1 + cta + uint64_t(tiles);
+          RingModelResult r = run_ring_model(ptx, c);
+          INFO(describe(c, t, n) << ", " << tiles << " tiles");
+          REQUIRE(r.error == "");
+          int64_t mine = (tiles - cta + c.nctaid - 1) / c.nctaid;
+          CHECK(r.fills == std::vector<int64_t>{mine * n});
+          // Consumer 0 (warpgroup 1) read the fills of the CTA's tiles 0, 2, ..., consumer 1
+          // (warpgroup 2) those of tiles 1, 3, ..., in order.
+          std::vector<std::vector<int64_t>> want(2);
+          for (int64_t i = 0; i < mine; ++i)
+            for (int64_t f = 0; f < n; ++f) want[size_t(i % 2)].push_back(i * n + f);
+          std::vector<int> readers;
+          std::vector<std::vector<int64_t>> got;
+          for (size_t w = 0; w < 2; ++w)
+            if (!want[w].empty()) {
+              readers.push_back(int(w) + 1);
+              got.push_back(want[w]);
+            }
+          CHECK(r.consumers == readers);
+          CHECK(r.reads == got);
+        }
+  }
+  // A broken parity, arrive count or wait depth fails, and so does a consumer that does not
+  // skip the other's fills.
+  const Tiles& t = kTiles[12];
+  std::string ptx = compile_ring(t);
+  std::vector<std::pair<std::string, std::string>> ms = mutants(ptx, "ring_pp_wgmma");
+  size_t begin = ptx.find(".entry ring_pp_wgmma(");
+  size_t sel = ptx.find("selp.b32", begin);
+  REQUIRE(sel != std::string::npos);
+  size_t comma = ptx.find(", ", ptx.find(", ", sel) + 2);  // selp d, trips, 0, skip: trips -> 0
+  std::string no_skip = ptx;
+  no_skip.replace(ptx.find(", ", sel) + 2, comma - ptx.find(", ", sel) - 2, "0");
+  ms.emplace_back("no skip of the other consumer's fills", no_skip);
+  for (const auto& [what, text] : ms)
+    for (uint64_t seed : {1u, 2u}) {
+      RingModelConfig c = config(ptx, "ring_pp", t, 128 * 5, t.bn, 7 * t.bk);
+      c.nctaid = 2;
+      c.pingpong = true;
       c.seed = seed;
       INFO(what << ", seed " << seed);
       CHECK(run_ring_model(text, c).error != "");
