@@ -528,6 +528,31 @@ def bench_tf32():
     del a, b, bt, c, ref
 
 
+def bench_i8():
+    """The i8 GEMM (tests/gpu/i8.tile: A [M, K], B [N, K] i8, C i32, IGMMA on sm_90a) beside
+    cuBLAS's torch._int_mm(a, b.t()) (B as the column-major [K, N] view cuBLASLt takes), at 4096^3
+    and 8192^3. Every result is compared exactly with torch's first (integer sums are exact)."""
+    dev = torch.device("cuda")
+    U64, I64 = ctypes.c_uint64, ctypes.c_int64
+    for n in (4096, 8192):
+        wl = f"i8 GEMM {n}^3, i32 out"
+        a = torch.randint(-128, 128, (n, n), device=dev, dtype=torch.int8)
+        b = torch.randint(-128, 128, (n, n), device=dev, dtype=torch.int8)
+        c = torch.empty(n, n, device=dev, dtype=torch.int32)
+        ref = torch._int_mm(a, b.t())
+        tilecs = {}
+        for label, name in [("tilec 128x128", "matmul_i8"), ("tilec 128x256", "i8w_matmul_i8")]:
+            f = tilec_generic(name, [U64] * 3 + [I64] * 3)  # M, K, N
+            c.fill_(-1)
+            f(a, b, c, n, n, n)
+            torch.cuda.synchronize()
+            if not torch.equal(c, ref):
+                raise SystemExit(f"{wl} {label}: {(c != ref).sum().item()} elements differ from torch._int_mm")
+            tilecs[label] = (lambda f=f: f(a, b, c, n, n, n), 0.0)
+        time_matmuls(wl, "torch._int_mm", {"torch._int_mm": lambda: torch._int_mm(a, b.t())}, tilecs, 2 * n ** 3)
+        del a, b, c, ref
+
+
 def rotating(sets, fn):
     """A callable running fn(*sets[i]) with i = 0, 1, 2, ... cyclically: a memory-bound kernel
     whose inputs would fit in the L2 beside the previous launch's leftovers reads a different set
@@ -1167,7 +1192,7 @@ def main():
 
     only = [w for w in os.environ.get("BENCH_ONLY", "").split(",") if w]  # e.g. BENCH_ONLY=matmul
     for name, fn in [("elementwise", bench_elementwise), ("rows", bench_rows), ("matmul", bench_matmul),
-                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8), ("tf32", bench_tf32)]:
+                     ("misc", bench_misc), ("offsets", bench_offsets), ("shapes", bench_shapes), ("f8", bench_f8), ("tf32", bench_tf32), ("i8", bench_i8)]:
         if not only or name in only:
             fn()
     if not only or "variants" in only:

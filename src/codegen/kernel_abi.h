@@ -61,7 +61,7 @@ struct AbiVariant {
 /// 128-byte swizzle), out-of-bounds elements read as zeros (loads) or not written (stores).
 /// The TMA loads' maps come first, then the TMA stores' (lower.h TmaStore).
 struct AbiTensorMap {
-  int param = 0;               ///< index into KernelAbi::params (an array of f16, bf16, f32, tf32 or f8)
+  int param = 0;               ///< index into KernelAbi::params (an array of f16, bf16, f32, tf32, f8 or i8)
   std::vector<int64_t> box;    ///< one extent per array dimension, innermost first
 };
 

@@ -140,7 +140,8 @@ struct StagedRun {
   int64_t reg = 0;
   int count = 1;     ///< 1, 2 or 4 elements, at most 16 bytes, aligned to their size
   int key = 0;       ///< 0-7: the register's 16-byte chunk bits, XORed into the thread's
-  int64_t imm = 0;   ///< bytes: the register's part of the address, from the staging buffer
+  int64_t imm = 0;   ///< bytes: the register's part of the address within its box, plus offset
+  int64_t box = 0;   ///< the 128-byte box (span of the line) the registers fall in
 };
 
 /// A tile store of a TmaWgmma kernel that goes through shared memory and a TMA bulk tensor
@@ -158,11 +159,16 @@ struct TmaStore {
   /// Bytes from the start of stage 0 (a multiple of 1024): in the stages, or on a persistent
   /// grid after the mbarriers.
   int64_t offset = 0;
+  /// Boxes the staging buffer holds: boxes(), or, on a persistent grid whose ring would give up
+  /// a stage for the whole tile, a ring of fewer slots that the boxes pass through one by one
+  /// (box b in slot b % slots, stored as soon as it is written; tma_store.cpp).
+  int64_t slots = 0;
   std::vector<StagedRun> runs;
   int64_t pitch() const { return line_elems * esz; }
   int64_t boxes() const { return pitch() / 128; }
   int64_t box_bytes() const { return lines * 128; }
   int64_t bytes() const { return lines * pitch(); }
+  int64_t staging_bytes() const { return slots * box_bytes(); }
 };
 
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the

@@ -144,7 +144,8 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
   if (const TmaStore* ts = k.tma_store(op))
-    return fmt::format(" {{tma store: {} boxes of {}x128 bytes, staged at stage offset {}}}", ts->boxes(), ts->lines,
+    return fmt::format(" {{tma store: {} boxes of {}x128 bytes{}, staged at stage offset {}}}", ts->boxes(), ts->lines,
+                       ts->slots < ts->boxes() ? fmt::format(" through a ring of {} slots", ts->slots) : "",
                        ts->offset);
   if (op.kind != ir::OpKind::Mma) return "";
   if (k.is_wgmma(op)) return " {wgmma}";

@@ -302,7 +302,7 @@ int64_t LoweredKernel::shared_bytes() const {
   }
   // TMA stores staged beyond the stages (a persistent grid: tma_store.cpp).
   // Ping-pong: consumer 1's buffers follow consumer 0's, staging_stride bytes on.
-  for (const TmaStore& ts : tma_stores) stages = std::max(stages, staging_stride + ts.offset + ts.bytes() + 1024);
+  for (const TmaStore& ts : tma_stores) stages = std::max(stages, staging_stride + ts.offset + ts.staging_bytes() + 1024);
   // The TmaWgmma path has one entry, compiled like the vectorized variant.
   int64_t general = path == CodePath::TmaWgmma ? 0 : conversion_smem;
   return std::max(general, stages ? pipeline_offset + stages : conversion_smem_vectorized);

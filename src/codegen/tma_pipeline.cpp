@@ -17,6 +17,7 @@ constexpr int kMaxStages = 8;
 constexpr int64_t kBarrierBytes = 16;  // per stage: the full and the empty mbarrier
 
 bool is_16bit_float(DType d) { return d == DType::F16 || d == DType::BF16; }
+bool is_int8(DType d) { return d == DType::I8; }  // mma takes i8 x i8 -> i32 (check_builtins)
 
 // Registers per thread the wgmma ops of a pipelined loop need: each accumulator of N columns
 // N / 2 for f32 and N / 4 for f16 (packed pairs; PTX ISA §9.7.15.5.1, m64nN: N/2 .f32 or N/4
@@ -72,17 +73,20 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       DType t = mma.operands[0]->type.tile.dtype, tb = mma.operands[1]->type.tile.dtype,
             acc = mma.operands[2]->type.tile.dtype;
       // PTX ISA §9.7.15.5: .f32 accumulators for f16 and bf16, .f16 ones for f16 only; e4m3 and
-      // e5m2 (in any pairing), and tf32, with .f32 accumulators (f8's .f16 ones are left out).
+      // e5m2 (in any pairing), and tf32, with .f32 accumulators (f8's .f16 ones are left out);
+      // s8 with .s32 accumulators (the language's mma has no u8).
       bool pair_ok = is_16bit_float(t) ? tb == t && (acc == DType::F32 || (acc == DType::F16 && t == DType::F16))
+                     : is_int8(t)      ? is_int8(tb) && acc == DType::I32
                                        : ((is_f8(t) && is_f8(tb)) || (t == DType::TF32 && tb == t)) && acc == DType::F32;
       if (!pair_ok)
         fail(fmt::format("the tma_wgmma path takes f16 or bf16 operands with f32 accumulators (or f16 operands "
-                         "with f16 accumulators), and f8e4m3 or f8e5m2 operands or tf32 ones with f32 accumulators, "
-                         "not {} and {} with {}",
+                         "with f16 accumulators), f8e4m3 or f8e5m2 operands or tf32 ones with f32 accumulators, "
+                         "and i8 operands with i32 accumulators, not {} and {} with {}",
                          dtype_name(t), dtype_name(tb), dtype_name(acc)));
       if (!is_16bit_float(t) && pair_ok) {
-        // PTX ISA §9.7.15.5.1: only the 16-bit forms have the transpose immediates; 8-bit and
-        // tf32 operands must both come by TMA with K along the 128-byte lines.
+        // PTX ISA §9.7.15.5.1: only the 16-bit forms have the transpose immediates; 8-bit
+        // (float and integer) and tf32 operands must both come by TMA with K along the 128-byte
+        // lines.
         const AsyncLoad* la = k.async_load(mma.operands[0]);
         bool a_ok = la && la->contiguous_dim == 1, b_ok = k.async_load(mma.operands[1])->contiguous_dim == 0;
         if (!a_ok || !b_ok)
@@ -93,6 +97,8 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       }
       const std::vector<int64_t>& c = mma.operands[2]->type.tile.shape;
       int64_t K = mma.operands[0]->type.tile.shape[1], k_step = wgmma_k(t);
+      // (The integer forms take N = 8, 24 and multiples of 16 only, PTX ISA §9.7.15.5.1: tile
+      // extents are powers of two, so 8 or a multiple of 16.)
       if (c[0] % 64 || c[0] > 256 || c[1] % 8 || c[1] > 256 || K % k_step)
         fail(fmt::format("the accumulator is {}x{} with k {}: wgmma needs rows in multiples of 64 (at most 256), "
                          "columns in multiples of 8 (at most 256) and k in multiples of {}",

@@ -19,6 +19,7 @@
 // keeps its st.global store.
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -78,7 +79,7 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
   for (int64_t r = 0; r < n; ++r) {
     int64_t br = Br[size_t(r)];
     key[size_t(r)] = int(((br % 128) / 16) ^ (Lr[size_t(r)] % 8));
-    imm[size_t(r)] = ts.offset + (br / 128) * ts.box_bytes() + Lr[size_t(r)] * 128 + br % 16;
+    imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (ptx/tma_store.cpp)
   }
   // Every thread: coords(t, r) is its base plus the register's offsets (Layout::add_thread_base),
   // and line_of / byte_of are linear, so its line and byte are Lt + Lr[r] and Bt + Br[r]; the
@@ -101,7 +102,8 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
     int64_t thread_part = Lt * 128 + Bt % 16;
     for (int64_t r = 0; r < n; ++r) {
       int64_t a = staged_address(ts, Lt + Lr[size_t(r)], Bt + Br[size_t(r)]) + ts.offset;
-      int64_t split = thread_part + ((((Bt % 128) / 16) ^ (Lt % 8) ^ key[size_t(r)]) * 16) + imm[size_t(r)];
+      int64_t split = thread_part + ((((Bt % 128) / 16) ^ (Lt % 8) ^ key[size_t(r)]) * 16) + imm[size_t(r)] +
+                      (Br[size_t(r)] / 128) * ts.box_bytes();
       if (a != split) return false;
       at[size_t(r)] = a;
     }
@@ -123,7 +125,7 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
         break;
       }
     }
-    ts.runs.push_back({r, count, key[size_t(r)], imm[size_t(r)]});
+    ts.runs.push_back({r, count, key[size_t(r)], imm[size_t(r)], Br[size_t(r)] / 128});
     r += count;
   }
   return true;
@@ -169,6 +171,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     candidates.push_back(std::move(ts));
   }
   auto aligned = [](int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  for (TmaStore& ts : candidates) ts.slots = ts.boxes();
   // The room: the stages of the smallest pipeline, dead after the last loop. A persistent grid's
   // producer fills them for the next tile meanwhile: there the staging buffers get shared memory
   // of their own after the mbarriers, and the ring gives up stages for them (down to 2).
@@ -178,29 +181,53 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     Pipeline& p = k.pipelines[0];
     auto end_of_barriers = [&] { return aligned(p.barriers + 16 * p.stages); };
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
-    int64_t limit = smem_limit - k.pipeline_offset - kAlign, want = 0;
+    int64_t limit = smem_limit - k.pipeline_offset - kAlign;
     // Ping-pong: a set of buffers per consumer.
     int copies = k.spec.pingpong ? 2 : 1;
-    for (const TmaStore& ts : candidates) want += copies * aligned(ts.bytes());
-    int before = p.stages;
-    while (p.stages > 2 && end_of_barriers() + want > limit) {
-      --p.stages;
-      p.barriers = p.stages * p.stage_bytes + p.resident_bytes();
+    auto want = [&] {
+      int64_t w = 0;
+      for (const TmaStore& ts : candidates) w += copies * aligned(ts.staging_bytes());
+      return w;
+    };
+    auto fit_stages = [&] {  // the stages that fit beside the staging buffers, at least 2
+      int s = p.stages;
+      auto end = [&] { return aligned(s * p.stage_bytes + p.resident_bytes() + 16 * s); };
+      while (s > 2 && end() + want() > limit) --s;
+      return s;
+    };
+    // When num_stages= asks for more stages than fit beside a whole tile's staging, the tile's
+    // boxes pass through a ring of two slots instead (each stored as soon as it is written, the
+    // next waiting only for the copy that read its slot two boxes before). Not by default: on
+    // the H200 (bench/results/2026-12-02-lead11-h200.md) the ring's 4 stages made the batched
+    // matmul (K = 2048) 10 % faster than 3 stages with whole-tile staging, but matmul at
+    // 4096^3 and 8192^3 0.3-0.6 % slower and matmul_f8 1.5-3 % slower. (Not with ping-pong
+    // consumers: that pairing has not run on a GPU.)
+    int full = fit_stages();
+    int asked_stages = k.fn->sig.options.num_stages;
+    if (asked_stages && full < p.stages && !k.spec.pingpong) {
+      std::vector<int64_t> old;
+      for (TmaStore& ts : candidates) old.push_back(std::exchange(ts.slots, std::min<int64_t>(ts.slots, 2)));
+      if (fit_stages() <= full)
+        for (size_t i = 0; i < candidates.size(); ++i) candidates[i].slots = old[i];
     }
-    int asked = k.fn->sig.options.num_stages;
-    if (asked && p.stages < before)
+    int before = p.stages;
+    p.stages = fit_stages();
+    p.barriers = p.stages * p.stage_bytes + p.resident_bytes();
+    int64_t staged = want();
+    if (asked_stages && p.stages < before)
       k.warnings.push_back({Warning::NumStages, p.loop->loc,
                             fmt::format("num_stages={}: the persistent grid's TMA stores stage {} bytes of their own "
                                         "in shared memory; this loop runs {} stages on the tma_wgmma path",
-                                        asked, want, p.stages)});
+                                        asked_stages, staged, p.stages)});
     base = end_of_barriers();
     room = (limit - base) / copies;
   }
   int64_t offset = base;
   for (TmaStore& ts : candidates) {
     ts.offset = offset;
-    if (offset - base + ts.bytes() > room || !plan_runs(ts, k.layout(ts.store->operands[1]), k.threads())) continue;
-    offset += aligned(ts.bytes());
+    if (offset - base + ts.staging_bytes() > room || !plan_runs(ts, k.layout(ts.store->operands[1]), k.threads()))
+      continue;
+    offset += aligned(ts.staging_bytes());
     k.tma_stores.push_back(std::move(ts));
   }
   if (k.spec.pingpong) k.staging_stride = offset - base;

@@ -1,6 +1,6 @@
 // f8 and tf32 on the GPU (issue 16): astype to and from f8e4m3 and f8e5m2 against exact CPU
 // references (tests/gpu/f8.tile), samples/matmul_f8.tile against float64 with its error bound,
-// and matmul_bt.tile -D T=tf32 (check_tf32, below).
+// matmul_bt.tile -D T=tf32 (check_tf32, below) and an i8 GEMM (tests/gpu/i8.tile, check_i8).
 //   - decode: all 256 bytes of each format to f32, f16 and bf16, compared exactly (a NaN byte
 //     must give a NaN);
 //   - encode: f32 and f16 values at and on both sides of every rounding boundary of each format
@@ -37,6 +37,7 @@
 #include "matmul_f8_e5m2.h"
 #include "matmul_f8_promote.h"
 #include "matmul_bt_tf32.h"
+#include "i8.h"
 
 namespace {
 
@@ -259,6 +260,37 @@ void check_tf32(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   if (!ok) ++failures;
 }
 
+// i8 on wgmma (tests/gpu/i8.tile: IGMMA .s32.s8.s8 on the _wgmma entry, mma.sync .s32 on the
+// portable ones): C = A @ B^T in i32, A [M, K] and B [N, K] uniform in [-128, 127]. Integer
+// products and sums are exact (|C| <= 128^2 K < 2^31 for K <= 2^17), so every element must
+// equal the int64 reference.
+void check_i8(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::vector<int8_t> a(size_t(M * K)), b(size_t(N * K));
+  for (int8_t& x : a) x = int8_t(byte(rng));
+  for (int8_t& x : b) x = int8_t(byte(rng));
+  Buffer A(a.size()), B(b.size()), C(size_t(M * N * 4));
+  A.put(a);
+  B.put(b);
+  poison(C);
+  CHECK_CU(matmul_i8(nullptr, A.p, B.p, C.p, M, K, N));
+  CHECK_CU(cuCtxSynchronize());
+  char what[96];
+  std::snprintf(what, sizeof what, "matmul_i8 %ldx%ldx%ld", long(M), long(N), long(K));
+  if (g_device_cc == 90) expect_path(what, K % 16 == 0 && N * 4 % 16 == 0);  // 16-byte rows of A, B and C
+  std::vector<int32_t> c = C.get<int32_t>(size_t(M * N));
+  size_t bad = 0, first = 0, n = 0;
+  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
+  int64_t samples = std::min<int64_t>(M * N, 20000);
+  for (int64_t t = 0; t < samples; ++t, ++n) {
+    int64_t i = M * N <= 20000 ? t / N : row(rng), j = M * N <= 20000 ? t % N : col(rng);
+    int64_t ref = 0;
+    for (int64_t k = 0; k < K; ++k) ref += int64_t(a[size_t(i * K + k)]) * int64_t(b[size_t(j * K + k)]);
+    if (int64_t(c[size_t(i * N + j)]) != ref && bad++ == 0) first = size_t(i * N + j);
+  }
+  report(what, n, bad, 0, first);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -280,6 +312,8 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) check_matmul("matmul_f8 PROMOTE", pr_matmul_f8, s.M, s.N, s.K, false, 4, rng);
   for (const Shape& s : std::vector<Shape>{{128, 256, 32}, {300, 500, 256}, {200, 136, 99}, {1024, 1024, 4096}})
     check_tf32(s.M, s.N, s.K, rng);
+  for (const Shape& s : std::vector<Shape>{{128, 128, 128}, {300, 500, 256}, {200, 136, 99}, {1000, 1032, 4096}})
+    check_i8(s.M, s.N, s.K, rng);
   std::printf(failures ? "FAILED: %d\n" : "PASSED\n", failures);
   return failures ? 1 : 0;
 }

@@ -144,7 +144,7 @@ inline const char* ty_name(Ty t) { return t == Ty::F32 ? "f32" : t == Ty::F16 ? 
 
 // The matmul headers hold the tma_wgmma path (the default target: sm_90a and sm_80): on a 9.0
 // device it runs when every row is 16-byte aligned and no extent is 0 (tensor maps need extents
-// >= 1); the portable path runs otherwise (and for tf32 and i8, which the path does not take).
+// >= 1); the portable path runs otherwise.
 inline bool is_wgmma_entry() { return std::strstr(g_last_entry, "_wgmma") != nullptr; }
 inline void expect_path(const std::string& what, bool wgmma) {
   if (is_wgmma_entry() == wgmma) return;

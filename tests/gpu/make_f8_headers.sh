@@ -4,7 +4,8 @@
 # e4m3 (prefix e5_), the promoted accumulation (pr_), and for the benchmark the tile
 # configurations 128x128 (bn128_) and 256x128 (bm256_); the f8 and tf32 GEMMs' cubins for their SASS; and
 # tf32: matmul_bt.tile -D T=tf32 (prefix tf_; 128x256 tiles: tf256_), matmul.tile -D T=f32 (f32
-# inputs cast to tf32 in the loop: the portable path; mm32_) and transpose.tile (f32).
+# inputs cast to tf32 in the loop: the portable path; mm32_) and transpose.tile (f32); the i8
+# GEMM tests/gpu/i8.tile (128x128 tiles; 128x256 as i8w_ for the benchmark) and its cubin.
 #   tests/gpu/make_f8_headers.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,3 +24,6 @@ mkdir -p "$out"
 "$tilec" samples/matmul.tile -arch sm_90a -D T=f32 --prefix mm32_ -o "$out/matmul_tf32_portable.h"
 "$tilec" samples/transpose.tile -arch sm_90a -o "$out/transpose_f32.h"
 "$tilec" samples/matmul_bt.tile -arch sm_90a -D T=tf32 --emit=cubin -o "$out/matmul_bt_tf32.cubin"
+"$tilec" tests/gpu/i8.tile -arch sm_90a -o "$out/i8.h"
+"$tilec" tests/gpu/i8.tile -arch sm_90a -D BN=256 -Wno-spills --prefix i8w_ -o "$out/i8_bn256.h"
+"$tilec" tests/gpu/i8.tile -arch sm_90a --emit=cubin -o "$out/i8.cubin"

@@ -17,12 +17,12 @@ echo "== memcheck check_f8 --small"
 timeout 90 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_f8 --small \
   > "$out/memcheck_f8.txt" 2>&1; echo "rc=$?"; tail -2 "$out/memcheck_f8.txt"
 echo "== SASS of the _wgmma entries"
-for c in matmul_f8 matmul_bt_tf32; do
+for c in matmul_f8 matmul_bt_tf32 i8; do
   cuobjdump --dump-sass "$hdr/$c.cubin" 2>&1 | awk '/Function :/ { f = /_wgmma/ } f' \
-    | grep -oE "[QH]GMMA[.0-9A-Za-z]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*| LDL| STL" | sort | uniq -c \
+    | grep -oE "[QHI]GMMA[.0-9A-Za-z]*|UTMALDG[.0-9A-Z]*|UTMASTG[.0-9A-Z]*| LDL| STL" | sort | uniq -c \
     > "$out/$c.wgmma-sass-counts.txt"
   echo "$c:"; cat "$out/$c.wgmma-sass-counts.txt"
 done
-echo "== bench (f8, tf32)"
-BENCH_ONLY=f8,tf32 timeout 200 python3 bench/bench.py /tmp/libtilec_dtypes.so "$out/bench_f8.md" \
+echo "== bench (f8, tf32, i8)"
+BENCH_ONLY=f8,tf32,i8 timeout 200 python3 bench/bench.py /tmp/libtilec_dtypes.so "$out/bench_f8.md" \
   > "$out/bench_f8.log" 2>&1; echo "rc=$?"; tail -5 "$out/bench_f8.log"; cat "$out/bench_f8.md"

@@ -58,14 +58,15 @@ std::string array_type_text(const AbiParam& p) {
   return s + "]";
 }
 
-// The CUtensorMapDataType of a tensor map over an array of `t` (f16, bf16, f32, tf32, f8e4m3
-// or f8e5m2: what kernel_abi.h AbiTensorMap allows). TMA only copies: f8 bytes are UINT8 and
-// tf32 values (f32 bits) FLOAT32.
+// The CUtensorMapDataType of a tensor map over an array of `t` (f16, bf16, f32, tf32, f8e4m3,
+// f8e5m2 or i8: what kernel_abi.h AbiTensorMap allows). TMA only copies: f8 and i8
+// bytes are UINT8 and tf32 values (f32 bits) FLOAT32.
 const char* tensor_map_dtype(DType t) {
   switch (t) {
     case DType::BF16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
     case DType::F32:
     case DType::TF32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+    case DType::I8:
     case DType::F8E4M3:
     case DType::F8E5M2: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
     default: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";

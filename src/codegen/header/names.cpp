@@ -172,9 +172,9 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
       const AbiParam* a = tm.param >= 0 && size_t(tm.param) < k.params.size() ? &k.params[size_t(tm.param)] : nullptr;
       if (!a || a->kind != AbiParam::Kind::Array ||
           (a->dtype != DType::F16 && a->dtype != DType::BF16 && a->dtype != DType::F32 && a->dtype != DType::TF32 &&
-           !is_f8(a->dtype)))
+           !is_f8(a->dtype) && a->dtype != DType::I8))
         error("a tensor map of code path '" + path.name +
-              "' names a parameter that is not an f16, bf16, f32, tf32, f8e4m3 or f8e5m2 array");
+              "' names a parameter that is not an f16, bf16, f32, tf32, f8e4m3, f8e5m2 or i8 array");
       else if (tm.box.size() != a->dims.size() || tm.box.empty() || tm.box.size() > 5)
         error("a tensor map of code path '" + path.name + "' needs one box extent per dimension of '" + a->name + "' (1 to 5)");
       for (int64_t b : tm.box)

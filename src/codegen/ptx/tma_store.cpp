@@ -13,6 +13,10 @@
 // On a persistent grid the staging buffer is its own (not in the stages, which the producer
 // already fills for the next tile) and thread 0 waits for the copies' reads only before the
 // next tile's staging and at the end (tma_store_drain), so they overlap the next main loop.
+// Where the whole tile's buffer would cost the ring a stage, the buffer is a ring of fewer
+// box slots (TmaStore::slots): per box, write, fence, barrier, store, commit, and before a
+// slot is written again thread 0 waits until that slot's copy has read it (wait_group.read
+// slots - 1), then a barrier.
 //
 // The copy engine writes only the part of each box inside the array (PTX ISA §9.7.9.25.5.2:
 // out-of-bound elements are not written), so edge tiles need no predicates.
@@ -66,57 +70,84 @@ void Emitter::tma_store(const TmaStore& ts) {
     b_.ins("add.u32", {a, thread, x});
     base[run.key] = a;
   }
-  for (const StagedRun& run : ts.runs) {
-    std::vector<std::string> words;
-    if (ts.esz == 2 && run.count > 1) {
-      for (int i = 0; i < run.count; i += 2) {
-        words.push_back(b_.reg(RegClass::B32));
-        b_.ins("mov.b32", {words.back(), fmt::format("{{{}, {}}}", in[size_t(run.reg + i)], in[size_t(run.reg + i + 1)])});
+  // The registers of boxes [first, last) into their slots.
+  auto write_boxes = [&](int64_t first, int64_t last) {
+    for (const StagedRun& run : ts.runs) {
+      if (run.box < first || run.box >= last) continue;
+      std::vector<std::string> words;
+      if (ts.esz == 2 && run.count > 1) {
+        for (int i = 0; i < run.count; i += 2) {
+          words.push_back(b_.reg(RegClass::B32));
+          b_.ins("mov.b32", {words.back(), fmt::format("{{{}, {}}}", in[size_t(run.reg + i)], in[size_t(run.reg + i + 1)])});
+        }
+      } else {
+        for (int i = 0; i < run.count; ++i) words.push_back(in[size_t(run.reg + i)]);
       }
-    } else {
-      for (int i = 0; i < run.count; ++i) words.push_back(in[size_t(run.reg + i)]);
+      std::string width = ts.esz == 2 && run.count == 1 ? "b16" : "b32";
+      std::string opcode = words.size() == 1 ? "st.shared." + width : fmt::format("st.shared.v{}.{}", words.size(), width);
+      std::string value = words.size() == 1 ? words[0] : fmt::format("{{{}}}", fmt::join(words, ", "));
+      int64_t imm = run.imm + (run.box % ts.slots) * ts.box_bytes();
+      b_.ins(opcode, {fmt::format("[{}+{}]", base[run.key], imm), value});
     }
-    std::string width = ts.esz == 2 && run.count == 1 ? "b16" : "b32";
-    std::string opcode = words.size() == 1 ? "st.shared." + width : fmt::format("st.shared.v{}.{}", words.size(), width);
-    std::string value = words.size() == 1 ? words[0] : fmt::format("{{{}}}", fmt::join(words, ", "));
-    b_.ins(opcode, {fmt::format("[{}+{}]", base[run.key], run.imm), value});
-  }
-  b_.ins("fence.proxy.async.shared::cta", {});
-  cta_barrier();
+  };
 
   // Thread 0: the tile origin per dimension (innermost first), clamped to 32 bits (a tile that
-  // far out lies wholly outside the array, and stays outside), one store per box.
-  std::string skip = b_.label_name("tma_store_done"), other = b_.reg(RegClass::Pred);
-  b_.ins("setp.ne.u32", {other, tid_, "0"});
-  b_.ins_if(other, "bra", {skip});
+  // far out lies wholly outside the array, and stays outside), then one store per box.
+  std::string other = b_.reg(RegClass::Pred);
   std::vector<std::string> coord(static_cast<size_t>(rank));
-  for (int d = 0; d < rank; ++d) {
-    const ir::Value* index = op.operands[2 + size_t(d)];
-    std::string idx = regs(index)[0], o = b_.reg(RegClass::B64), c = b_.reg(RegClass::B32);
-    if (dtype_bits(index->type.tile.dtype) < 64) {
-      std::string w = b_.reg(RegClass::B64);
-      b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
-      idx = w;
+  auto store_boxes = [&](int64_t first, int64_t last) {
+    std::string skip = b_.label_name("tma_store_done");
+    if (first == 0) b_.ins("setp.ne.u32", {other, tid_, "0"});
+    b_.ins_if(other, "bra", {skip});
+    if (first == 0)
+      for (int d = 0; d < rank; ++d) {
+        const ir::Value* index = op.operands[2 + size_t(d)];
+        std::string idx = regs(index)[0], o = b_.reg(RegClass::B64), c = b_.reg(RegClass::B32);
+        if (dtype_bits(index->type.tile.dtype) < 64) {
+          std::string w = b_.reg(RegClass::B64);
+          b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
+          idx = w;
+        }
+        b_.ins("mul.lo.s64", {o, idx, std::to_string(l.shape[size_t(d)])});
+        b_.ins("max.s64", {o, o, "-2147483648"});
+        b_.ins("min.s64", {o, o, "2147483647"});
+        b_.ins("cvt.u32.u64", {c, o});
+        coord[size_t(rank - 1 - d)] = c;
+      }
+    for (int64_t box = first; box < last; ++box) {
+      std::vector<std::string> c = coord;
+      if (box) {
+        c[0] = b_.reg(RegClass::B32);
+        b_.ins("add.u32", {c[0], coord[0], u32(box * 128 / ts.esz)});
+      }
+      b_.ins(fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group", rank),
+             {fmt::format("[{}, {{{}}}]", store_maps_.at(&ts), fmt::join(c, ", ")),
+              fmt::format("[{}+{}]", buf, ts.offset + (box % ts.slots) * ts.box_bytes())});
     }
-    b_.ins("mul.lo.s64", {o, idx, std::to_string(l.shape[size_t(d)])});
-    b_.ins("max.s64", {o, o, "-2147483648"});
-    b_.ins("min.s64", {o, o, "2147483647"});
-    b_.ins("cvt.u32.u64", {c, o});
-    coord[size_t(rank - 1 - d)] = c;
+    b_.ins("cp.async.bulk.commit_group", {});
+    if (!persistent && last == ts.boxes()) b_.ins("cp.async.bulk.wait_group.read", {"0"});
+    b_.label(skip);
+  };
+
+  if (ts.slots == ts.boxes()) {
+    write_boxes(0, ts.boxes());
+    b_.ins("fence.proxy.async.shared::cta", {});
+    cta_barrier();
+    store_boxes(0, ts.boxes());
+    return;
   }
+  // A ring of slots: box b goes into slot b % slots once the copy of box b - slots has read it
+  // (a bulk group per box: at most slots - 1 younger groups may still be reading).
   for (int64_t box = 0; box < ts.boxes(); ++box) {
-    std::vector<std::string> c = coord;
-    if (box) {
-      c[0] = b_.reg(RegClass::B32);
-      b_.ins("add.u32", {c[0], coord[0], u32(box * 128 / ts.esz)});
+    if (box >= ts.slots) {
+      b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {std::to_string(ts.slots - 1)});
+      cta_barrier();
     }
-    b_.ins(fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group", rank),
-           {fmt::format("[{}, {{{}}}]", store_maps_.at(&ts), fmt::join(c, ", ")),
-            fmt::format("[{}+{}]", buf, ts.offset + box * ts.box_bytes())});
+    write_boxes(box, box + 1);
+    b_.ins("fence.proxy.async.shared::cta", {});
+    cta_barrier();
+    store_boxes(box, box + 1);
   }
-  b_.ins("cp.async.bulk.commit_group", {});
-  if (!persistent) b_.ins("cp.async.bulk.wait_group.read", {"0"});
-  b_.label(skip);
 }
 
 void Emitter::tma_store_drain() {

@@ -3,8 +3,8 @@
 // it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk instruction per k step covers them (k = 32 bytes
-// of a row: 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, 8 for tf32; the last two always
-// take A by TMA).
+// of a row: 16 for f16 and bf16, 32 for f8e4m3, f8e5m2 and i8, 8 for tf32; all but the
+// 16-bit types take A by TMA).
 //
 // f16 accumulators (the .f16.f16.f16 form, f16 operands only; PTX ISA §9.7.15.5.1): D is N/4
 // .b32 registers per thread, register i packing elements 2i (low half) and 2i + 1 of the f32
@@ -149,11 +149,14 @@ void Emitter::wgmma(const ir::Op& op) {
     first_scale_d = b_.reg(RegClass::Pred);
     b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
   }
-  // e4m3 and e5m2 may pair (the b type is its own); the 8-bit and tf32 forms have no
-  // transpose immediates (wgmma_plan_ok took only K-major operands for them).
-  bool has_trans = dtype_bits(t) == 16;
+  // e4m3 and e5m2 may pair (the b type is its own); the 8-bit and tf32 forms
+  // have no transpose immediates (wgmma_plan_ok took only K-major operands for them), and the
+  // integer forms no scale immediates either: `d, a-desc, b-desc, scale-d` (PTX ISA
+  // §9.7.15.5.2, the .s32 forms).
+  bool has_trans = dtype_bits(t) == 16, integer = is_integer(t);
   std::string opcode = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}.{}.{}.{}", N, k_step,
-                                   f16_acc ? "f16" : "f32", ptx_type(t), ptx_type(B->type.tile.dtype));
+                                   f16_acc ? "f16" : integer ? "s32" : "f32", ptx_type(t),
+                                   ptx_type(B->type.tile.dtype));
   b_.ins("wgmma.fence.sync.aligned", {});
   for (int64_t kk = 0; kk < K / k_step; ++kk)
    for (int64_t q = 0; q < reps; ++q) {
@@ -169,7 +172,9 @@ void Emitter::wgmma(const ir::Op& op) {
       b_.ins("add.s64", {dbk, db, std::to_string(off >> 4)});
     }
     std::string sd = kk == 0 ? first_scale_d : scale_d;
-    if (la && !has_trans) {
+    if (la && integer) {
+      b_.ins(opcode, {acc_list, dak, dbk, sd});
+    } else if (la && !has_trans) {
       b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1"});
     } else if (la) {
       b_.ins(opcode, {acc_list, dak, dbk, sd, "1", "1", a_kmajor ? "0" : "1", b_kmajor ? "0" : "1"});
