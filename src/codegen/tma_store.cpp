@@ -19,7 +19,6 @@
 // keeps its st.global store.
 #include <algorithm>
 #include <climits>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -205,10 +204,9 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     int full = fit_stages();
     int asked_stages = k.fn->sig.options.num_stages;
     if (asked_stages && full < p.stages && !k.spec.pingpong) {
-      std::vector<int64_t> old;
-      for (TmaStore& ts : candidates) old.push_back(std::exchange(ts.slots, std::min<int64_t>(ts.slots, 2)));
-      if (fit_stages() <= full)
-        for (size_t i = 0; i < candidates.size(); ++i) candidates[i].slots = old[i];
+      for (TmaStore& ts : candidates) ts.slots = std::min<int64_t>(ts.boxes(), 2);
+      if (fit_stages() <= full)  // the ring buys no stage: stage whole tiles
+        for (TmaStore& ts : candidates) ts.slots = ts.boxes();
     }
     int before = p.stages;
     p.stages = fit_stages();

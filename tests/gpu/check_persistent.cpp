@@ -47,6 +47,17 @@ double worst_error(const std::vector<uint16_t>& c, const std::vector<double>& ra
   return worst;
 }
 
+// Every logical CTA ran and saw the logical grid: T, poisoned first, holds num_blocks() at each
+// logical bid().
+void expect_logical_grid(const char* what, const Buffer& T, int64_t tiles) {
+  std::vector<int32_t> t = T.get<int32_t>(size_t(tiles));
+  size_t bad = 0;
+  for (int32_t v : t) bad += v != int32_t(tiles);
+  std::printf("%-34s %s  bid()/num_blocks() at %zu of %ld logical CTAs wrong\n", what, bad ? "FAIL" : "ok  ", bad,
+              long(tiles));
+  failures += bad != 0;
+}
+
 void check_pingpong(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   std::vector<float> a(size_t(M * K)), b(size_t(K * N));
   fill(a, rng, -1, 1);
@@ -66,12 +77,7 @@ void check_pingpong(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   expect_path(what, true);
   std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
   report_rel(std::string(what) + " vs float64", worst_error(c, ra, rb, M, N, K, rng), 1e-2);
-  std::vector<int32_t> t = T.get<int32_t>(size_t(tiles));
-  size_t bad = 0;
-  for (int32_t v : t) bad += v != int32_t(tiles);
-  std::printf("%-34s %s  bid()/num_blocks() at %zu of %ld logical CTAs wrong\n", what, bad ? "FAIL" : "ok  ", bad,
-              long(tiles));
-  failures += bad != 0;
+  expect_logical_grid(what, T, tiles);
   auto same = [&](const char* how) {
     std::vector<uint16_t> o = C2.get<uint16_t>(size_t(M * N));
     bool eq = o == c;
@@ -118,29 +124,8 @@ void check_shape(int64_t M, int64_t N, int64_t K, std::mt19937_64& rng) {
   CHECK_CU(cuCtxSynchronize());
   expect_path(what, true);
   std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
-  // Sampled elements against float64 (relative to the sum of |products|, as bf16 rounding of C
-  // dominates: 2^-8).
-  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
-  double worst = 0;
-  for (int s = 0; s < 2000; ++s) {
-    int64_t i = row(rng), j = col(rng);
-    double ref = 0, mag = 0;
-    for (int64_t k = 0; k < K; ++k) {
-      ref += ra[size_t(i * K + k)] * rb[size_t(k * N + j)];
-      mag += std::fabs(ra[size_t(i * K + k)] * rb[size_t(k * N + j)]);
-    }
-    double out = from_bf16(c[size_t(i * N + j)]);
-    double err = std::isnan(out) ? INFINITY : std::fabs(out - ref) / (mag ? mag : 1);
-    worst = std::max(worst, err);
-  }
-  report_rel(std::string(what) + " vs float64", worst, 1e-2);
-  // Every logical CTA ran and saw the logical grid.
-  std::vector<int32_t> t = T.get<int32_t>(size_t(tiles));
-  size_t bad = 0;
-  for (int32_t v : t) bad += v != int32_t(tiles);
-  std::printf("%-34s %s  bid()/num_blocks() at %zu of %ld logical CTAs wrong\n", what, bad ? "FAIL" : "ok  ", bad,
-              long(tiles));
-  failures += bad != 0;
+  report_rel(std::string(what) + " vs float64", worst_error(c, ra, rb, M, N, K, rng), 1e-2);
+  expect_logical_grid(what, T, tiles);
   // Bit-identical: one CTA per tile, a second launch, a 2-D grid.
   auto same = [&](const char* how, const Buffer& other) {
     std::vector<uint16_t> o = other.get<uint16_t>(size_t(M * N));

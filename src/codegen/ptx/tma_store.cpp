@@ -129,24 +129,19 @@ void Emitter::tma_store(const TmaStore& ts) {
     b_.label(skip);
   };
 
-  if (ts.slots == ts.boxes()) {
-    write_boxes(0, ts.boxes());
-    b_.ins("fence.proxy.async.shared::cta", {});
-    cta_barrier();
-    store_boxes(0, ts.boxes());
-    return;
-  }
-  // A ring of slots: box b goes into slot b % slots once the copy of box b - slots has read it
-  // (a bulk group per box: at most slots - 1 younger groups may still be reading).
-  for (int64_t box = 0; box < ts.boxes(); ++box) {
-    if (box >= ts.slots) {
+  // The boxes leave in bulk groups: the whole tile at once, or, through a ring of slots, one
+  // box at a time, box b going into slot b % slots once the copy of box b - slots has read it
+  // (at most slots - 1 younger groups may still be reading).
+  int64_t group = ts.slots == ts.boxes() ? ts.boxes() : 1;
+  for (int64_t first = 0; first < ts.boxes(); first += group) {
+    if (first >= ts.slots) {
       b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {std::to_string(ts.slots - 1)});
       cta_barrier();
     }
-    write_boxes(box, box + 1);
+    write_boxes(first, first + group);
     b_.ins("fence.proxy.async.shared::cta", {});
     cta_barrier();
-    store_boxes(box, box + 1);
+    store_boxes(first, first + group);
   }
 }
 
