@@ -714,6 +714,11 @@ Value Checker::check_call(Expr& e) {
         diag_.error(callee.range, "'kernel' is a decorator: write @kernel(grid=...) above a def");
         return Value::error();
       }
+      if (sig.id == Builtin::ByTarget) {
+        diag_.error(e.range, "by_target(...) is a value of the @kernel options num_warps=, num_stages=, "
+                             "max_registers= and min_ctas_per_sm= only: @kernel(..., num_stages=by_target(sm_90=4))");
+        return Value::error();
+      }
       if (in_grid_ && sig.id == Builtin::NumTiles) {
         // Its arguments are an array and constants, which the grid rule would refuse.
         in_grid_ = false;
