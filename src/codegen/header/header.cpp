@@ -245,6 +245,14 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
     }
     out += wrap(comment_text(launch), "   ") + "\n";
   }
+  if (!a.host_assert_messages.empty()) {
+    std::vector<std::string> quoted;
+    for (const std::string& msg : a.host_assert_messages) quoted.push_back("\"" + msg + "\"");
+    out += wrap(comment_text("Asserts on extents, checked here: when one fails the launch returns "
+                             "CUDA_ERROR_INVALID_VALUE before any driver call (nothing runs, the context stays "
+                             "usable): " + join(quoted, ", ") + "."),
+                "   ") + "\n";
+  }
   out += "   Returns CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE for a bad argument, or the driver's error. */\n";
   (void)m;
   return out;
@@ -497,6 +505,20 @@ std::string define_strided(const Module& m, const Kernel& k) {
   } else {
     out += "  tilec_sym[0] = 0;\n  (void)tilec_sym;\n";
   }
+  if (na > 0 && !a.host_asserts.empty()) {
+    // Asserts the host can check (host_assert.h): a failing one is a bad argument, refused
+    // before the driver is touched, instead of a device assert that ends the CUDA context.
+    out += fmt::format("  if (!({})) return CUDA_ERROR_INVALID_VALUE;  /* the kernel's asserts on extents */\n",
+                       join(a.host_asserts, " && "));
+  }
+  // The grid, then nothing more for an empty one; a grid with num_sms needs the device first.
+  std::string grid = fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
+                                 grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; },
+                                                "tilec_sms")) +
+                     "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
+                     "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+                     "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
+  if (!a.grid.uses_num_sms) out += grid;
   if (k.needs_device) {
     out += "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
@@ -504,22 +526,11 @@ std::string define_strided(const Module& m, const Kernel& k) {
   if (a.grid.uses_num_sms) {
     out += "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+    out += grid;
   }
-  out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
-                     grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }, "tilec_sms"));
-  out += "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
-         "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
-         "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
   out += fmt::format("  tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
                      k.sym, m.image, k.num_entries, k.state, k.lock);
-  const AbiPath& portable = a.portable();
-  bool vec = portable.variants.size() > 1 && portable.variants[0].vectorized;
-  if (vec && na > 0 && !a.host_asserts.empty()) {
-    // The vectorized variant leaves out these asserts on extents: when one fails, the general
-    // variant runs and the device reports it (CUDA_ERROR_ASSERT with the message).
-    out += fmt::format("  if (!({})) tilec_vec = 0;  /* asserts on extents */\n", join(a.host_asserts, " && "));
-  }
   out += "  (void)tilec_vec;\n";
   // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
   // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
