@@ -17,6 +17,8 @@ namespace tilec {
 #define TILEC_WARNINGS(X)                                                                          \
   X(AssertAlwaysFails, "assert-always-fails", true,                                                \
     "an assert whose condition is the constant False (static_assert is the compile-time check)")  \
+  X(ByTarget, "by-target", true,                                                                  \
+    "a by_target() value that no code of the build uses (the portable path takes the oldest target's)") \
   X(Cluster, "cluster", true,                                                                      \
     "cluster=2 on a kernel the tma_wgmma path cannot run in clusters of two CTAs")                 \
   X(Consumers, "consumers", true,                                                                  \

@@ -96,7 +96,10 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
   }
   for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
-  for (const auto& [op, condition] : host_checked_asserts(*low.fn)) abi.host_asserts.push_back(condition);
+  for (const auto& [op, condition] : host_checked_asserts(*low.fn)) {
+    abi.host_asserts.push_back(condition);
+    abi.host_assert_messages.push_back(op->text);
+  }
   for (const LoweredKernel* l : specific) abi.paths.push_back(tma_wgmma_path(*l));
   AbiPath path;
   path.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};

@@ -97,9 +97,11 @@ struct KernelAbi {
   std::vector<AbiParam> params;           ///< source order
   std::vector<std::string> dim_symbols;   ///< order of first appearance
   AbiGrid grid;
-  /// C conditions over the stub's extents (`tilec_sym[i]`) of the asserts the vectorized variant
-  /// leaves out (host_assert.h): the stub takes that variant only when all of them hold.
+  /// C conditions over the stub's extents (`tilec_sym[i]`) of the asserts the host can check
+  /// (host_assert.h): the stub returns CUDA_ERROR_INVALID_VALUE, before any driver call, unless
+  /// all of them hold; the vectorized variant leaves them out.
   std::vector<std::string> host_asserts;
+  std::vector<std::string> host_assert_messages;  ///< per host assert: its message, for the header's comment
   std::vector<AbiPath> paths;             ///< arch-specific paths first, the portable path last
 
   const AbiPath& portable() const { return paths.back(); }

@@ -58,6 +58,31 @@ std::string layouts_text(const LoweredKernel& k) {
   return out;
 }
 
+// Why `mma`, in a kernel on the tma_wgmma path, stays on mma.sync: only an mma at the top level
+// of a pipelined loop's body, whose operands are that pipeline's loads, runs on wgmma.
+std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma) {
+  const ir::Op* owner = mma.parent ? mma.parent->parent : nullptr;
+  if (owner && owner->kind == ir::OpKind::For && k.pipeline(owner))
+    return fmt::format("its operands are not loads the loop at line {} pipelines (an operand computed in registers, "
+                       "or a load with nonzero padding, at an index computed in the loop, or with another use)",
+                       owner->loc.begin.line);
+  for (const ir::Op* o = owner; o; o = o->parent ? o->parent->parent : nullptr) {
+    if (o->kind == ir::OpKind::If) return fmt::format("it runs under the if at line {}", o->loc.begin.line);
+    if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While)
+      return fmt::format("the loop at line {} that holds it has no pipeline", o->loc.begin.line);
+  }
+  return "it is not in a loop";
+}
+
+// The mmas of a tma_wgmma kernel that stay on mma.sync, in program order.
+std::vector<const ir::Op*> sync_mmas(const LoweredKernel& k) {
+  std::vector<const ir::Op*> out;
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    if (op.kind == ir::OpKind::Mma && !k.is_wgmma(op)) out.push_back(&op);
+  });
+  return out;
+}
+
 // The pipelined loop whose body `op` opens (first op) or closes (last op), or null.
 const Pipeline* body_of(const LoweredKernel& k, const ir::Op& op, bool first) {
   const ir::Block* body = op.parent;
@@ -154,6 +179,7 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
       std::vector<std::string> sync = cp_async_issue(p, name);
       return fmt::format(" {{late_sync: {}, {}, {}}}", sync[0], sync[1], sync[2]);
     }
+  if (k.path == CodePath::TmaWgmma) return " {mma.sync: " + why_mma_sync(k, op) + "}";
   return "";
 }
 
@@ -224,6 +250,9 @@ std::string print_lowered(const LoweredKernel& k) {
                            al.contiguous_dim == 1 ? "K" : "M");
       out += "\n";
     }
+    for (const ir::Op* mma : sync_mmas(k))
+      out += fmt::format("// the mma at line {} stays on mma.sync (the other mmas run wgmma): {}\n", mma->loc.begin.line,
+                         why_mma_sync(k, *mma));
     return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));
   }
   std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",

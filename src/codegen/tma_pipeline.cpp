@@ -47,8 +47,35 @@ bool tma_box_ok(const AsyncLoad& al) {
          al.load->operands[0]->type.array->dims.size() <= 5;
 }
 
+// "the loop at line L holds an mma and a break at line B" for the first for loop with an mma in
+// its body that a break, continue or return leaves early (no pipeline then), or "".
+std::string loop_exit_text(ir::Function& fn) {
+  std::string text;
+  ir::walk(fn.body, [&](ir::Op& loop) {
+    if (!text.empty() || loop.kind != ir::OpKind::For) return;
+    const ir::Op* exit = nullptr;
+    bool mma = false;
+    for (auto& r : loop.regions)
+      ir::walk(*r, [&](ir::Op& op) {
+        mma = mma || op.kind == ir::OpKind::Mma;
+        if (!exit && (op.kind == ir::OpKind::Break || op.kind == ir::OpKind::Continue || op.kind == ir::OpKind::Return))
+          exit = &op;
+      });
+    if (mma && exit)
+      text = fmt::format("the loop at line {} holds an mma and a {} at line {}: a loop that a break, continue or "
+                         "return may leave early has no pipeline (language.md §7.9), so its mma operands are not "
+                         "copied ahead by TMA",
+                         loop.loc.begin.line, ir::op_name(exit->kind), exit->loc.begin.line);
+  });
+  return text;
+}
+
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   warpgroups = 0;
+  if (k.pipelines.empty() && k.fn) {
+    why = loop_exit_text(*k.fn);
+    if (!why.empty()) return false;
+  }
   if (k.pipelines.empty()) {
     why = "no loop has a pipeline for its mma operands (language.md §7.9: a for loop with a positive constant "
           "step, no break, continue or return, num_stages other than 1, and an mma at the top of its body whose "

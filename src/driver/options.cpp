@@ -189,6 +189,15 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   take_warning_flags(forward, warning_flags);
   forward = translate_single_dash(forward);
   args.assign(forward.rbegin(), forward.rend());
+  // `-arch` last, or followed by another option: say what it wants instead of CLI11's
+  // "--arch: 1 required TEXT missing".
+  for (size_t i = 0; i < forward.size(); ++i) {
+    if (forward[i] != "--arch" || (i + 1 < forward.size() && !forward[i + 1].empty() && forward[i + 1][0] != '-'))
+      continue;
+    std::cerr << "tilec: error: -arch needs a value, such as -arch sm_90a; " << known_archs_text()
+              << "\nRun 'tilec --help' for the options.\n";
+    return 2;
+  }
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp&) {

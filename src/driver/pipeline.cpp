@@ -107,6 +107,38 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
+// -Wby-target: an entry of by_target(...) for an arch the build has whose value no code takes.
+// The portable path is planned once for every target with the oldest target's values; the
+// TmaWgmma path takes its own target's num_stages (its warps are its warpgroups, and
+// max_registers or min_ctas_per_sm keep a kernel off it). `specific[t][i]` >= 0: kernel i has
+// the TmaWgmma path on target t.
+void warn_unused_target_values(const std::vector<std::unique_ptr<ir::Function>>& kernels,
+                               const std::vector<codegen::Target>& targets, const codegen::Target& plan_target,
+                               const std::vector<std::vector<int>>& specific, DiagnosticEngine& diag) {
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (const TargetValue& v : kernels[i]->sig.options.by_target) {
+      if (target_key_covers(v.arch, plan_target.arch)) continue;
+      const codegen::Target* built = nullptr;
+      bool used = false;
+      for (size_t t = 0; t < targets.size(); ++t)
+        if (target_key_covers(v.arch, targets[t].arch)) {
+          built = &targets[t];
+          used = used || (v.option == "num_stages" && specific[t][i] >= 0);
+        }
+      if (!built || used) continue;
+      bool tma = false;
+      for (size_t t = 0; t < targets.size(); ++t) tma = tma || (&targets[t] == built && specific[t][i] >= 0);
+      std::string why =
+          tma ? fmt::format("on {} the kernel runs the tma_wgmma path, which takes only num_stages from by_target "
+                            "(its warps are its warpgroups)",
+                            built->arch)
+              : fmt::format("on {} the kernel runs the portable path, planned once for every target of the build "
+                            "with the values for {}, the oldest",
+                            built->arch, plan_target.arch);
+      diag.warning(Warning::ByTarget, v.range, fmt::format("{}: the value for {} is not used: {}", v.option, v.arch, why));
+    }
+}
+
 // The stages from the source to `output` of kind `emit`; with `torch`, up to the header, which
 // is stored there with the kernels instead of written (one build of --emit=torch).
 int compile_stages(const Options& opts, EmitKind emit, const std::string& output, TorchBuildResult* torch);
@@ -270,6 +302,16 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     smem_limit = std::min(smem_limit, t.max_shared_per_cta());
   }
   int64_t image_limit = codegen::image_shared_per_cta(targets, codegen::forward_compatible_ptx_arch(archs));
+  // Options given by_target (language.md §3) are resolved per lowering: the TmaWgmma path's for
+  // its target; the portable path's, planned once for every target, for the oldest of them (the
+  // one whose limits the plan must keep, like the shared memory above).
+  const codegen::Target& plan_target =
+      *std::min_element(targets.begin(), targets.end(), [](const auto& a, const auto& b) { return a.sm < b.sm; });
+  auto clone_for = [&](size_t i, const codegen::Target& t) {
+    std::unique_ptr<ir::Function> copy = ir::clone(*kernels[i]);
+    copy->sig.options = copy->sig.options.for_arch(t.arch);
+    return copy;
+  };
   // On targets with wgmma, kernels whose mma loops fit it also get the TmaWgmma path (its own
   // lowering, after the portable ones in the module; `specific[t][i]` is kernel i's or null).
   std::vector<std::vector<std::unique_ptr<ir::Function>>> copies(targets.size());
@@ -301,7 +343,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, true, nullptr, std::nullopt, {}});
   std::vector<std::exception_ptr> thrown = codegen::parallel_for(lowerings.size(), threads, [&](size_t j) {
     Lowering& l = lowerings[j];
-    l.copy = ir::clone(*kernels[l.i]);
+    l.copy = clone_for(l.i, l.wgmma ? targets[l.t] : plan_target);
     if (l.wgmma)
       l.low = codegen::lower_tma_wgmma(*l.copy, targets[l.t], targets[l.t].max_shared_per_cta(), l.why, lower_trace);
     else
@@ -322,7 +364,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     spdlog::trace("{}: the portable path needs {} bytes of shared memory; planned again for {}", kernels[i]->name,
                   needs, image_limit);
     for (size_t t = 0; t < targets.size(); ++t) {
-      std::unique_ptr<ir::Function> copy = ir::clone(*kernels[i]);
+      std::unique_ptr<ir::Function> copy = clone_for(i, plan_target);
       lowered[t][i] = codegen::lower_kernel(*copy, targets[t], image_limit, lower_trace);
       copies[t][i] = std::move(copy);
     }
@@ -339,6 +381,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     specific[t][i] = int(lowered[t].size());
     lowered[t].push_back(std::move(*l.low));
   }
+  warn_unused_target_values(kernels, targets, plan_target, specific, diag);
   if (opts.print_after_all) std::fwrite(lowering_trace.data(), 1, lowering_trace.size(), stderr);
   for (size_t t = 0; t < targets.size(); ++t)
     for (const codegen::LoweredKernel& low : lowered[t]) {

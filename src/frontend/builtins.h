@@ -72,7 +72,8 @@ namespace tilec {
   X(Print, Debug, "print", "fmt, *values")                                                           \
   X(StaticAssert, Debug, "static_assert", "cond, message=")                                          \
   X(Range, Range, "range", "a, b=, step=")                                                           \
-  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=, persistent=, cluster=, consumers=, pingpong=")
+  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=, persistent=, cluster=, consumers=, pingpong=") \
+  X(ByTarget, Kernel, "by_target", "*rest")
 
 // A math function of basic/math_functions.h as a built-in: elementwise, `f(x, *, approx=)`.
 #define TILEC_MATH_BUILTIN(e, name, X) X(e, Elementwise, name, "x, *, approx=")
@@ -114,7 +115,7 @@ enum class BuiltinFamily {
   Mma,            ///< mma
   Debug,          ///< print, static_assert
   Range,          ///< range (a `for` loop's iterable)
-  Kernel,         ///< kernel (the decorator)
+  Kernel,         ///< kernel (the decorator), by_target (a value of its options)
 };
 
 /// The family `b` belongs to.

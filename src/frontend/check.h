@@ -7,6 +7,7 @@
 
 #include "frontend/ast.h"
 #include "basic/diagnostics.h"
+#include "basic/target_values.h"
 
 namespace tilec {
 
@@ -46,6 +47,7 @@ struct KernelInfo {
   int cluster = 0;          ///< 0: the compiler chooses; 1 or 2: CTAs per cluster asked for
   int consumers = 0;        ///< 0: the compiler chooses; 1, 2 or 4 consumer warpgroups asked for
   int pingpong = -1;        ///< -1: the compiler chooses; 0 or 1: pingpong=False / True
+  std::vector<TargetValue> by_target;  ///< the per-arch entries of options given by_target(...)
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 

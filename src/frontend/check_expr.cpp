@@ -42,6 +42,22 @@ bool is_predeclared(const std::string& name) {
 
 namespace {
 
+// The language's name of a dtype that NumPy, PyTorch or C spell `name` (`float16`, `half`,
+// `torch.bfloat16`'s `bfloat16`, `int32`, `double`), for the hint of an undefined name; nullptr
+// for other names.
+const char* dtype_spelled_elsewhere(const std::string& name) {
+  static const std::pair<const char*, const char*> kSpellings[] = {
+      {"float16", "f16"},   {"half", "f16"},     {"bfloat16", "bf16"}, {"float32", "f32"},
+      {"float64", "f64"},   {"double", "f64"},   {"tfloat32", "tf32"}, {"int8", "i8"},
+      {"int16", "i16"},     {"int32", "i32"},    {"int64", "i64"},     {"uint8", "u8"},
+      {"uint16", "u16"},    {"uint32", "u32"},
+      {"uint64", "u64"},    {"bool_", "bool"},   {"float8_e4m3fn", "f8e4m3"},
+      {"float8_e5m2", "f8e5m2"}};
+  for (const auto& [other, ours] : kSpellings)
+    if (name == other) return ours;
+  return nullptr;
+}
+
 bool is_comparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }
@@ -220,7 +236,11 @@ Value Checker::check_name(Expr& e) {
   // errors were reported.
   bool broken = module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
                                                            [](const auto& i) { return i.second && i.second->broken; }));
-  if (!broken) diag_.error(e.range, "use of undefined name '" + e.name + "'");
+  if (!broken) {
+    std::string msg = "use of undefined name '" + e.name + "'";
+    if (const char* dtype = dtype_spelled_elsewhere(e.name)) msg += std::string("; the dtype is spelled '") + dtype + "'";
+    diag_.error(e.range, msg);
+  }
   return Value::error();
 }
 
@@ -712,6 +732,11 @@ Value Checker::check_call(Expr& e) {
       }
       if (sig.id == Builtin::Kernel) {
         diag_.error(callee.range, "'kernel' is a decorator: write @kernel(grid=...) above a def");
+        return Value::error();
+      }
+      if (sig.id == Builtin::ByTarget) {
+        diag_.error(e.range, "by_target(...) is a value of the @kernel options num_warps=, num_stages=, "
+                             "max_registers= and min_ctas_per_sm= only: @kernel(..., num_stages=by_target(sm_90=4))");
         return Value::error();
       }
       if (in_grid_ && sig.id == Builtin::NumTiles) {

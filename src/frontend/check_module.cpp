@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -554,6 +555,45 @@ void Checker::report_derived_extent(const Stmt& def, const Param& p, const Expr&
                                               "' (checked at run time)");
 }
 
+bool Checker::is_by_target(const Expr& e) {
+  return e.kind == ExprKind::Call && e.args[0]->kind == ExprKind::Name && e.args[0]->name == "by_target" &&
+         find_builtin("by_target");
+}
+
+void Checker::check_by_target(Expr& call, const std::string& option,
+                              const std::function<std::optional<int>(Expr&)>& value, int& plain,
+                              std::vector<TargetValue>& out) {
+  static const std::regex arch_key("sm_([0-9]{2,3})a?");
+  if (call.args.size() > 1) {
+    diag_.error(call.args[1]->range, "by_target takes arch=value keywords: by_target(sm_90=4, default=2)");
+    return;
+  }
+  if (call.kwargs.empty()) {
+    diag_.error(call.range, "by_target() needs at least one arch=value: by_target(sm_90=4, default=2)");
+    return;
+  }
+  std::set<std::string> seen;
+  for (Keyword& kw : call.kwargs) {
+    std::smatch m;
+    if (kw.name != "default" && (!std::regex_match(kw.name, m, arch_key) || std::stoi(m[1].str()) < 80)) {
+      diag_.error(kw.name_range, "'" + kw.name +
+                                     "' is not a target of by_target: an arch that -arch takes (sm_80 or newer: "
+                                     "sm_90, sm_90a, ...) or default");
+      continue;
+    }
+    if (!seen.insert(kw.name).second) {
+      diag_.error(kw.name_range, "'" + kw.name + "' is given twice in by_target");
+      continue;
+    }
+    std::optional<int> v = value(*kw.value);
+    if (!v) continue;
+    if (kw.name == "default")
+      plain = *v;
+    else
+      out.push_back({option, kw.name, *v, SourceRange{kw.name_range.file, kw.name_range.begin, kw.value->range.end}});
+  }
+}
+
 void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   if (dec.kind != ExprKind::Call) {
     diag_.error(dec.range, "@kernel needs a grid: @kernel(grid=(cdiv(n, TILE),))");
@@ -564,17 +604,25 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   auto option = [&](size_t slot, int& field, std::initializer_list<int> allowed, int lo, int hi) {
     Expr* e = a.get(slot);
     if (!e) return;
-    check_expr(*e);
-    std::optional<int64_t> v = const_int(e, "a @kernel option");
-    if (!v) return;
-    bool ok = allowed.size() ? std::find(allowed.begin(), allowed.end(), *v) != allowed.end()
-                             : (*v >= lo && *v <= hi);
-    if (!ok) {
-      std::string rule = allowed.size() ? "one of 1, 2, 4, 8, 16, 32" : fmt::format("between {} and {}", lo, hi);
-      diag_.error(e->range, fmt::format("{}={} is not allowed: it must be {}", builtin_sig(Builtin::Kernel).params[slot].name, *v, rule));
+    std::string name = builtin_sig(Builtin::Kernel).params[slot].name;
+    auto value = [&](Expr& x) -> std::optional<int> {
+      check_expr(x);
+      std::optional<int64_t> v = const_int(&x, "a @kernel option");
+      if (!v) return std::nullopt;
+      bool ok = allowed.size() ? std::find(allowed.begin(), allowed.end(), *v) != allowed.end()
+                               : (*v >= lo && *v <= hi);
+      if (!ok) {
+        std::string rule = allowed.size() ? "one of 1, 2, 4, 8, 16, 32" : fmt::format("between {} and {}", lo, hi);
+        diag_.error(x.range, fmt::format("{}={} is not allowed: it must be {}", name, *v, rule));
+        return std::nullopt;
+      }
+      return int(*v);
+    };
+    if (slot <= 4 && is_by_target(*e)) {
+      check_by_target(*e, name, value, field, k.by_target);
       return;
     }
-    field = int(*v);
+    if (std::optional<int> v = value(*e)) field = *v;
   };
   option(1, k.num_warps, {1, 2, 4, 8, 16, 32}, 0, 0);
   option(2, k.num_stages, {}, 1, 8);

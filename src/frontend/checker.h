@@ -3,6 +3,7 @@
 // operators) and check_builtins.cpp (the built-in functions).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -133,6 +134,14 @@ class Checker {
 
   // ---- built-ins (check_builtins.cpp)
   bool bind_args(const BuiltinSig& sig, Expr& call, BoundArgs& out);
+  /// `e` is a call of by_target (language.md §3, "Options per target").
+  static bool is_by_target(const Expr& e);
+  /// The entries of `option=by_target(arch=v, ..., default=v)`: each value checked by `value`
+  /// (the option's own rule, errors at the value); `default` goes to `plain`, the others to
+  /// `out`. Errors: positional arguments, no entry, a key that is not sm_80 or newer or
+  /// `default`, a key given twice.
+  void check_by_target(Expr& call, const std::string& option, const std::function<std::optional<int>(Expr&)>& value,
+                       int& plain, std::vector<TargetValue>& out);
   Value call_builtin(const BuiltinSig& sig, Expr& call);
   Value builtin_grid(Builtin b, BoundArgs& a);
   Value builtin_memory(Builtin b, BoundArgs& a);

@@ -457,8 +457,17 @@ std::string print_with(const Function& f, Printer& p) {
   const LaunchOptions& o = f.sig.options;
   for (auto [key, v] : {std::pair{"num_warps", o.num_warps}, {"num_stages", o.num_stages},
                         {"max_registers", o.max_registers}, {"min_ctas_per_sm", o.min_ctas_per_sm}, {"cluster", o.cluster},
-                        {"consumers", o.consumers}})
-    if (v) p.out += fmt::format(" {}={}", key, v);
+                        {"consumers", o.consumers}}) {
+    std::vector<std::string> per_arch;
+    for (const TargetValue& t : o.by_target)
+      if (t.option == key) per_arch.push_back(fmt::format("{}={}", t.arch, t.value));
+    if (!per_arch.empty()) {
+      if (v) per_arch.push_back(fmt::format("default={}", v));
+      p.out += fmt::format(" {}=by_target({})", key, fmt::join(per_arch, ", "));
+    } else if (v) {
+      p.out += fmt::format(" {}={}", key, v);
+    }
+  }
   if (o.persistent >= 0) p.out += o.persistent ? " persistent=True" : " persistent=False";
   if (o.pingpong >= 0) p.out += o.pingpong ? " pingpong=True" : " pingpong=False";
   p.out += " {\n";

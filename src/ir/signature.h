@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "basic/source.h"
+#include "basic/target_values.h"
 #include "basic/tile_type.h"
 
 namespace tilec::ir {
@@ -79,6 +81,13 @@ struct LaunchOptions {
   /// -1: the compiler chooses (cooperative, lower.h Specialization::pingpong); 0: cooperative;
   /// 1: ping-pong consumers asked for (-Wpingpong when the kernel cannot have them).
   int pingpong = -1;
+  /// The per-arch values of the options given `by_target(...)` (num_warps, num_stages,
+  /// max_registers, min_ctas_per_sm); the fields above hold their `default` (or 0).
+  std::vector<TargetValue> by_target;
+
+  /// These options as code compiled for `arch` ("sm_90a") sees them: each option given
+  /// by_target takes the entry for `arch` (value_for_arch), else its default; no by_target left.
+  LaunchOptions for_arch(std::string_view arch) const;
 };
 
 /// Everything about a kernel that is not its body.

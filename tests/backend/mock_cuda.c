@@ -50,6 +50,7 @@ CUstream mock_stream(int device) { return (CUstream)(uintptr_t)(0x2000 + 16 * de
 void mock_set_current(int device) { current_device = device; }
 
 CUresult CUDAAPI cuInit(unsigned int flags) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   (void)flags;
   __atomic_fetch_add(&mock.init_calls, 1, __ATOMIC_SEQ_CST);
   return mock.init_result;
@@ -58,6 +59,7 @@ CUresult CUDAAPI cuInit(unsigned int flags) {
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
                                    void** jit_values, unsigned int num_jit, CUlibraryOption* options,
                                    void** option_values, unsigned int num_options) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   (void)jit_options; (void)jit_values; (void)num_jit; (void)options; (void)option_values; (void)num_options;
   if (mock.load_delay_ms) {
     struct timespec ts;
@@ -72,12 +74,14 @@ CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_o
 }
 
 CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   (void)library;
   mock.unload_calls++;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   struct CUkern_st* k;
   (void)library;
   if (missing_entry[0] && strcmp(name, missing_entry) == 0) return CUDA_ERROR_NOT_FOUND;
@@ -88,12 +92,14 @@ CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const c
 }
 
 CUresult CUDAAPI cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   mock.get_function_calls++;
   *function = (CUfunction)(void*)kernel;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int value, CUkernel kernel, CUdevice dev) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   (void)kernel;
   if (attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return CUDA_ERROR_INVALID_VALUE;
   mock.set_attribute_calls++;
@@ -105,23 +111,27 @@ CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int value, CU
 static int top_device(void) { return ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : current_device; }
 
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext* ctx) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   *ctx = top_device() < 0 ? NULL : CTX_OF(top_device());
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice* dev) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   if (top_device() < 0) return CUDA_ERROR_INVALID_CONTEXT;
   *dev = top_device();
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   mock.push_calls++;
   ctx_stack[ctx_depth++] = DEV_OF_CTX(ctx);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext* ctx) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   mock.pop_calls++;
   if (ctx_depth == 0) return CUDA_ERROR_INVALID_CONTEXT;
   *ctx = CTX_OF(ctx_stack[--ctx_depth]);
@@ -129,6 +139,7 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext* ctx) {
 }
 
 CUresult CUDAAPI cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   if (stream == NULL) return cuCtxGetCurrent(ctx);
   *ctx = CTX_OF(((uintptr_t)stream - 0x2000) / 16);
   return CUDA_SUCCESS;
@@ -139,6 +150,7 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType ty
                                         const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
                                         CUtensorMapSwizzle swizzle, CUtensorMapL2promotion promotion,
                                         CUtensorMapFloatOOBfill fill) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   /* The rules of cuda.h's documentation that a launch stub can break: 16-byte aligned address
      and strides, extents 1 .. 2^32, boxes 1 .. 256, swizzle 128B needs box[0] * 2 <= 128. */
   cuuint32_t i;
@@ -165,6 +177,7 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType ty
 }
 
 CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUdevice dev) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR || attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) {
     mock.cc_queries++;
     *value = attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? device_cc[dev] / 10 : device_cc[dev] % 10;
@@ -191,12 +204,14 @@ static void record(const char* entry, unsigned gx, unsigned gy, unsigned gz, uns
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                 unsigned by, unsigned bz, unsigned shared, CUstream stream,
                                 void** params, void** extra) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   if (extra != NULL) return CUDA_ERROR_INVALID_VALUE;
   record(((struct CUkern_st*)(void*)f)->entry, gx, gy, gz, bx, by, bz, shared, stream, params);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
   unsigned i;
   if (extra != NULL) return CUDA_ERROR_INVALID_VALUE;
   record(((struct CUkern_st*)(void*)f)->entry, config->gridDimX, config->gridDimY, config->gridDimZ,

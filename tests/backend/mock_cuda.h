@@ -34,6 +34,7 @@ typedef struct mock_tensor_map {
 typedef struct mock_state {
   int init_calls, load_calls, unload_calls, launches, set_attribute_calls, get_function_calls;
   int push_calls, pop_calls, cc_queries, encode_calls;
+  int driver_calls;           /* calls of any driver function */
   mock_tensor_map last_map;   /* the last tensor map encoded successfully */
   CUresult init_result;       /* what cuInit returns */
   int load_delay_ms;          /* cuLibraryLoadData sleeps this long (races) */

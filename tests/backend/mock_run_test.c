@@ -179,6 +179,13 @@ static void test_paths(void) {
   CHECK(mock.set_attribute_calls == 2 && mock.last_attribute_value == 96 * 1024 && mock.last_attribute_device == 1);
   CHECK(mock_two_paths(mock_stream(3), a, c, 1000, 64) == CUDA_SUCCESS);  /* CC 8.6 */
   CHECK(strcmp(mock.last.entry, "two_paths_v16") == 0);
+  /* An empty launch returns before any driver call, though the kernel asks for the stream's
+     device when it launches (docs/header.md "Errors are values"). */
+  {
+    int calls = mock.driver_calls, launches = mock.launches;
+    CHECK(mock_two_paths(mock_stream(0), a, c, 0, 64) == CUDA_SUCCESS);
+    CHECK(mock.driver_calls == calls && mock.launches == launches);
+  }
   /* Unaligned rows: the general variant of whichever path the device takes. */
   strides[0] = 65;
   CHECK(mock_two_paths_strided(mock_stream(2), a, shape, strides, c, shape, strides) == CUDA_SUCCESS);
@@ -255,6 +262,7 @@ static void test_tma_path(void) {
 static void test_vector_extents(void) {
   static const size_t sizes[] = {8, 8, 8, 8, 8};
   CUdeviceptr a = 0x5000000, b = 0x6000000;
+  int calls, launches;
   mock_reset();
   mock_param_sizes(sizes, 5);
   /* Arrays moved in 16-byte vectors: 1000 f32 are 250 vectors; 1001 would leave a partial one. */
@@ -267,12 +275,17 @@ static void test_vector_extents(void) {
   CHECK(mock_copy_vec(NULL, a, b, 2) == CUDA_SUCCESS);
   CHECK(strcmp(mock.last.entry, "copy_vec") == 0);
   CHECK(mock_copy_vec(NULL, a, b, 0) == CUDA_SUCCESS);  /* empty: nothing to check */
-  /* Whole vectors, but the assert on extents (n <= 4096) fails: the general variant, which keeps
-     the assert, runs and reports it. */
+  /* The assert on extents (n <= 4096) fails: a bad argument, refused before any driver call
+     (the general variant's device assert would end the CUDA context), vectors or not. */
   CHECK(mock_copy_vec(NULL, a, b, 4096) == CUDA_SUCCESS);
   CHECK(strcmp(mock.last.entry, "copy_vec_v16") == 0);
-  CHECK(mock_copy_vec(NULL, a, b, 8192) == CUDA_SUCCESS);
-  CHECK(strcmp(mock.last.entry, "copy_vec") == 0);
+  calls = mock.driver_calls;
+  launches = mock.launches;
+  CHECK(mock_copy_vec(NULL, a, b, 8192) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(mock_copy_vec(NULL, a, b, 8193) == CUDA_ERROR_INVALID_VALUE);
+  CHECK(mock.driver_calls == calls && mock.launches == launches);
+  CHECK(mock_copy_vec(NULL, a, b, 4095) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "copy_vec") == 0 && mock.launches == launches + 1);
 }
 
 static void test_fill_and_loading(void) {

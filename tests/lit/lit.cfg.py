@@ -33,3 +33,14 @@ if cuobjdump:
     config.environment["PATH"] = os.pathsep.join([os.path.dirname(os.path.abspath(cuobjdump)), config.environment["PATH"]])
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", cuobjdump))
+
+# A C compiler, cuda.h and the driver stub (libcuda.so of the toolkit's lib64/stubs) for tests
+# that compile and link generated headers: `REQUIRES: cc`; %cc, %cc_include, %cc_stubs.
+cc = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
+stubs = os.path.join(cuda, "lib64", "stubs")
+if cc and os.path.exists(os.path.join(cuda, "include", "cuda.h")) and \
+        os.path.exists(os.path.join(stubs, "libcuda.so")):
+    config.available_features.add("cc")
+    config.substitutions.append(("%cc_include", os.path.join(cuda, "include")))
+    config.substitutions.append(("%cc_stubs", stubs))
+    config.substitutions.append(("%cc", cc))  # after the longer names that start like it

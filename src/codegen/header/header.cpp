@@ -108,15 +108,18 @@ std::vector<std::string> grid_exprs(const KernelAbi& k) {
 // Names shared by everything one header defines.
 struct Module {
   const HeaderInput& in;
-  std::string base;   // prefix + first kernel: names the header-level symbols
-  std::string guard;  // BASE_TILEC
+  std::string base;    // prefix + first kernel: names the header-level symbols
+  std::string guard;   // BASE_TILEC
   std::string ptx_arch;
+  std::string config;  // the configuration hash (12 hex digits), in every linker-visible name
+  std::string image;   // the image's (weak) symbol: BASE_tilec_CONFIG_image
 };
 
 // Names and pieces of one kernel.
 struct Kernel {
   const KernelAbi& abi;
   std::string sym;  // prefix + name
+  std::string state, lock;  // the loader state's and lock's (weak) symbols: SYM_tilec_CONFIG_state, _lock
   std::vector<const AbiParam*> arrays, scalars;
   bool needs_device;  // the launch asks which device the stream is on
   std::vector<size_t> first_entry;  // per path: its first entry's index in the entry table
@@ -133,7 +136,9 @@ int path_compute_capability(const AbiPath& p) {
 }
 
 Kernel make_kernel(const Module& m, const KernelAbi& k) {
-  Kernel out{k, m.in.prefix + k.name, {}, {}, false, {}, 0};
+  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, {}, 0};
+  out.state = out.sym + "_tilec_" + m.config + "_state";
+  out.lock = out.sym + "_tilec_" + m.config + "_lock";
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
   out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1;
   for (const AbiPath& p : k.paths) {
@@ -240,27 +245,63 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
     }
     out += wrap(comment_text(launch), "   ") + "\n";
   }
+  if (!a.host_assert_messages.empty()) {
+    std::vector<std::string> quoted;
+    for (const std::string& msg : a.host_assert_messages) quoted.push_back("\"" + msg + "\"");
+    out += wrap(comment_text("Asserts on extents, checked here: when one fails the launch returns "
+                             "CUDA_ERROR_INVALID_VALUE before any driver call (nothing runs, the context stays "
+                             "usable): " + join(quoted, ", ") + "."),
+                "   ") + "\n";
+  }
   out += "   Returns CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE for a bad argument, or the driver's error. */\n";
   (void)m;
   return out;
 }
 
+// The linker name of public symbol `name` (a kernel's symbol plus a suffix of
+// header_symbol_suffixes()): `name_tilec_CONFIG`. Callers that include the header reach the
+// definitions of their own configuration only, so two configurations of one kernel (other -D
+// values, archs or flags, without --prefix) never merge; the plain `name` is a weak alias.
+std::string linker_name(const Module& m, const std::string& name) { return name + "_tilec_" + m.config; }
+
+// The asm label that gives a declaration its linker name (GCC and Clang; C and C++).
+std::string asm_label(const Module& m, const std::string& name) {
+  return " __asm__(\"" + linker_name(m, name) + "\")";
+}
+
 std::string declare_kernel(const Module& m, const Kernel& k) {
   std::string out = describe_kernel(m, k);
-  out += "CUresult " + k.sym + "(" + dense_params(k) + ");\n\n";
+  out += "CUresult " + k.sym + "(" + dense_params(k) + ")" + asm_label(m, k.sym) + ";\n\n";
   out += "/* The same launch on strided views: per array its extents and strides, in elements. */\n";
-  out += "CUresult " + k.sym + "_strided(" + strided_params(k) + ");\n\n";
+  out += "CUresult " + k.sym + "_strided(" + strided_params(k) + ")" + asm_label(m, k.sym + "_strided") + ";\n\n";
   out += "/* The grid the launch would use (CUDA_ERROR_INVALID_VALUE for negative extents or a grid\n"
          "   past the hardware limits).";
   if (k.abi.grid.uses_num_sms) out += " num_sms is read from the current context's device.";
   out += " */\n";
-  out += "CUresult " + k.sym + "_grid(" + grid_params(k) + ");\n\n";
+  out += "CUresult " + k.sym + "_grid(" + grid_params(k) + ")" + asm_label(m, k.sym + "_grid") + ";\n\n";
   out += "/* Loads the kernel now (and into the current context, if any) instead of at the first launch:\n"
          "   call it before capturing a CUDA graph. Calls cuInit(0). */\n";
-  out += "CUresult " + k.sym + "_load(void);\n\n";
+  out += "CUresult " + k.sym + "_load(void)" + asm_label(m, k.sym + "_load") + ";\n\n";
   out += "/* Frees the loaded kernel; the next launch loads it again. Must not race with launches. */\n";
-  out += "CUresult " + k.sym + "_unload(void);\n\n";
-  out += "extern const tilec_kernel_metadata " + k.sym + "_metadata;\n\n";
+  out += "CUresult " + k.sym + "_unload(void)" + asm_label(m, k.sym + "_unload") + ";\n\n";
+  out += "extern const tilec_kernel_metadata " + k.sym + "_metadata" + asm_label(m, k.sym + "_metadata") + ";\n\n";
+  return out;
+}
+
+// Weak aliases with the plain public names (`k`, `k_strided`, ..., `k_metadata`) for callers that
+// do not include the header (dlsym, ctypes, hand-written declarations). ELF only.
+std::string define_aliases(const Module& m, const Kernel& k) {
+  auto alias = [&](const std::string& name) {
+    return fmt::format("__asm__(\"{}\") __attribute__((weak, alias(\"{}\")))", name, linker_name(m, name));
+  };
+  auto local = [&](const std::string& name) { return linker_name(m, name) + "_alias"; };
+  std::string out;
+  out += fmt::format("CUresult {}({}) {};\n", local(k.sym), dense_params(k), alias(k.sym));
+  out += fmt::format("CUresult {}({}) {};\n", local(k.sym + "_strided"), strided_params(k), alias(k.sym + "_strided"));
+  out += fmt::format("CUresult {}({}) {};\n", local(k.sym + "_grid"), grid_params(k), alias(k.sym + "_grid"));
+  out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_load"), alias(k.sym + "_load"));
+  out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_unload"), alias(k.sym + "_unload"));
+  out += fmt::format("extern const tilec_kernel_metadata {} {};\n", local(k.sym + "_metadata"), alias(k.sym + "_metadata"));
   return out;
 }
 
@@ -273,12 +314,12 @@ std::string define_state(const Kernel& k) {
       entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                     p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI3_WEAK extern pthread_mutex_t {0}_tilec_lock;\n"
-      "pthread_mutex_t {0}_tilec_lock = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI3_WEAK extern tilec_kernel_state {0}_tilec_state;\n"
-      "tilec_kernel_state {0}_tilec_state = TILEC_ABI3_ZERO;\n"
+      "TILEC_ABI3_WEAK extern pthread_mutex_t {3};\n"
+      "pthread_mutex_t {3} = PTHREAD_MUTEX_INITIALIZER;\n"
+      "TILEC_ABI3_WEAK extern tilec_kernel_state {4};\n"
+      "tilec_kernel_state {4} = TILEC_ABI3_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
-      k.sym, entries.size(), join(entries, ",\n    "));
+      k.sym, entries.size(), join(entries, ",\n    "), k.lock, k.state);
 }
 
 std::string define_metadata(const Module& m, const Kernel& k) {
@@ -353,7 +394,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   out += fmt::format("    {}, {}, {},\n", m.in.archs.size(),
                      m.in.archs.empty() ? "NULL" : m.base + "_tilec_archs",
                      m.ptx_arch.empty() ? "NULL" : c_string_literal(m.ptx_arch));
-  out += fmt::format("    {0}_tilec_image, {1}}};\n\n", m.base, m.in.image.size());
+  out += fmt::format("    {0}, {1}}};\n\n", m.image, m.in.image.size());
   return out;
 }
 
@@ -464,6 +505,20 @@ std::string define_strided(const Module& m, const Kernel& k) {
   } else {
     out += "  tilec_sym[0] = 0;\n  (void)tilec_sym;\n";
   }
+  if (na > 0 && !a.host_asserts.empty()) {
+    // Asserts the host can check (host_assert.h): a failing one is a bad argument, refused
+    // before the driver is touched, instead of a device assert that ends the CUDA context.
+    out += fmt::format("  if (!({})) return CUDA_ERROR_INVALID_VALUE;  /* the kernel's asserts on extents */\n",
+                       join(a.host_asserts, " && "));
+  }
+  // The grid, then nothing more for an empty one; a grid with num_sms needs the device first.
+  std::string grid = fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
+                                 grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; },
+                                                "tilec_sms")) +
+                     "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
+                     "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+                     "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
+  if (!a.grid.uses_num_sms) out += grid;
   if (k.needs_device) {
     out += "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
@@ -471,30 +526,19 @@ std::string define_strided(const Module& m, const Kernel& k) {
   if (a.grid.uses_num_sms) {
     out += "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+    out += grid;
   }
-  out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
-                     grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }, "tilec_sms"));
-  out += "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
-         "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
-         "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
-  out += fmt::format("  tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
+  out += fmt::format("  tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-                     k.sym, m.base, k.num_entries);
-  const AbiPath& portable = a.portable();
-  bool vec = portable.variants.size() > 1 && portable.variants[0].vectorized;
-  if (vec && na > 0 && !a.host_asserts.empty()) {
-    // The vectorized variant leaves out these asserts on extents: when one fails, the general
-    // variant runs and the device reports it (CUDA_ERROR_ASSERT with the message).
-    out += fmt::format("  if (!({})) tilec_vec = 0;  /* asserts on extents */\n", join(a.host_asserts, " && "));
-  }
+                     k.sym, m.image, k.num_entries, k.state, k.lock);
   out += "  (void)tilec_vec;\n";
   // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
   // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
   // clusters and parameters.
   if (a.paths.size() > 1) {
-    out += fmt::format("  tilec_r = tilec_compute_capability(&{}_tilec_state, tilec_dev, &tilec_cc);\n"
+    out += fmt::format("  tilec_r = tilec_compute_capability(&{}, tilec_dev, &tilec_cc);\n"
                        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-                       k.sym);
+                       k.state);
   }
   for (size_t i = 0; i < a.paths.size(); ++i) {
     const AbiPath& p = a.paths[i];
@@ -507,8 +551,8 @@ std::string define_strided(const Module& m, const Kernel& k) {
     if (last) {
       out += fmt::format("  tilec_entry = {};\n  {{\n", choose);
     } else {
-      out += fmt::format("  if ({}tilec_entry_runs(&{}_tilec_state, {}_tilec_entries, {}, tilec_cc)) {{\n",
-                         vec_only ? "tilec_vec && " : "", k.sym, k.sym, e);
+      out += fmt::format("  if ({}tilec_entry_runs(&{}, {}_tilec_entries, {}, tilec_cc)) {{\n",
+                         vec_only ? "tilec_vec && " : "", k.state, k.sym, e);
       out += fmt::format("    tilec_entry = {};\n", choose);
     }
     // Tensor maps first (the stub falls through to the next path when one cannot be encoded).
@@ -558,10 +602,10 @@ std::string define_strided(const Module& m, const Kernel& k) {
                        p.cluster_dims[1], p.cluster_dims[2]);
     if (p.dynamic_shared_bytes > kDefaultSharedLimit) {
       out += fmt::format(
-          "{0}tilec_r = tilec_raise_shared_limit({1}_tilec_state.shared_limit_done[tilec_entry],\n"
-          "{0}                                   {1}_tilec_state.kernels[tilec_entry], tilec_dev, {2});\n"
+          "{0}tilec_r = tilec_raise_shared_limit({1}.shared_limit_done[tilec_entry],\n"
+          "{0}                                   {1}.kernels[tilec_entry], tilec_dev, {2});\n"
           "{0}if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-          ind, k.sym, p.dynamic_shared_bytes);
+          ind, k.state, p.dynamic_shared_bytes);
     }
     if (p.persistent) {
       // min(CTAs, SMs) CTAs along x loop over the logical grid. In clusters (along x only): as
@@ -573,10 +617,10 @@ std::string define_strided(const Module& m, const Kernel& k) {
                          ind);
       if (clustered) {
         out += fmt::format("{0}static int64_t tilec_resident[256];\n"
-                           "{0}tilec_r = tilec_cluster_ctas(tilec_resident, {1}_tilec_state.kernels[tilec_entry], "
+                           "{0}tilec_r = tilec_cluster_ctas(tilec_resident, {1}.kernels[tilec_entry], "
                            "tilec_dev, {2}, {3}, tilec_cluster, stream, &tilec_nsm);\n"
                            "{0}tilec_ctas = (tilec_ctas + {4}) / {5} * {5};\n",
-                           ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0] - 1,
+                           ind, k.state, p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0] - 1,
                            p.cluster_dims[0]);
       } else {
         out += fmt::format("{0}tilec_r = tilec_num_sms(tilec_dev, &tilec_nsm);\n", ind);
@@ -586,9 +630,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
                          ind);
       grid = "tilec_pgrid";
     }
-    out += fmt::format("{0}return tilec_launch({1}_tilec_state.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
+    out += fmt::format("{0}return tilec_launch({5}.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
                        "{0}                    {4}, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
-                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid);
+                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state);
     if (!p.tensor_maps.empty()) out += "    }\n";
     out += "  }\n";
   }
@@ -623,13 +667,13 @@ std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
       "TILEC_ABI3_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
-      "  CUresult tilec_r = tilec_load(&{0}_tilec_state, &{0}_tilec_lock, {1}_tilec_image, {2}, {0}_tilec_entries);\n"
+      "  CUresult tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
-      "  return tilec_load_into_current(&{0}_tilec_state, {2}, {0}_tilec_entries);\n"
+      "  return tilec_load_into_current(&{3}, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
       "TILEC_ABI3_WEAK CUresult {0}_unload(void);\n"
-      "CUresult {0}_unload(void) {{ return tilec_unload(&{0}_tilec_state, &{0}_tilec_lock); }}\n\n",
-      k.sym, m.base, k.num_entries);
+      "CUresult {0}_unload(void) {{ return tilec_unload(&{3}, &{4}); }}\n\n",
+      k.sym, m.image, k.num_entries, k.state, k.lock);
 }
 
 std::string define_module(const Module& m) {
@@ -649,29 +693,19 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI3_WEAK extern const uint64_t {}_tilec_image[{}];\n"
-      "const uint64_t {}_tilec_image[{}] = {{\n",
-      m.in.image.size(), m.base, words, m.base, words);
+      "TILEC_ABI3_WEAK extern const uint64_t {}[{}];\n"
+      "const uint64_t {}[{}] = {{\n",
+      m.in.image.size(), m.image, words, m.image, words);
   out += image_words(m.in.image);
   out += "};\n\n";
   return out;
 }
 
-}  // namespace
-
-std::string generate_header(const HeaderInput& in) {
-  TILEC_ASSERT(!in.kernels.empty(), "a header needs at least one kernel");
-  std::vector<std::string> names, errors;
-  for (const KernelAbi& k : in.kernels) names.push_back(k.name);
-  for (const KernelAbi& k : in.kernels) {
-    std::string error;
-    if (!check_kernel_name(in.prefix, k.name, names, error)) errors.push_back(error);
-    check_kernel_abi(k, errors);
-  }
-  TILEC_ASSERT(errors.empty(), "header input not checked: " + join(errors, "; "));
-
-  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs)};
+// The header text with `config` as the configuration hash.
+std::string render_header(const HeaderInput& in, const std::string& config) {
+  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs), config, ""};
   m.guard = upper_identifier(m.base) + "_TILEC";
+  m.image = m.base + "_tilec_" + config + "_image";
   std::vector<Kernel> kernels;
   for (const KernelAbi& k : in.kernels) kernels.push_back(make_kernel(m, k));
   std::vector<std::string> kernel_names;
@@ -685,12 +719,23 @@ std::string generate_header(const HeaderInput& in) {
   out += wrap("Kernels: " + join(kernel_names, ", ") + ".", "   ") + "\n";
   out += wrap(fmt::format("Needs cuda.h from CUDA 12.0 or newer and GCC or Clang; link with -lcuda. Every "
                           "translation unit may include this header (its definitions are weak: one copy is "
-                          "kept and each kernel loads once per process); define {}_DECLARATIONS_ONLY before "
-                          "including it to leave the image out of that unit. Usage and rules: tilec's "
-                          "docs/header.md. */",
+                          "kept and each kernel loads once per process); define {0}_DECLARATIONS_ONLY before "
+                          "including it to leave the image out of that unit. Linker symbols carry the "
+                          "configuration hash {0}_CONFIG, so headers of other -D values, -arch or flags "
+                          "never share definitions; to include two in one file, give them different "
+                          "--prefix. Usage and rules: tilec's docs/header.md. */",
                           m.guard),
               "   ") + "\n";
-  out += fmt::format("#ifndef {0}_H\n#define {0}_H\n\n", m.guard);
+  // One translation unit with two configurations of the same names is an error here; in two
+  // translation units they do not meet (linker_name).
+  out += fmt::format("#if defined({0}_H) && {0}_CONFIG != 0x{1}\n"
+                     "#error {2}\n"
+                     "#endif\n"
+                     "#ifndef {0}_H\n#define {0}_H\n#define {0}_CONFIG 0x{1}\n\n",
+                     m.guard, m.config,
+                     c_string_literal("another configuration of " + join(kernel_names, ", ") + " (other -D values, "
+                                      "-arch or flags) is already included in this translation unit; give one of "
+                                      "them a --prefix"));
   // cuda.h itself uses anonymous unions, which -std=c99 -Wpedantic rejects; keep that out of
   // the user's build when cuda.h is found through -I instead of -isystem.
   out += "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wpedantic\"\n#endif\n"
@@ -721,10 +766,39 @@ std::string generate_header(const HeaderInput& in) {
     out += define_dense(k);
     out += define_load_unload(k, m);
   }
+  out += "#if defined(__ELF__)\n/* The plain public names, for callers without this header (dlsym, ctypes). */\n";
+  for (const Kernel& k : kernels) out += define_aliases(m, k);
+  out += "#endif\n\n";
   out += fmt::format("#endif /* {}_DECLARATIONS_ONLY */\n\n", m.guard);
   out += "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n";
   out += fmt::format("#endif /* {}_H */\n", m.guard);
   return out;
+}
+
+// FNV-1a, 64 bits.
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+std::string generate_header(const HeaderInput& in) {
+  TILEC_ASSERT(!in.kernels.empty(), "a header needs at least one kernel");
+  std::vector<std::string> names, errors;
+  for (const KernelAbi& k : in.kernels) names.push_back(k.name);
+  for (const KernelAbi& k : in.kernels) {
+    std::string error;
+    if (!check_kernel_name(in.prefix, k.name, names, error)) errors.push_back(error);
+    check_kernel_abi(k, errors);
+  }
+  TILEC_ASSERT(errors.empty(), "header input not checked: " + join(errors, "; "));
+  // The configuration hash: 48 bits of a hash of the whole text (image, launch data, constants,
+  // archs, versions) written with a placeholder hash. The same tilec, source and flags give the
+  // same hash in every translation unit; any difference in the header gives another.
+  uint64_t h = fnv1a(render_header(in, "000000000000")) & 0xffffffffffffull;
+  return render_header(in, fmt::format("{:012x}", h));
 }
 
 }  // namespace tilec

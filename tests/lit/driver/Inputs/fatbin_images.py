@@ -1,6 +1,6 @@
 """Lists the images of a fatbin, one a line: "sass sm_90a", "sass sm_80", "ptx sm_80", in the
 order the fatbin holds them. Reads a .fatbin, or a tilec header (the words of its
-`<name>_tilec_image` array, the fatbin's bytes as little-endian 64-bit words).
+`<name>_tilec_<config>_image` array, the fatbin's bytes as little-endian 64-bit words).
 
     fatbin_images.py FILE
 
@@ -24,7 +24,7 @@ def fatbin_bytes(path):
     if struct.unpack_from("<I", data, 0)[0] == MAGIC:
         return data
     text = data.decode()
-    words = re.search(r"_tilec_image\[\d+\] = \{(.*?)\};", text, re.S)
+    words = re.search(r"_tilec_[0-9a-f]{12}_image\[\d+\] = \{(.*?)\};", text, re.S)
     if not words:
         raise SystemExit(f"{path}: neither a fatbin nor a tilec header")
     return b"".join(struct.pack("<Q", int(w, 0)) for w in words.group(1).replace("\n", " ").split(",") if w.strip())

@@ -40,13 +40,17 @@ def ptx_bytes(path):
 
 def without_path(kind, data, path):
     """`data` with the path masked; for a header also the embedded image (which holds the PTX,
-    so its bytes and size change with the path) and its size."""
+    so its bytes and size change with the path), its size and the configuration hash (of the
+    header's text, so it changes with the image)."""
     data = data.replace(path.encode(), b"<PATH>")
     if kind == "ptx":
         data = data.replace(ptx_bytes(path), b"<PATH>")
     if kind == "h":
         data = re.sub(rb"/\* The fatbin \(\d+ bytes\).*?\n};\n", b"<IMAGE>", data, flags=re.S)
-        data = re.sub(rb"_tilec_image, \d+}", b"_tilec_image, <SIZE>}", data)
+        # The configuration hash (of the whole header, image included) in names and the guard.
+        data = re.sub(rb"_tilec_[0-9a-f]{12}", b"_tilec_<CONFIG>", data)
+        data = re.sub(rb"_TILEC_CONFIG( != |\s)0x[0-9a-f]{12}", rb"_TILEC_CONFIG\1<CONFIG>", data)
+        data = re.sub(rb"_tilec_<CONFIG>_image, \d+}", b"_tilec_<CONFIG>_image, <SIZE>}", data)
     return data
 
 
