@@ -29,6 +29,11 @@ struct Target {
   bool has_cp_async() const { return sm >= 80; }
   /// mma.sync on e4m3/e5m2 (PTX ISA §9.7.14, sm_89 with PTX 8.4).
   bool has_f8_mma_sync() const { return sm >= 89; }
+  /// Whether the tensor cores run an f8 mma.sync themselves (QMMA in SASS): sm_89 and sm_120+.
+  /// On sm_90-sm_110, ptxas 13.0 assembles each m16n8k32 as two f16 HMMA.16816 from zero,
+  /// added to the accumulator with four FADDs (checked in the SASS), so the compiler lowers
+  /// it to two f16 mmas on converted registers itself (mma_sync.cpp).
+  bool has_native_f8_mma_sync() const { return sm == 89 || sm >= 120; }
   /// cvt between f32 (or f16x2) and e4m3x2/e5m2x2 (PTX ISA §9.7.9.21; ptxas 13.0 asks PTX 8.1
   /// on sm_89, 7.8 on sm_90).
   bool has_f8_convert() const { return sm >= 89; }

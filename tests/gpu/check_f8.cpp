@@ -15,7 +15,9 @@
 //     14 bits, DeepSeek-V3 report §3.3.2; nothing promotes it). The relative Frobenius error of
 //     the samples must also stay under 2^-7, so that a wrong kernel cannot hide in the bound.
 //     Which entry ran is checked: _wgmma where every row is 16-byte aligned (K and 2 N multiples
-//     of 16), the portable one else.
+//     of 16), the portable one else; e5m2 A beside e4m3 B on both. The vectorized portable
+//     entry (_v16), which the launcher never picks on the H200, is launched by name
+//     (portable_entry) for the three builds.
 //     With -D PROMOTE=True (a promotion into f32 registers every 4 k32 steps) the bound's
 //     ceil(K / 32) becomes min(4, ceil(K / 32)) plus the f32 additions (within 2^-20 mag).
 //   check_f8 [--small]   one line per case; exit status 1 on a failure; --small: the shapes
@@ -26,6 +28,9 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -165,12 +170,47 @@ std::vector<uint8_t> random_f8(size_t n, bool e5m2, std::mt19937_64& rng) {
   return v;
 }
 
-using Launch = CUresult (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
-                            int64_t, int64_t);
+using Launch = std::function<CUresult(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr,
+                                      int64_t, int64_t, int64_t)>;
+
+// A launch of one entry of a matmul_f8 header's portable path by name, with its own grid and
+// shared memory (metadata `md`). On the H200 the header's launcher takes the tma_wgmma entry
+// wherever every row is 16-byte aligned and the general entry elsewhere, so the vectorized
+// portable entry (_v16) runs only this way. Contiguous arrays; PTX parameters as in the
+// header's launcher (per array its base and element strides, then M, K, N).
+Launch portable_entry(const tilec_kernel_metadata& md, const char* entry) {
+  return [&md, entry](CUstream s, CUdeviceptr A, CUdeviceptr B, CUdeviceptr SA, CUdeviceptr SB, CUdeviceptr C,
+                      int64_t M, int64_t K, int64_t N) -> CUresult {
+    static std::map<std::string, CUkernel> kernels;  // the headers' kernels share a name
+    const tilec_path_info& path = md.paths[md.num_paths - 1];
+    CUkernel& k = kernels[std::to_string(reinterpret_cast<uintptr_t>(&md)) + "/" + entry];  // per header
+    if (!k) {
+      CUlibrary lib;
+      CUresult r = cuLibraryLoadData(&lib, md.image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      if (r == CUDA_SUCCESS) r = cuLibraryGetKernel(&k, lib, entry);
+      CUdevice dev;
+      if (r == CUDA_SUCCESS) r = cuCtxGetDevice(&dev);
+      if (r == CUDA_SUCCESS)
+        r = cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, path.dynamic_shared_bytes, k, dev);
+      if (r != CUDA_SUCCESS) return r;
+    }
+    int64_t bm = 0, bn = 0;
+    for (int i = 0; i < md.num_constants; ++i) {
+      if (std::string(md.constants[i].name) == "BM") bm = std::atoll(md.constants[i].value);
+      if (std::string(md.constants[i].name) == "BN") bn = std::atoll(md.constants[i].value);
+    }
+    int64_t sa0 = K, sa1 = 1, sb0 = K, sb1 = 1, sc0 = N, sc1 = 1;
+    void* args[] = {&A, &sa0, &sa1, &B, &sb0, &sb1, &SA, &SB, &C, &sc0, &sc1, &M, &K, &N};
+    g_last_entry = entry;
+    return cuLaunchKernel(reinterpret_cast<CUfunction>(k), unsigned(cdiv(M, bm) * cdiv(N, bn)), 1, 1,
+                          unsigned(path.threads_per_cta), 1, 1, unsigned(path.dynamic_shared_bytes), s, args, nullptr);
+  };
+}
 
 // `promote`: the k32 steps between promotions into the f32 accumulator (0: none).
-void check_matmul(const char* name, Launch launch, int64_t M, int64_t N, int64_t K, bool a_e5m2, int promote,
-                  std::mt19937_64& rng) {
+// `forced`: `launch` runs one entry by name (portable_entry), not the header's launcher.
+void check_matmul(const char* name, const Launch& launch, int64_t M, int64_t N, int64_t K, bool a_e5m2, int promote,
+                  std::mt19937_64& rng, bool forced = false) {
   std::vector<uint8_t> a = random_f8(size_t(M * K), a_e5m2, rng), b = random_f8(size_t(N * K), false, rng);
   std::vector<float> sa = {0.375f}, sb = {1.75f};
   Buffer A(a.size()), B(b.size()), SA(4), SB(4), C(size_t(M * N * 2));
@@ -183,7 +223,8 @@ void check_matmul(const char* name, Launch launch, int64_t M, int64_t N, int64_t
   CHECK_CU(cuCtxSynchronize());
   char what[96];
   std::snprintf(what, sizeof what, "%s %ldx%ldx%ld", name, long(M), long(N), long(K));
-  if (g_device_cc == 90) expect_path(what, K % 16 == 0 && N * 2 % 16 == 0);  // 16-byte rows of A, B and C
+  if (g_device_cc == 90 && !forced) expect_path(what, K % 16 == 0 && N * 2 % 16 == 0);  // 16-byte rows of A, B, C
+  if (forced) std::snprintf(what, sizeof what, "%s %ldx%ldx%ld (%s)", name, long(M), long(N), long(K), g_last_entry);
   std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
   std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
   double s = double(sa[0]) * double(sb[0]), worst = 0, num = 0, den = 0, worst_acc = 0;
@@ -307,9 +348,22 @@ int main(int argc, char** argv) {
   std::vector<Shape> shapes = {{128, 256, 128}, {300, 500, 512}, {200, 136, 200}, {1024, 1024, 4096}};
   if (!small) shapes.push_back({4096, 4096, 8192});
   for (const Shape& s : shapes) check_matmul("matmul_f8 e4m3*e4m3", matmul_f8, s.M, s.N, s.K, false, 0, rng);
-  check_matmul("matmul_f8 e5m2*e4m3", e5_matmul_f8, 256, 512, 1024, true, 0, rng);
+  // e5m2 A beside e4m3 B: on wgmma (aligned rows) and on the portable path (the others).
+  for (const Shape& s : std::vector<Shape>{{256, 512, 1024}, {300, 500, 512}, {200, 136, 200}})
+    check_matmul("matmul_f8 e5m2*e4m3", e5_matmul_f8, s.M, s.N, s.K, true, 0, rng);
   // -D PROMOTE=True -D BN=128: each 128-deep block (4 k32 steps) is summed into f32 registers.
   for (const Shape& s : shapes) check_matmul("matmul_f8 PROMOTE", pr_matmul_f8, s.M, s.N, s.K, false, 4, rng);
+  // The vectorized portable entries, launched by name (16-byte rows; M not a multiple of 128).
+  std::vector<Shape> v16 = {{128, 256, 128}, {300, 512, 256}};
+  if (!small) v16.push_back({1000, 1024, 2048});
+  for (const Shape& s : v16) {
+    // (--prefix names the C functions; the entries keep the kernel's name)
+    check_matmul("matmul_f8", portable_entry(matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, false, 0, rng, true);
+    check_matmul("matmul_f8 e5m2*e4m3", portable_entry(e5_matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, true,
+                 0, rng, true);
+    check_matmul("matmul_f8 PROMOTE", portable_entry(pr_matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, false,
+                 4, rng, true);
+  }
   for (const Shape& s : std::vector<Shape>{{128, 256, 32}, {300, 500, 256}, {200, 136, 99}, {1024, 1024, 4096}})
     check_tf32(s.M, s.N, s.K, rng);
   for (const Shape& s : std::vector<Shape>{{128, 128, 128}, {300, 500, 256}, {200, 136, 99}, {1000, 1032, 4096}})

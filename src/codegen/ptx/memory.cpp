@@ -392,13 +392,46 @@ void MemoryEmitter::load_in_groups(
     a.row_off.clear();
     a.valid.clear();
     if (edge) edge_limits(b_, a);
+    // Without vectors (no immediate offsets along the last dimension), each element's address
+    // is an earlier one's plus one dimension's offset where they differ along one dimension
+    // only: the next element of a run is one stride on, the first of the next group one step
+    // of the layout's CTA tile on. Offsets from the thread base (offset times stride, one per
+    // element of a run and per group) are loop-invariant, and ptxas kept them all live across
+    // a loop of staged loads (an f8 group of 16 and 8 groups: about 44 registers).
+    std::string group_addr;             // the previous group's first address register
+    std::vector<int64_t> group_off;     // its offsets
+    auto stepped = [&](const std::string& from, const std::vector<int64_t>& from_off,
+                       const std::vector<int64_t>& to_off) -> std::string {
+      if (a.contiguous || from.empty()) return "";
+      int dim = -1;
+      for (int j = 0; j < a.rank; ++j) {
+        if (to_off[size_t(j)] == from_off[size_t(j)]) continue;
+        if (dim >= 0 || to_off[size_t(j)] < from_off[size_t(j)]) return "";
+        dim = j;
+      }
+      if (dim < 0) return "";
+      std::string next = b_.reg(RegClass::B64);
+      b_.ins("add.s64", {next, from, dim_offset(b_, a, l, dim, to_off[size_t(dim)] - from_off[size_t(dim)])});
+      return next;
+    };
     for (int64_t first = 0; first < n; first += group) {
       // Each group computes its own offsets (a few adds), so none stays live across groups.
       a.row_off.clear();
       std::vector<std::string> regs;
+      std::string prev;  // the previous element's address register
+      std::vector<int64_t> prev_off;
       for (int64_t r = first; r < first + group; ++r) {
         std::string dst = b_.reg(c);
-        std::string addr = element_address(b_, a, l, r);
+        std::vector<int64_t> off = l.reg_offset(r);
+        std::string reg = r == first ? stepped(group_addr, group_off, off) : stepped(prev, prev_off, off);
+        std::string addr = reg.empty() ? element_address(b_, a, l, r) : "[" + reg + "]";
+        if (reg.empty() && !a.contiguous && addr.find('+') == std::string::npos) reg = addr.substr(1, addr.size() - 2);
+        prev = reg;
+        prev_off = off;
+        if (r == first) {
+          group_addr = reg;
+          group_off = off;
+        }
         std::string p;
         if (edge) {
           if (c == RegClass::Pred) b_.ins("setp.ne.u32", {dst, pad, "0"});

@@ -20,7 +20,9 @@ struct MmaKind {
   bool wide = false;         ///< f64 fragments (64-bit registers)
 };
 
-MmaKind mma_kind(DType a, DType c) {
+// `b` matters for f8 only: e4m3 and e5m2 operands may be paired either way (the other types
+// are the same on both sides).
+MmaKind mma_kind(DType a, DType b, DType c) {
   std::string ab = ptx_type(a), cd = ptx_type(c);
   switch (a) {
     case DType::F16:
@@ -32,7 +34,7 @@ MmaKind mma_kind(DType a, DType c) {
       return {16, 8, 32, 4, 2, 4, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"};
     case DType::F8E4M3:
     case DType::F8E5M2:
-      return {16, 8, 32, 4, 2, 4, fmt::format("mma.sync.aligned.m16n8k32.row.col.f32.{}.{}.f32", ab, ab)};
+      return {16, 8, 32, 4, 2, 4, fmt::format("mma.sync.aligned.m16n8k32.row.col.f32.{}.{}.f32", ab, ptx_type(b))};
     default:  // f64
       return {8, 8, 4, 1, 1, 1, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", true};
   }
@@ -407,7 +409,7 @@ void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const 
   const ir::Value* B = op.operands[1];
   const ir::Value* C = op.operands[2];
   DType ta = A->type.tile.dtype, tc = C->type.tile.dtype;
-  MmaKind mk = mma_kind(ta, tc);
+  MmaKind mk = mma_kind(ta, B->type.tile.dtype, tc);
   const Layout& lc = cx_.k_.layout(C);
   int64_t M = A->type.tile.shape[0], K = A->type.tile.shape[1], N = B->type.tile.shape[1];
   int e = elem_bytes(ta);
@@ -486,6 +488,7 @@ void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const 
   };
 
   RegClass fr = mk.wide ? RegClass::B64 : RegClass::B32;
+  bool f8_as_f16 = is_f8(ta) && !cx_.o_.target.has_native_f8_mma_sync();
   int64_t k_chunks = mk.k * e / 16;  // 16-byte chunks per k step (2; f64 has no ldmatrix)
   for (int64_t kk = 0; kk < K / mk.k; ++kk) {
     std::vector<std::vector<std::string>> fa(static_cast<size_t>(reps_m)), fb(static_cast<size_t>(reps_n));
@@ -528,6 +531,10 @@ void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const 
     }
     // The pipeline's late sync (cp_async.cpp) once every fragment is in registers.
     if (kk + 1 == K / mk.k) pipeline_.late_sync_at(op);
+    if (f8_as_f16) {
+      f8_mmas_as_f16(ta, B->type.tile.dtype, fa, fb, acc);
+      continue;
+    }
     for (int64_t rm = 0; rm < reps_m; ++rm)
       for (int64_t rn = 0; rn < reps_n; ++rn) {
         int per = mk.m == 16 ? 4 : 2;
@@ -549,6 +556,48 @@ void MmaSyncEmitter::mma_compute(const ir::Op& op, const SmemOperand& sa, const 
         b_.ins(mk.opcode, {dlist, fa_list, fb_list, dlist});
       }
   }
+}
+
+void MmaSyncEmitter::f8_mmas_as_f16(DType ta, DType tb, const std::vector<std::vector<std::string>>& fa,
+                                    const std::vector<std::vector<std::string>>& fb, const std::vector<std::string>& acc) {
+  // One k step of f8 m16n8k32 mmas (fragments fa[rm], fb[rn]; accumulator piece (rm, rn) at
+  // acc[4 * (rm * reps_n + rn)]) as f16 m16n8k16 pairs on the same accumulators (exact: every
+  // e4m3 and e5m2 value is an f16, and an f16 product is exact in f32). Fragments (PTX ISA,
+  // "Matrix Fragments for mma.m16n8k32" and "for mma.m16n8k16"): for m16n8k32, thread t holds
+  // in a0/a1 (rows g, g+8) the k columns 4t..4t+3 and in a2/a3 16+4t..16+4t+3, in b0 the k
+  // rows 4t..4t+3 and in b1 16+4t..; for m16n8k16, a0/a1 hold k 2t, 2t+1 and a2/a3 2t+8, 2t+9,
+  // b0 k 2t, 2t+1 and b1 2t+8, 2t+9. A product's terms may be summed in any k order as long as
+  // A and B use the same one, so the first f16 mma takes k 4t, 4t+1 (each register's low byte
+  // pair) as its 2t, 2t+1 and 4t+2, 4t+3 (the high pair) as its 2t+8, 2t+9; the second one
+  // the same from a2/a3 and b1. cvt.rn.f16x2.e4m3x2 puts the low byte in the low half
+  // (§9.7.9.21). Every accumulator takes its first half, then its second, as the f8 mma's
+  // order would be; all first halves are issued before the second ones, so a2/a3/b1 stay
+  // 8-bit until then and a0/a1/b0 and their widened forms are dead after (about 48 registers
+  // fewer live at once than widening the whole k step). Each register is widened where its
+  // first mma needs it.
+  std::map<std::string, std::pair<std::string, std::string>> widened;
+  auto widen = [&](const std::string& r, DType t) {
+    auto& w = widened[r];
+    if (w.first.empty()) {
+      std::string lo = b_.reg(RegClass::B16), hi = b_.reg(RegClass::B16);
+      w = {b_.reg(RegClass::B32), b_.reg(RegClass::B32)};
+      b_.ins("mov.b32", {"{" + lo + ", " + hi + "}", r});
+      b_.ins("cvt.rn.f16x2." + ptx_type(t) + "x2", {w.first, lo});
+      b_.ins("cvt.rn.f16x2." + ptx_type(t) + "x2", {w.second, hi});
+    }
+    return w;
+  };
+  size_t reps_n = fb.size();
+  for (size_t half = 0; half < 2; ++half)
+    for (size_t rm = 0; rm < fa.size(); ++rm)
+      for (size_t rn = 0; rn < reps_n; ++rn) {
+        auto a0 = widen(fa[rm][2 * half], ta), a1 = widen(fa[rm][2 * half + 1], ta), b0 = widen(fb[rn][half], tb);
+        size_t first = (rm * reps_n + rn) * 4;
+        std::string d = "{" + fmt::format("{}", fmt::join(acc.begin() + long(first), acc.begin() + long(first + 4), ", ")) + "}";
+        b_.ins("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+               {d, fmt::format("{{{}, {}, {}, {}}}", a0.first, a1.first, a0.second, a1.second),
+                fmt::format("{{{}, {}}}", b0.first, b0.second), d});
+      }
 }
 
 }  // namespace tilec::codegen

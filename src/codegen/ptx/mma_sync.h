@@ -66,6 +66,12 @@ class MmaSyncEmitter : FamilyEmitter {
   struct LaneAddress;
   /// Fragment loads and mma.sync instructions for `op` with its operands in shared memory.
   void mma_compute(const ir::Op& op, const SmemOperand& a, const SmemOperand& b);
+  /// One k step of f8 m16n8k32 mma.sync on fragments fa[rm] (4 registers each, type `ta`) and
+  /// fb[rn] (2, type `tb`) into the accumulator `acc` (4 f32 per (rm, rn) piece, rn fastest),
+  /// issued as f16 m16n8k16 pairs on fragments widened with cvt.rn.f16x2 (for targets without
+  /// a native f8 mma.sync: Target::has_native_f8_mma_sync).
+  void f8_mmas_as_f16(DType ta, DType tb, const std::vector<std::vector<std::string>>& fa,
+                      const std::vector<std::vector<std::string>>& fb, const std::vector<std::string>& acc);
   /// Writes tile `v` (2-D, any layout) row-major into shared memory at `base` (u32 register)
   /// with `pitch` bytes per row.
   void stage_operand(const ir::Value* v, const std::string& base, int64_t pitch);
