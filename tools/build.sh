@@ -8,7 +8,7 @@ BUILD=${1:-build}
 
 # Debian packages the build and the tests need (the CUDA toolkit is expected in /usr/local/cuda).
 PKGS=(cmake ninja-build g++ clang re2c bison libcli11-dev libspdlog-dev libfmt-dev catch2
-      llvm-14-tools python3)
+      libxxhash-dev llvm-14-tools python3)
 missing=()
 for p in "${PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

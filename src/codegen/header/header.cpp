@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#define XXH_INLINE_ALL  // header-only: no libxxhash to link
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -775,13 +778,6 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
   return out;
 }
 
-// FNV-1a, 64 bits.
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 }  // namespace
 
 std::string generate_header(const HeaderInput& in) {
@@ -797,7 +793,9 @@ std::string generate_header(const HeaderInput& in) {
   // The configuration hash: 48 bits of a hash of the whole text (image, launch data, constants,
   // archs, versions) written with a placeholder hash. The same tilec, source and flags give the
   // same hash in every translation unit; any difference in the header gives another.
-  uint64_t h = fnv1a(render_header(in, "000000000000")) & 0xffffffffffffull;
+  // XXH3 (xxHash 0.8): its 64-bit output is specified, the same on every platform and build.
+  std::string draft = render_header(in, "000000000000");
+  uint64_t h = XXH3_64bits(draft.data(), draft.size()) & 0xffffffffffffull;
   return render_header(in, fmt::format("{:012x}", h));
 }
 
