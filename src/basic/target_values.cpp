@@ -3,7 +3,8 @@
 namespace tilec {
 
 bool target_key_covers(std::string_view key, std::string_view arch) {
-  return key == arch || (arch.size() == key.size() + 1 && arch.back() == 'a' && arch.substr(0, key.size()) == key);
+  return key == arch || (arch.size() == key.size() + 1 && (arch.back() == 'a' || arch.back() == 'f') &&
+                          arch.substr(0, key.size()) == key);
 }
 
 std::optional<int> value_for_arch(const std::vector<TargetValue>& values, std::string_view option,

@@ -23,8 +23,8 @@ struct TargetValue {
 };
 
 /// True when an entry for `key` applies to code compiled for `arch`: the same arch, or `key`
-/// without a suffix and `arch` its arch-specific form (sm_90 covers sm_90a, as the arch's
-/// family: both run on the same GPUs).
+/// without a suffix and `arch` its arch- or family-specific form (sm_90 covers sm_90a,
+/// sm_100 covers sm_100a and sm_100f).
 bool target_key_covers(std::string_view key, std::string_view arch);
 
 /// The value of `option` for code compiled for `arch`: an entry for `arch` itself first, then

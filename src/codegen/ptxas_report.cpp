@@ -102,12 +102,19 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
       size_t ki = 0;
       while (f && kernels[ki].get() != f) ++ki;
       int w = f && ki < warps.size() ? warps[ki] : 0;
+      bool warps_per_target = k && std::any_of(k->options.by_target.begin(), k->options.by_target.end(),
+                                               [](const TargetValue& v) { return v.option == "num_warps"; });
       if (k && r.entry == wgmma_entry(k->name)) {
         text += "; fewer registers per thread: smaller tiles (the tma_wgmma path runs one warpgroup per 64 "
                 "accumulator rows, whatever num_warps says)";
-      } else if (k && k->options.num_warps) {
+      } else if (k && k->options.num_warps && !warps_per_target) {
         text += fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
                             std::min(2 * k->options.num_warps, 32), k->options.num_warps);
+      } else if (k && w && warps_per_target) {
+        // Given per target: w is the value this entry was built with (the plan's target's).
+        text += fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {} in its by_target) "
+                            "or smaller tiles",
+                            std::min(2 * w, 32), w);
       } else if (k && w) {
         text += fmt::format("; fewer registers per thread: more warps (num_warps={}; the compiler chose {}) or "
                             "smaller tiles", std::min(2 * w, 32), w);

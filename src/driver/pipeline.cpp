@@ -107,35 +107,44 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-// -Wby-target: an entry of by_target(...) for an arch the build has whose value no code takes.
-// The portable path is planned once for every target with the oldest target's values; the
-// TmaWgmma path takes its own target's num_stages (its warps are its warpgroups, and
-// max_registers or min_ctas_per_sm keep a kernel off it). `specific[t][i]` >= 0: kernel i has
-// the TmaWgmma path on target t.
+// -Wby-target: an entry of by_target(...) for an arch the build has whose value no code takes,
+// or takes in a way the user may not expect. The portable path is planned once for every
+// target with the oldest target's values; the TmaWgmma path takes its own target's num_stages,
+// max_registers and min_ctas_per_sm (the last two make its producer inline, §7.9) but not
+// num_warps (its warps are its warpgroups), and num_stages=1 keeps a kernel off it.
+// `specific[t][i]` >= 0: kernel i has the TmaWgmma path on target t.
 void warn_unused_target_values(const std::vector<std::unique_ptr<ir::Function>>& kernels,
                                const std::vector<codegen::Target>& targets, const codegen::Target& plan_target,
                                const std::vector<std::vector<int>>& specific, DiagnosticEngine& diag) {
+  auto portable = [&](const codegen::Target& t) {
+    return fmt::format("on {} the kernel runs the portable path, planned once for every target of the build with "
+                       "the values for {}, the oldest",
+                       t.arch, plan_target.arch);
+  };
   for (size_t i = 0; i < kernels.size(); ++i)
     for (const TargetValue& v : kernels[i]->sig.options.by_target) {
       if (target_key_covers(v.arch, plan_target.arch)) continue;
-      const codegen::Target* built = nullptr;
+      std::string why;  // empty: used as written, or no target of the build is v.arch
       bool used = false;
-      for (size_t t = 0; t < targets.size(); ++t)
-        if (target_key_covers(v.arch, targets[t].arch)) {
-          built = &targets[t];
-          used = used || (v.option == "num_stages" && specific[t][i] >= 0);
-        }
-      if (!built || used) continue;
-      bool tma = false;
-      for (size_t t = 0; t < targets.size(); ++t) tma = tma || (&targets[t] == built && specific[t][i] >= 0);
-      std::string why =
-          tma ? fmt::format("on {} the kernel runs the tma_wgmma path, which takes only num_stages from by_target "
-                            "(its warps are its warpgroups)",
-                            built->arch)
-              : fmt::format("on {} the kernel runs the portable path, planned once for every target of the build "
-                            "with the values for {}, the oldest",
-                            built->arch, plan_target.arch);
-      diag.warning(Warning::ByTarget, v.range, fmt::format("{}: the value for {} is not used: {}", v.option, v.arch, why));
+      for (size_t t = 0; t < targets.size() && why.empty() && !used; ++t) {
+        if (!target_key_covers(v.arch, targets[t].arch)) continue;
+        bool tma = specific[t][i] >= 0;
+        if (tma && v.option != "num_warps")
+          used = true;  // the tma_wgmma path takes it
+        else if (tma)
+          why = fmt::format("on {} the kernel runs the tma_wgmma path, whose warps are its warpgroups (num_warps "
+                            "applies to the portable path)",
+                            targets[t].arch);
+        else if (targets[t].has_wgmma() && v.option == "num_stages" && v.value == 1)
+          why = fmt::format("num_stages=1 keeps the kernel off the tma_wgmma path (it needs a pipelined loop), and "
+                            "{}",
+                            portable(targets[t]));
+        else
+          why = portable(targets[t]);
+      }
+      if (!used && !why.empty())
+        diag.warning(Warning::ByTarget, v.range,
+                     fmt::format("{}: the value for {} is not used as written: {}", v.option, v.arch, why));
     }
 }
 

@@ -563,7 +563,7 @@ bool Checker::is_by_target(const Expr& e) {
 void Checker::check_by_target(Expr& call, const std::string& option,
                               const std::function<std::optional<int>(Expr&)>& value, int& plain,
                               std::vector<TargetValue>& out) {
-  static const std::regex arch_key("sm_([0-9]{2,3})a?");
+  static const std::regex arch_key("sm_([0-9]{2,3})[af]?");
   if (call.args.size() > 1) {
     diag_.error(call.args[1]->range, "by_target takes arch=value keywords: by_target(sm_90=4, default=2)");
     return;
@@ -578,7 +578,7 @@ void Checker::check_by_target(Expr& call, const std::string& option,
     if (kw.name != "default" && (!std::regex_match(kw.name, m, arch_key) || std::stoi(m[1].str()) < 80)) {
       diag_.error(kw.name_range, "'" + kw.name +
                                      "' is not a target of by_target: an arch that -arch takes (sm_80 or newer: "
-                                     "sm_90, sm_90a, ...) or default");
+                                     "sm_90, sm_90a, sm_100f, ...) or default");
       continue;
     }
     if (!seen.insert(kw.name).second) {
@@ -607,6 +607,10 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
     std::string name = builtin_sig(Builtin::Kernel).params[slot].name;
     auto value = [&](Expr& x) -> std::optional<int> {
       check_expr(x);
+      if (x.value.is_const() && x.value.tile.dtype == DType::Bool) {
+        diag_.error(x.range, fmt::format("{}= must be an integer, not a bool", name));
+        return std::nullopt;
+      }
       std::optional<int64_t> v = const_int(&x, "a @kernel option");
       if (!v) return std::nullopt;
       bool ok = allowed.size() ? std::find(allowed.begin(), allowed.end(), *v) != allowed.end()

@@ -16,7 +16,8 @@ TEST_CASE("an arch key covers itself and its arch-specific form only", "[by_targ
   CHECK_FALSE(target_key_covers("sm_80", "sm_86"));
   CHECK_FALSE(target_key_covers("sm_9", "sm_90"));
   CHECK_FALSE(target_key_covers("sm_10", "sm_100"));
-  CHECK_FALSE(target_key_covers("sm_100", "sm_100f"));
+  CHECK(target_key_covers("sm_100", "sm_100f"));
+  CHECK_FALSE(target_key_covers("sm_100a", "sm_100f"));
 }
 
 TEST_CASE("the exact arch wins over the key that covers it, in any order", "[by_target]") {
