@@ -107,6 +107,21 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
+// The arch keys of by_target(...): each one an arch that -arch takes (codegen::parse_target,
+// the same table), at the entry's range.
+void check_target_keys(const std::vector<KernelInfo>& kernels, DiagnosticEngine& diag) {
+  for (const KernelInfo& k : kernels)
+    for (const TargetValue& v : k.by_target)
+      if (!codegen::parse_target(v.arch)) {
+        SourceRange key = v.range;  // the entry starts with its key
+        key.end = key.begin;
+        key.end.col += uint32_t(v.arch.size());
+        key.end.offset += uint32_t(v.arch.size());
+        diag.error(key, "'" + v.arch + "' is not a target of by_target: an arch that -arch takes (sm_80 or newer: sm_90, "
+                   "sm_90a, sm_100f, ...) or default");
+      }
+}
+
 // -Wby-target: an entry of by_target(...) for an arch the build has whose value no code takes,
 // or takes in a way the user may not expect. The portable path is planned once for every
 // target with the oldest target's values; the TmaWgmma path takes its own target's num_stages,
@@ -261,6 +276,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   Program program;
   CheckOptions check_opts{opts.defines, opts.include_dirs};
   check_program(sm, diag, check_opts, std::move(module), program);
+  check_target_keys(program.kernels, diag);
   deps = program.dependencies;
   if (program.kernels.empty() && kernel_output_name(emit) && !diag.has_errors()) {
     Diagnostic& d = diag.error(SourceRange::whole_file(main_file), std::string("no @kernel in this file: ") +

@@ -138,8 +138,8 @@ class Checker {
   static bool is_by_target(const Expr& e);
   /// The entries of `option=by_target(arch=v, ..., default=v)`: each value checked by `value`
   /// (the option's own rule, errors at the value); `default` goes to `plain`, the others to
-  /// `out`. Errors: positional arguments, no entry, a key that is not sm_80 or newer or
-  /// `default`, a key given twice.
+  /// `out`. Errors: positional arguments, no entry, a key given twice (whether a key is an
+  /// arch is the driver's check: check_target_keys).
   void check_by_target(Expr& call, const std::string& option, const std::function<std::optional<int>(Expr&)>& value,
                        int& plain, std::vector<TargetValue>& out);
   Value call_builtin(const BuiltinSig& sig, Expr& call);
