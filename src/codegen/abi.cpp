@@ -42,6 +42,13 @@ std::string wgmma_entry(const std::string& kernel) { return kernel + "_wgmma"; }
 
 namespace {
 
+// The divisors the path's launch stub computes (LaunchDivisor), in parameter order.
+std::vector<AbiDivisor> launch_divisors(const LoweredKernel& low) {
+  std::vector<AbiDivisor> out;
+  for (const LaunchDivisor& d : low.launch_divisors) out.push_back({d.c_expr, d.value->type.tile.dtype});
+  return out;
+}
+
 AbiPath tma_wgmma_path(const LoweredKernel& low) {
   AbiPath path;
   path.name = code_path_name(low.path);
@@ -65,6 +72,7 @@ AbiPath tma_wgmma_path(const LoweredKernel& low) {
   };
   for (const AsyncLoad* al : low.tensor_maps()) add_map(al->load->operands[0], al->load->results[0], al->esz);
   for (const TmaStore& ts : low.tma_stores) add_map(ts.store->operands[0], ts.store->operands[1], ts.esz);
+  path.divisors = launch_divisors(low);
   return path;
 }
 
@@ -107,6 +115,7 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
   path.num_warps = low.num_warps;
   path.num_stages = low.num_stages();
   path.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
+  path.divisors = launch_divisors(low);
   abi.paths.push_back(path);
   return abi;
 }

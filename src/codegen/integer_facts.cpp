@@ -16,12 +16,17 @@ int64_t low_bit(int64_t n) {
   return int64_t(std::min<uint64_t>(u & (~u + 1), uint64_t(kMaxDivisor)));
 }
 
-// The operand of v's defining cast when that cast widens an integer (the value is kept: no
-// wrap), else null.
+// The operand of v's defining cast when that cast widens an integer into more bits, or into
+// as many of the same signedness (the value is kept, or its sign bit is the unsigned result's
+// top bit: v is unsigned), else null. u32 -> i32 is not one: 2^31 and above wrap negative.
 const ir::Value* widened_from(const ir::Value* v) {
   const ir::Op* d = v->def;
   if (!d || d->kind != ir::OpKind::Cast || !is_integer(d->operands[0]->type.tile.dtype)) return nullptr;
-  return dtype_bits(d->dtype) >= dtype_bits(d->operands[0]->type.tile.dtype) ? d->operands[0] : nullptr;
+  DType from = d->operands[0]->type.tile.dtype;
+  int to_bits = dtype_bits(d->dtype), from_bits = dtype_bits(from);
+  bool keeps = to_bits > from_bits || (to_bits == from_bits && (is_unsigned_int(from) == is_unsigned_int(d->dtype) ||
+                                                                 is_unsigned_int(d->dtype)));
+  return keeps ? d->operands[0] : nullptr;
 }
 
 }  // namespace
@@ -41,14 +46,49 @@ IntegerFacts::IntegerFacts(const LoweredKernel& k, const std::map<const ir::Arra
 
 int64_t IntegerFacts::divisor(const ir::Value* v) const { return divisor(v, 0); }
 
-bool IntegerFacts::nonneg(const ir::Value* v) const {
-  if (v->type.is_array) return false;
-  if (is_unsigned_int(v->type.tile.dtype)) return true;
-  if (const ir::Value* w = widened_from(v)) return nonneg(w);  // narrowing casts may wrap
+bool IntegerFacts::nonneg(const ir::Value* v) const { return sign_known(v, true, 0); }
+
+bool IntegerFacts::fits_u32(const ir::Value* v) const {
+  if (v->type.is_array || !is_integer(v->type.tile.dtype)) return false;
+  DType d = v->type.tile.dtype;
+  if (dtype_bits(d) <= 32) return is_unsigned_int(d) || nonneg(v);
+  const ir::Value* w = widened_from(v);  // 64 bits: widened from a value that fits
+  return w && w != v && dtype_bits(w->type.tile.dtype) <= 32 && fits_u32(w);
+}
+
+bool IntegerFacts::sign_known(const ir::Value* v, bool want_nonneg, int depth) const {
+  // Non-positive means in [-(2^(bits-1) - 1), 0]: its negation cannot wrap.
+  if (depth > 32 || v->type.is_array || !is_integer(v->type.tile.dtype)) return false;
+  DType t = v->type.tile.dtype;
+  if (is_unsigned_int(t)) return want_nonneg;
+  if (want_nonneg)
+    if (const ir::Value* w = widened_from(v)) return sign_known(w, true, depth + 1);  // narrowing casts may wrap
   const ir::Op* d = v->def;
-  if (!d) return ir::dimension_index(*k_.fn, v) >= 0;
-  if (d->kind == ir::OpKind::Constant) return d->value.i >= 0;
-  return d->kind == ir::OpKind::BlockId;
+  if (!d) return want_nonneg && ir::dimension_index(*k_.fn, v) >= 0;
+  auto operand = [&](int i, bool nonneg) { return sign_known(d->operands[size_t(i)], nonneg, depth + 1); };
+  auto positive_constant = [&](int i) {
+    const ir::Op* c = d->operands[size_t(i)]->def;
+    return c && c->kind == ir::OpKind::Constant && c->value.i > 0;
+  };
+  int bits = dtype_bits(t);
+  switch (d->kind) {
+    case ir::OpKind::Constant:
+      return want_nonneg ? d->value.i >= 0 : d->value.i <= 0 && (bits == 64 ? d->value.i != INT64_MIN : d->value.i > -(int64_t(1) << (bits - 1)));
+    case ir::OpKind::BlockId: return want_nonneg;
+    case ir::OpKind::Splat:
+    case ir::OpKind::Broadcast:
+    case ir::OpKind::Reshape:
+    case ir::OpKind::ConvertLayout: return operand(0, want_nonneg);
+    // -x: cdiv(a, c) is -((-a) // c) (the checker's lowering of cdiv).
+    case ir::OpKind::Neg: return operand(0, !want_nonneg);
+    // x // c for a constant c > 0 keeps x's sign and shrinks it.
+    case ir::OpKind::FloorDiv: return positive_constant(1) && operand(0, want_nonneg);
+    // Python's x % c for c > 0 is in [0, c).
+    case ir::OpKind::Mod: return want_nonneg && positive_constant(1);
+    case ir::OpKind::Min: return want_nonneg ? operand(0, true) && operand(1, true) : operand(0, false) || operand(1, false);
+    case ir::OpKind::Max: return want_nonneg ? operand(0, true) || operand(1, true) : operand(0, false) && operand(1, false);
+    default: return false;
+  }
 }
 
 bool IntegerFacts::below_extent(const ir::Value* v, const std::string& symbol) const {

@@ -30,8 +30,14 @@ class IntegerFacts {
   int64_t divisor(const ir::Value* v) const;
 
   /// Whether the integer value `v` is known to be >= 0: a constant >= 0, a block index, a
-  /// dimension extent, an unsigned value, or a widening integer cast of one.
+  /// dimension extent, an unsigned value, a widening integer cast of one, -x of a value known
+  /// to be <= 0, x // c of a known sign for a constant c > 0 (so cdiv(n, c) = -((-n) // c)),
+  /// x % c, min of two and max with one.
   bool nonneg(const ir::Value* v) const;
+
+  /// Whether the integer value `v` is known to be in [0, 2^32): an unsigned value of at most 32
+  /// bits, a signed one known >= 0, or a widening cast of one of those.
+  bool fits_u32(const ir::Value* v) const;
 
   /// Whether the integer value `v` is known to be < the extent of dimension symbol `symbol`:
   /// `v` is bid(a) (or a widening cast of it) and the kernel's grid along axis a is that
@@ -40,6 +46,8 @@ class IntegerFacts {
 
  private:
   int64_t divisor(const ir::Value* v, int depth) const;
+  /// nonneg (`want_nonneg`) or known to be in [-(2^(bits-1) - 1), 0] (else).
+  bool sign_known(const ir::Value* v, bool want_nonneg, int depth) const;
 
   const LoweredKernel& k_;
   std::map<std::string, int64_t> dims_;  ///< dimension symbol → divisor

@@ -8,6 +8,9 @@
 //   2. for each dimension symbol, in order of first appearance: .s64 extent
 //   3. for each scalar parameter, in source order: its dtype's natural size
 //        (bool/i8/u8: .u8; i16/u16/f16/bf16: .b16; 32-bit: .b32; 64-bit: .b64)
+//   4. a persistent grid (AbiPath::persistent): the logical grid, three .u32
+//   5. for each launch divisor (AbiPath::divisors): the divisor (.b32 for 32-bit dtypes, else
+//      .b64), then its magic number and two shifts, three .u32 (tilec_divisor_magic)
 // Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel's path (vectorized,
 // general) takes the same parameters. A path with tensor maps (AbiPath::tensor_maps) takes them
 // first: one `.param .align 128 .b8 [128]` (a CUtensorMap by value) each.
@@ -65,6 +68,14 @@ struct AbiTensorMap {
   std::vector<int64_t> box;    ///< one extent per array dimension, innermost first
 };
 
+/// A divisor of integer // and % that the launch stub computes on the host and passes with its
+/// magic number (lower.h LaunchDivisor; Granlund & Montgomery, PLDI 1994, Fig. 4.1): the kernel
+/// divides by a multiply-high and two shifts instead of a division.
+struct AbiDivisor {
+  std::string c_expr;          ///< over int64_t variables named after the dimension symbols and integer scalars
+  DType dtype = DType::U32;    ///< the divisor's dtype: its parameter is 32 or 64 bits wide
+};
+
 /// One code path of a kernel: the entries of one lowering, the devices that have them and how
 /// they launch. Paths for an arch-specific target (sm_90a) come first; the stub takes one only
 /// on a device of exactly that compute capability whose code has its entries. The last path is
@@ -88,6 +99,9 @@ struct AbiPath {
   /// min(gx * gy * gz, SMs) CTAs along x and passes the logical grid (gx, gy, gz) as three .u32
   /// parameters after the others; each CTA loops over the logical CTAs.
   bool persistent = false;
+  /// The divisors the stub computes and passes, after the other parameters (and after a
+  /// persistent grid's), each with its magic number.
+  std::vector<AbiDivisor> divisors;
 };
 
 /// Everything the header needs to know about one kernel.

@@ -160,6 +160,11 @@ bool tma_stores(LoweringContext& cx) {
   return true;
 }
 
+bool launch_divisors(LoweringContext& cx) {
+  plan_launch_divisors(cx.k);
+  return true;
+}
+
 const LoweringStep* find_step(const std::string& name) {
   for (const LoweringStep& s : all_lowering_steps())
     if (name == s.name) return &s;
@@ -203,6 +208,7 @@ const std::vector<LoweringStep>& all_lowering_steps() {
       {"tma-stages", "place the TMA stages and their mbarriers; as many stages as fit", tma_stages},
       {"specialize", "a producer warpgroup issues the TMA copies, where the kernel allows it", specialize},
       {"tma-stores", "tile stores after the last pipelined loop go through the dead stages and TMA", tma_stores},
+      {"launch-divisors", "// and % by extents and scalars: a magic number from the launch stub, no division", launch_divisors},
   };
   return kSteps;
 }
@@ -210,10 +216,10 @@ const std::vector<LoweringStep>& all_lowering_steps() {
 std::vector<std::string> lowering_pipeline(CodePath p) {
   switch (p) {
     case CodePath::Portable:
-      return {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages"};
+      return {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages", "launch-divisors"};
     case CodePath::TmaWgmma:
       return {"tma-wgmma-plan", "mma-shapes", "warps",           "early-loads", "vector-widths",
-              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize", "tma-stores"};
+              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize", "tma-stores", "launch-divisors"};
   }
   return {};
 }

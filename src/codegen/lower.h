@@ -171,6 +171,18 @@ struct TmaStore {
   int64_t staging_bytes() const { return slots * box_bytes(); }
 };
 
+/// A divisor of integer // and % whose value the launch stub computes on the host
+/// (launch_divisors.cpp): the quotient is then a multiply-high and two shifts by a magic number
+/// the stub passes too, instead of a division, which the GPU has no instruction for (about 20
+/// SASS instructions with a reciprocal round trip through the float pipe, or a subroutine for
+/// 64 bits, on the path of every CTA to its first load).
+struct LaunchDivisor {
+  const ir::Value* value = nullptr;  ///< the divisor: a scalar of an integer dtype
+  /// Its value as a C int64_t expression over variables named after the dimension symbols and
+  /// the integer scalar parameters (host_expr.h), as the grid's are.
+  std::string c_expr;
+};
+
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the
 /// driver reports it under its -W name).
 struct LoweringWarning {
@@ -244,6 +256,12 @@ struct LoweredKernel {
   std::vector<LoweringWarning> warnings;
   /// Values of async-load chains, mapped to their load (the emitter skips their ops).
   std::map<const ir::Value*, const AsyncLoad*> async_values;
+  /// The divisors the launch stub computes (plan_launch_divisors), in the order of their
+  /// parameters, and the // and % ops that divide by each (index into launch_divisors).
+  std::vector<LaunchDivisor> launch_divisors;
+  std::map<const ir::Op*, int> divided_at_launch;
+  /// Scalar ops whose results only those divisors needed: the emitter leaves them out.
+  std::set<const ir::Op*> computed_at_launch;
 };
 
 /// Finds the loops of `k.fn` whose loads can go through a cp.async pipeline (none when
@@ -315,6 +333,15 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 /// mbarriers, within `smem_limit` (bytes per CTA), and the ring gives up stages for them, down to
 /// two. Others stay st.global stores.
 void plan_tma_stores(LoweredKernel& k, int64_t smem_limit);
+
+/// Last, on every path: the integer // and % ops of `k` whose quotient can come from a magic
+/// number the launch stub computes (LaunchDivisor), into k.launch_divisors and
+/// k.divided_at_launch. An op qualifies when its dividend is known to be in [0, 2^32)
+/// (IntegerFacts::fits_u32: u32, bid(), a non-negative i32, a widening cast of one), its
+/// divisor is not a constant (ptxas divides by those with its own magic numbers) but a scalar
+/// the host can compute (host_c_expr: extents, integer scalars, constants), and, for a signed
+/// divisor, known to be >= 0; and while the parameters stay within kMaxParamBytes.
+void plan_launch_divisors(LoweredKernel& k);
 
 /// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
 /// `stage_b` say which operands are staged (the others come from async loads).

@@ -172,6 +172,9 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
     return fmt::format(" {{tma store: {} boxes of {}x128 bytes{}, staged at stage offset {}}}", ts->boxes(), ts->lines,
                        ts->slots < ts->boxes() ? fmt::format(" through a ring of {} slots", ts->slots) : "",
                        ts->offset);
+  if (auto d = k.divided_at_launch.find(&op); d != k.divided_at_launch.end())
+    return fmt::format(" {{launch divisor {}: magic number}}", d->second);
+  if (k.computed_at_launch.count(&op)) return " {computed by the launch stub}";
   if (op.kind != ir::OpKind::Mma) return "";
   if (k.is_wgmma(op)) return " {wgmma}";
   for (const Pipeline& p : k.pipelines)
@@ -194,6 +197,17 @@ ir::PrintNotes async_notes(const LoweredKernel& k) {
 }
 
 }  // namespace
+
+// The divisors the launch stub computes, with their C expressions (LaunchDivisor).
+static std::string launch_divisors_text(const LoweredKernel& k) {
+  std::string out;
+  for (size_t i = 0; i < k.launch_divisors.size(); ++i) {
+    const ir::Value* d = k.launch_divisors[i].value;
+    out += fmt::format("// launch divisor {}: {} {} = {}, with its magic number, from the launch stub\n", i,
+                       dtype_name(d->type.tile.dtype), d->def ? "value" : d->name, k.launch_divisors[i].c_expr);
+  }
+  return out;
+}
 
 // The rows of the pipelined loop's accumulators (TmaWgmma), 0 without one.
 static int64_t tile_rows(const LoweredKernel& k) {
@@ -253,7 +267,7 @@ std::string print_lowered(const LoweredKernel& k) {
     for (const ir::Op* mma : sync_mmas(k))
       out += fmt::format("// the mma at line {} stays on mma.sync (the other mmas run wgmma): {}\n", mma->loc.begin.line,
                          why_mma_sync(k, *mma));
-    return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));
+    return out + launch_divisors_text(k) + layouts_text(k) + ir::print(*k.fn, async_notes(k));
   }
   std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
                                 k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
@@ -265,7 +279,7 @@ std::string print_lowered(const LoweredKernel& k) {
                          al.line_elems, al.pitch(), al.contiguous_dim == 0 ? ", transposed" : "");
     out += "\n";
   }
-  return out + layouts_text(k) + ir::print(*k.fn, async_notes(k));
+  return out + launch_divisors_text(k) + layouts_text(k) + ir::print(*k.fn, async_notes(k));
 }
 
 }  // namespace tilec::codegen

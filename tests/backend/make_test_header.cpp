@@ -123,7 +123,19 @@ std::vector<KernelAbi> mock_abis() {
   tma.paths = {path({{"tma_mm_wgmma", true}}, 256, 8, 4, 197 * 1024, "sm_90a", "tma_wgmma"),
                path({{"tma_mm_v16", true}, {"tma_mm", false}}, 128, 4, 3, 96 * 1024)};
   tma.paths[0].tensor_maps = {{0, {64, 128}}, {1, {64, 64}}};
-  return {scale, persistent, fill, copy, two_paths, tma};
+
+  KernelAbi split;  // launch divisors of each dtype, one from a scalar: computed and passed last
+  split.name = "split_rows";
+  split.params = {array("x", DType::F32, {sym("m"), sym("n")}, false), array("y", DType::F32, {sym("m"), sym("n")}, true),
+                  scalar("g", DType::I64), scalar("h", DType::I32)};
+  split.dim_symbols = {"m", "n"};
+  split.grid.dims_c = {"m * tilec_cdiv(n, 256)"};
+  split.paths = {path({{"split_rows_v16", true}, {"split_rows", false}}, 128, 4)};
+  split.paths[0].divisors = {{"(int64_t)(uint32_t)(tilec_cdiv(n, INT64_C(256)))", DType::U32},
+                             {"(int64_t)(int32_t)(uint32_t)(h)", DType::I32},
+                             {"tilec_floordiv_wrap(g, INT64_C(2))", DType::I64},
+                             {"n", DType::U64}};
+  return {scale, persistent, fill, copy, two_paths, tma, split};
 }
 
 int write_header(const HeaderInput& in, const std::string& out) {

@@ -338,7 +338,7 @@ static void test_threads(void) {
 
 static void test_metadata(void) {
   const tilec_kernel_metadata* m = &mock_scale_rows_metadata;
-  CHECK(m->abi_version == 3 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 3);
+  CHECK(m->abi_version == 4 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 4);
   CHECK(strcmp(m->name, "scale_rows") == 0 && strcmp(m->source, "mock kernels \"odd\" name.tile") == 0);
   CHECK(m->num_params == 9 && strcmp(m->params[0].name, "x") == 0 && strcmp(m->params[0].dtype, "f16") == 0);
   CHECK(m->params[0].rank == 2 && strcmp(m->params[0].dims[0], "m") == 0 && strcmp(m->params[0].dims[1], "64") == 0);
@@ -357,8 +357,92 @@ static void test_metadata(void) {
                "tilec_min(num_sms, tilec_cdiv(m, 128) * tilec_cdiv(n, 128)) * 2") == 0);
 }
 
+/* n / d through the magic number of d, as the kernels compute it (kernel_abi.h, launch
+   divisors): t = mulhi(n, m); q = (t + ((n - t) >> s1)) >> s2, a shift by 32 giving 0. */
+static uint32_t magic_quotient(uint32_t n, const uint32_t mg[3]) {
+  uint32_t t = (uint32_t)(((uint64_t)n * mg[0]) >> 32);
+  uint32_t u = (n - t) >> mg[1];
+  return mg[2] >= 32 ? 0 : (t + u) >> mg[2];
+}
+
+/* tilec_divisor_magic against C's division: every d below 2^12 and d near powers of two up to
+   2^32 - 1, with dividends at the edges (0, d - 1, d, multiples of d, 2^31, 2^32 - 1) and from
+   a fixed pseudo-random sequence. */
+static void test_divisor_magic(void) {
+  static const uint32_t fixed[] = {0u, 1u, 2u, 3u, 7u, 1000u, 65535u, 65536u, 0x7fffffffu, 0x80000000u,
+                                   0x80000001u, 0xfffffffeu, 0xffffffffu};
+  uint64_t d, state = 0x9e3779b97f4a7c15ull;
+  uint32_t mg[3];
+  int bad = 0, i, k;
+  for (k = 0; k < 4096 + 33 * 5; ++k) {
+    if (k < 4096) {
+      d = (uint64_t)k + 1;
+    } else {  /* 2^j - 2 .. 2^j + 2 for j = 0 .. 32, within 1 .. 2^32 - 1 */
+      int j = (k - 4096) / 5;
+      d = ((uint64_t)1 << j) + (uint64_t)((k - 4096) % 5) - 2;
+      if (d == 0 || d >= ((uint64_t)1 << 32)) continue;
+    }
+    tilec_divisor_magic(d, mg);
+    for (i = 0; i < 13 + 6 + 64; ++i) {
+      uint64_t n;
+      if (i < 13) {
+        n = fixed[i];
+      } else if (i < 19) {
+        uint64_t edge[6] = {d - 1, d, d + 1, 2 * d - 1, 2 * d, 0xffffffffull / d * d};
+        n = edge[i - 13];
+      } else {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        n = state >> 32;
+      }
+      if (n > 0xffffffffull) continue;
+      if (magic_quotient((uint32_t)n, mg) != (uint32_t)(n / d)) ++bad;
+    }
+  }
+  CHECK(bad == 0);
+  /* 64-bit divisors of 2^32 and above: the quotient of a 32-bit dividend is 0. */
+  tilec_divisor_magic((uint64_t)1 << 32, mg);
+  CHECK(magic_quotient(0xffffffffu, mg) == 0 && magic_quotient(5, mg) == 0);
+  tilec_divisor_magic(~(uint64_t)0, mg);
+  CHECK(magic_quotient(0xffffffffu, mg) == 0);
+  tilec_divisor_magic(0, mg);  /* unspecified: n itself, no trap */
+  CHECK(magic_quotient(77, mg) == 77);
+  CHECK(tilec_floordiv_wrap(INT64_MIN, -1) == INT64_MIN && tilec_floordiv_wrap(INT64_MIN, 2048) == -((int64_t)1 << 52));
+  CHECK(tilec_floordiv_wrap(-7, 2) == -4 && tilec_floordiv_wrap(7, 0) == INT64_MIN && tilec_floordiv_wrap(5, INT64_MIN) == -1);
+}
+
+/* split_rows: x f32[m, n], y f32[m, n]; g i64, h i32; four launch divisors after the scalars:
+   u32 cdiv(n, 256), i32 h, i64 g // 2, u64 n, each with its magic number. */
+static void test_launch_divisors(void) {
+  static const size_t sizes[] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 8, 4, 4, 4};
+  CUdeviceptr x = (CUdeviceptr)1 << 40, y = (CUdeviceptr)2 << 40;
+  uint32_t mg[3];
+  int i;
+  mock_reset();
+  mock_param_sizes(sizes, 26);
+  CHECK(mock_split_rows(mock_stream(0), x, y, 1000, 3000, 14, 7) == CUDA_SUCCESS);
+  CHECK(strcmp(mock.last.entry, "split_rows_v16") == 0 && mock.last.grid[0] == 1000 * 12);
+  CHECK(param_i64(6) == 1000 && param_i64(7) == 3000 && param_i64(8) == 14 && param_i32(9) == 7);
+  /* each divisor, then the magic number its quotients come from */
+  CHECK(param_i32(10) == 12 && param_i32(14) == 7 && param_i64(18) == 7 && param_i64(22) == 3000);
+  for (i = 0; i < 4; ++i) {
+    int at = 10 + 4 * i;
+    uint64_t d = i == 2 || i == 3 ? param_u64(at) : (uint64_t)(uint32_t)param_i32(at);
+    memcpy(mg, &mock.last.params[at + 1][0], 4);
+    memcpy(&mg[1], &mock.last.params[at + 2][0], 4);
+    memcpy(&mg[2], &mock.last.params[at + 3][0], 4);
+    CHECK(magic_quotient(11999, mg) == (uint32_t)(11999 / d));
+    CHECK(magic_quotient(0xffffffffu, mg) == (uint32_t)(0xffffffffull / d));
+  }
+  CHECK(mock_split_rows_metadata.paths[0].num_divisors == 4);
+  CHECK(strcmp(mock_split_rows_metadata.paths[0].divisors[0], "(int64_t)(uint32_t)(tilec_cdiv(n, INT64_C(256)))") == 0);
+  CHECK(strcmp(mock_split_rows_metadata.paths[0].divisor_dtypes[3], "u64") == 0);
+  CHECK(mock_scale_rows_metadata.paths[0].num_divisors == 0 && mock_scale_rows_metadata.paths[0].divisors == NULL);
+}
+
 int main(void) {
   test_conversions();
+  test_divisor_magic();
+  test_launch_divisors();
   test_scale_rows();
   test_persistent();
   test_vector_extents();

@@ -363,6 +363,42 @@ void check_intops64(size_t n) {
   }
 }
 
+// Launch divisors (launch_div): u32 values at the edges and at random divided by u32 d, u64 e,
+// the extent m, cdiv(m, 3); the CTA index by cdiv(m, 5) and that by m // 3. The reference is C's
+// integer division of the same values.
+void check_launch_div(size_t n, uint32_t d, uint64_t e, int64_t m) {
+  std::vector<uint32_t> x(n);
+  static const uint32_t edges[] = {0u, 1u, 2u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+  for (size_t i = 0; i < n; ++i) x[i] = i < 7 ? edges[i] : i % 3 ? uint32_t(rng()) : uint32_t(rng() % 100000);
+  for (size_t i = 7; i + 1 < n && i < 40; i += 2) x[i] = uint32_t(uint64_t(d) * (i - 6)), x[i + 1] = x[i] - 1;
+  Buf dx(n * 4), daux(size_t(m)), dout(8 * n * 8);
+  dx.put(x);
+  CHECK_CU(launch_div(nullptr, dx.p, daux.p, dout.p, int64_t(n), m, d, e));
+  CHECK_CU(cuCtxSynchronize());
+  auto out = dout.get<int64_t>(8 * n);
+  int64_t c3 = (m + 2) / 3, c5 = (m + 4) / 5, f3 = m / 3;
+  size_t bad[8] = {}, first[8] = {};
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t v = x[i];
+    int64_t t = int64_t(i / 256);  // the CTA of element i (T = 256)
+    int64_t q = t / c5;
+    int64_t ref[8] = {int64_t(v / d), int64_t(v % d), int64_t(v / e), int64_t(v % e), int64_t(v) / m,
+                      int64_t(v) % c3, q, q / f3 + t % f3 * 1000000};
+    for (int k = 0; k < 8; ++k)
+      if (out[size_t(k) * n + i] != ref[k] && !bad[k]++) first[k] = i;
+  }
+  static const char* names[] = {"u32 / d", "u32 % d", "u64 / e", "u64 % e", "i64 / m", "i64 % cdiv(m, 3)",
+                                "bid / cdiv(m, 5)", "that / (m // 3)"};
+  for (int k = 0; k < 8; ++k) {
+    std::string detail = std::to_string(bad[k]) + " wrong";
+    if (bad[k])
+      detail += ", first x=" + std::to_string(x[first[k]]) + " got " + std::to_string(out[size_t(k) * n + first[k]]);
+    verdict("launch divisor " + std::string(names[k]) + " d=" + std::to_string(d) + " e=" + std::to_string(e) +
+                " m=" + std::to_string(m),
+            bad[k] == 0, detail);
+  }
+}
+
 // ---- f16 / bf16 ----------------------------------------------------------------------------
 
 void check_half(size_t n) {
@@ -1684,6 +1720,15 @@ int main(int argc, char** argv) {
     check_intops64(n);
     check_half(n);
   }
+  // Divisors 1, powers of two, 2^31 +- 1, 2^32 - 1; 64-bit ones at and above 2^32; extents
+  // that make m // 3 and cdiv(m, 5) 1 and larger.
+  check_launch_div(4099, 1, 1, 3);
+  check_launch_div(4099, 7, 3, 7);
+  check_launch_div(4099, 1u << 20, (uint64_t(1) << 32) - 1, 100);
+  check_launch_div(4099, 0x7fffffffu, uint64_t(1) << 32, 65537);
+  check_launch_div(4099, 0x80000001u, (uint64_t(1) << 40) + 7, 4);
+  check_launch_div(small ? 1000 : (size_t(1) << 20) + 3, 0xffffffffu, uint64_t(rng() | 1), 1000);
+  check_launch_div(1000, uint32_t(rng() % 5000 + 1), rng() % 100000 + 1, 33);
   if (!small) check_math((size_t(1) << 20) + 3, true);
   check_erf(small ? 4099 : 127);
   check_tiles2d(1, 1, 3, false);

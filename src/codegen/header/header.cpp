@@ -317,10 +317,10 @@ std::string define_state(const Kernel& k) {
       entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                     p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI3_WEAK extern pthread_mutex_t {3};\n"
+      "TILEC_ABI4_WEAK extern pthread_mutex_t {3};\n"
       "pthread_mutex_t {3} = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI3_WEAK extern tilec_kernel_state {4};\n"
-      "tilec_kernel_state {4} = TILEC_ABI3_ZERO;\n"
+      "TILEC_ABI4_WEAK extern tilec_kernel_state {4};\n"
+      "tilec_kernel_state {4} = TILEC_ABI4_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
       k.sym, entries.size(), join(entries, ",\n    "), k.lock, k.state);
 }
@@ -376,15 +376,29 @@ std::string define_metadata(const Module& m, const Kernel& k) {
       maps = fmt::format("{}_tilec_path{}_maps", k.sym, i);
       out += fmt::format("static const tilec_tensor_map_info {}[{}] = {{{}}};\n", maps, ms.size(), join(ms, ", "));
     }
-    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}, {}}}", c_string_literal(p.name),
-                                p.arch.empty() ? "NULL" : c_string_literal(p.arch), p.num_warps, p.num_stages,
-                                p.threads_per_cta, p.dynamic_shared_bytes, p.cluster_dims[0], p.cluster_dims[1],
-                                p.cluster_dims[2], p.variants.size(), entries, p.tensor_maps.size(), maps,
-                                p.persistent ? 1 : 0));
+    std::string divisors = "NULL", divisor_dtypes = "NULL";
+    if (!p.divisors.empty()) {
+      std::vector<std::string> exprs, dtypes;
+      for (const AbiDivisor& d : p.divisors) {
+        exprs.push_back(c_string_literal(d.c_expr));
+        dtypes.push_back(c_string_literal(dtype_name(d.dtype)));
+      }
+      divisors = fmt::format("{}_tilec_path{}_divisor_exprs", k.sym, i);
+      divisor_dtypes = fmt::format("{}_tilec_path{}_divisor_dtypes", k.sym, i);
+      out += fmt::format("static const char* const {}[{}] = {{{}}};\n", divisors, exprs.size(), join(exprs, ", "));
+      out += fmt::format("static const char* const {}[{}] = {{{}}};\n", divisor_dtypes, dtypes.size(),
+                         join(dtypes, ", "));
+    }
+    paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}, {}, {}, {}, {}}}",
+                                c_string_literal(p.name), p.arch.empty() ? "NULL" : c_string_literal(p.arch),
+                                p.num_warps, p.num_stages, p.threads_per_cta, p.dynamic_shared_bytes,
+                                p.cluster_dims[0], p.cluster_dims[1], p.cluster_dims[2], p.variants.size(), entries,
+                                p.tensor_maps.size(), maps, p.persistent ? 1 : 0, p.divisors.size(), divisors,
+                                divisor_dtypes));
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
-  out += fmt::format("TILEC_ABI3_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  out += fmt::format("TILEC_ABI4_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -417,6 +431,27 @@ std::string define_grid_expr(const Kernel& k) {
   return out + "}\n\n";
 }
 
+// Per path with launch divisors (kernel_abi.h AbiDivisor): their values as a function of the
+// dimension symbols and the integer scalars, like the grid's.
+std::string define_divisor_exprs(const Kernel& k) {
+  std::string out;
+  for (size_t i = 0; i < k.abi.paths.size(); ++i) {
+    const std::vector<AbiDivisor>& ds = k.abi.paths[i].divisors;
+    if (ds.empty()) continue;
+    std::vector<std::string> ps, voids;
+    for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
+    for (const AbiParam* s : k.scalars)
+      if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
+    for (const std::string& p : ps) voids.push_back("(void)" + p.substr(p.rfind(' ') + 1) + ";");
+    ps.push_back("int64_t tilec_d[" + std::to_string(ds.size()) + "]");
+    out += fmt::format("static inline void {}_tilec_path{}_divisors({}) {{\n", k.sym, i, join(ps, ", "));
+    if (!voids.empty()) out += "  " + join(voids, " ") + "\n";
+    for (size_t j = 0; j < ds.size(); ++j) out += fmt::format("  tilec_d[{}] = {};\n", j, ds[j].c_expr);
+    out += "}\n\n";
+  }
+  return out;
+}
+
 // Arguments for the grid expression function: `symbol(i)` gives dimension symbol i's value.
 template <class F>
 std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms) {
@@ -429,8 +464,18 @@ std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms
   return join(args, ", ");
 }
 
+// Arguments for a path's divisor function in the launch stub (its extents tilec_sym[i]).
+std::string divisor_expr_args(const Kernel& k, const std::string& out) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < k.abi.dim_symbols.size(); ++i) args.push_back("tilec_sym[" + std::to_string(i) + "]");
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) args.push_back(s->dtype == DType::I64 ? s->name : "(int64_t)" + s->name);
+  args.push_back(out);
+  return join(args, ", ");
+}
+
 std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
   out += "  int64_t tilec_g[3];\n";
   if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
@@ -478,7 +523,7 @@ std::string array_tables(const Kernel& k) {
 std::string define_strided(const Module& m, const Kernel& k) {
   const KernelAbi& a = k.abi;
   size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
                                 k.sym, strided_params(k));
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
@@ -596,6 +641,21 @@ std::string define_strided(const Module& m, const Kernel& k) {
     // A persistent grid: the logical grid as the last parameters.
     if (p.persistent)
       for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
+    // Launch divisors: each divisor, then its magic number and shifts (tilec_divisor_magic).
+    if (!p.divisors.empty()) {
+      out += fmt::format("{}int64_t tilec_dv[{}];\n{}uint32_t tilec_mg[{}][3];\n", ind, p.divisors.size(), ind,
+                         p.divisors.size());
+      out += fmt::format("{}{}_tilec_path{}_divisors({});\n", ind, k.sym, i,
+                         divisor_expr_args(k, "tilec_dv"));
+      for (size_t j = 0; j < p.divisors.size(); ++j) {
+        DType d = p.divisors[j].dtype;
+        bool wide = dtype_bits(d) == 64;
+        out += fmt::format("{}tilec_divisor_magic({}tilec_dv[{}], tilec_mg[{}]);\n", ind,
+                           wide ? "(uint64_t)" : "(uint32_t)", j, j);
+        param(c_param_type(d), fmt::format("({})tilec_dv[{}]", c_param_type(d), j));
+        for (int w = 0; w < 3; ++w) param("uint32_t", fmt::format("tilec_mg[{}][{}]", j, w));
+      }
+    }
     if (args.empty()) {
       out += ind + "void** tilec_args = NULL;\n";
     } else {
@@ -644,7 +704,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
 }
 
 std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI3_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
   std::vector<std::string> checks, call = {"stream"};
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
@@ -668,13 +728,13 @@ std::string define_dense(const Kernel& k) {
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI3_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI4_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
       "  return tilec_load_into_current(&{3}, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI3_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI4_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{3}, &{4}); }}\n\n",
       k.sym, m.image, k.num_entries, k.state, k.lock);
 }
@@ -696,7 +756,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI3_WEAK extern const uint64_t {}[{}];\n"
+      "TILEC_ABI4_WEAK extern const uint64_t {}[{}];\n"
       "const uint64_t {}[{}] = {{\n",
       m.in.image.size(), m.image, words, m.image, words);
   out += image_words(m.in.image);
@@ -764,6 +824,7 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
     out += define_state(k);
     out += define_metadata(m, k);
     out += define_grid_expr(k);
+    out += define_divisor_exprs(k);
     out += define_grid_function(k);
     out += define_strided(m, k);
     out += define_dense(k);

@@ -7,17 +7,17 @@ namespace tilec {
 
 std::string_view header_runtime_section() {
   return R"C(/* ---- Shared by every tilec header of ABI version 3 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI3_RUNTIME
-#define TILEC_ABI3_RUNTIME
+#ifndef TILEC_ABI4_RUNTIME
+#define TILEC_ABI4_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI3_WEAK __attribute__((weak))
+#define TILEC_ABI4_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI3_ZERO {}
+#define TILEC_ABI4_ZERO {}
 #else
-#define TILEC_ABI3_ZERO {0}
+#define TILEC_ABI4_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -67,6 +67,11 @@ typedef struct tilec_path_info {
                                          they take as three uint32_t parameters after the others;
                                          in clusters (cluster_dims[0] > 1), as many CTAs as
                                          clusters fit, a multiple of the cluster size */
+  int num_divisors;                   /* launch divisors: each a parameter after those (int32_t,
+                                         uint32_t, int64_t or uint64_t as divisor_dtypes says),
+                                         then three uint32_t from tilec_divisor_magic */
+  const char* const* divisors;        /* their values, C expressions over the symbols */
+  const char* const* divisor_dtypes;  /* "u32", "i32", "u64", "i64" */
 } tilec_path_info;
 
 /* Everything the header knows about one kernel. */
@@ -102,12 +107,43 @@ static inline int64_t tilec_floordiv(int64_t a, int64_t b) {
   if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
   return q;
 }
+/* Python's a // b as the kernels compute it, for values of the kernel's code the launch
+   function computes (asserts on extents, launch divisors): INT64_MIN // -1 wraps to INT64_MIN;
+   a zero divisor, unspecified in the kernels, gives INT64_MIN. */
+static inline int64_t tilec_floordiv_wrap(int64_t a, int64_t b) {
+  int64_t q;
+  if (b == 0) return INT64_MIN;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+  return q;
+}
 static inline int64_t tilec_cdiv(int64_t a, int64_t b) {
   int64_t q;
   if (b == 0 || a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
   q = a / b;
   if (a % b != 0 && ((a < 0) == (b < 0))) q += 1;
   return q;
+}
+/* The magic number and shifts of a launch divisor d (a kernel's parameters after d itself): a
+   quotient n / d for 0 <= n < 2^32 is q = (t + ((n - t) >> s1)) >> s2 with t = (n * m) >> 32,
+   m = out[0], s1 = out[1], s2 = out[2] (Granlund and Montgomery, "Division by invariant integers
+   using multiplication", PLDI 1994, Fig. 4.1, N = 32). For d >= 2^32 (64-bit divisors) q is 0;
+   d = 0, whose quotient is unspecified, gives q = n. */
+static inline void tilec_divisor_magic(uint64_t d, uint32_t out[3]) {
+  unsigned l = 0;
+  out[0] = 0;
+  out[1] = 0;
+  out[2] = 0;
+  if (d == 0) return;
+  if (d >= ((uint64_t)1 << 32)) {
+    out[2] = 32; /* the kernel's shr.u32 by 32 gives 0 */
+    return;
+  }
+  while (((uint64_t)1 << l) < d) ++l; /* l = ceil(log2 d), 0 .. 32 */
+  out[0] = (uint32_t)((((uint64_t)1 << l) - d) * ((uint64_t)1 << 32) / d + 1);
+  out[1] = l < 1 ? l : 1;
+  out[2] = l > 1 ? l - 1 : 0;
 }
 static inline int64_t tilec_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t tilec_max(int64_t a, int64_t b) {
@@ -529,7 +565,7 @@ static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int nu
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI3_RUNTIME */
+#endif /* TILEC_ABI4_RUNTIME */
 )C";
 }
 

@@ -141,6 +141,33 @@ std::string ArithEmitter::float_binary_f32(ir::OpKind k, const std::string& a, c
   return d;
 }
 
+std::string ArithEmitter::divide_at_launch(ir::OpKind k, DType d, const std::string& a,
+                                           const EmitContext::DivisorRegs& div) {
+  RegClass c = reg_class(d);
+  bool wide = dtype_bits(d) == 64;
+  std::string n = a;
+  if (wide) {
+    n = b_.reg(RegClass::B32);
+    b_.ins("cvt.u32.u64", {n, a});
+  }
+  std::string t = b_.reg(RegClass::B32), u = b_.reg(RegClass::B32), q32 = b_.reg(RegClass::B32);
+  b_.ins("mul.hi.u32", {t, n, div.magic});
+  b_.ins("sub.u32", {u, n, t});
+  b_.ins("shr.u32", {u, u, div.shift1});
+  b_.ins("add.u32", {u, u, t});
+  b_.ins("shr.u32", {q32, u, div.shift2});  // a shift by 32 gives 0: a divisor >= 2^32
+  std::string q = q32;
+  if (wide) {
+    q = b_.reg(RegClass::B64);
+    b_.ins("cvt.u64.u32", {q, q32});
+  }
+  if (k == ir::OpKind::FloorDiv) return q;
+  std::string t2 = ptx_arith_type(d), qd = b_.reg(c), r = b_.reg(c);
+  b_.ins("mul.lo." + t2, {qd, q, div.value});
+  b_.ins("sub." + t2, {r, a, qd});
+  return r;
+}
+
 std::string ArithEmitter::binary_reg(ir::OpKind k, DType d, const std::string& a, const std::string& b) {
   using ir::OpKind;
   if (is_half(d)) return from_f32(float_binary_f32(k, to_f32(a, d), to_f32(b, d), false), d);

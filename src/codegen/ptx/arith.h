@@ -22,6 +22,12 @@ class ArithEmitter : FamilyEmitter {
   /// registers `a` and `b` of dtype `d`, with Python's semantics (language.md §6.4-6.5); a
   /// fresh result register. Unsupported pairs are reported as errors.
   std::string binary_reg(ir::OpKind k, DType d, const std::string& a, const std::string& b);
+  /// `k` (floordiv or mod) of register `a` of integer dtype `d`, whose value is in [0, 2^32), by
+  /// the launch divisor `div` (lower.h LaunchDivisor): q = (t + ((a - t) >> shift1)) >> shift2
+  /// with t = mulhi(a, magic) in 32 bits (Granlund & Montgomery, PLDI 1994, Fig. 4.1; the
+  /// header's tilec_divisor_magic), and a - q * divisor for mod. Five instructions for the
+  /// quotient, none of them a division; a fresh result register.
+  std::string divide_at_launch(ir::OpKind k, DType d, const std::string& a, const EmitContext::DivisorRegs& div);
   /// Converts register `r` of dtype `from` to dtype `to` (language.md §6.8: round to nearest
   /// even, float → integer truncates and saturates with NaN → 0, → tf32 rounds ties away).
   std::string cast_reg(const std::string& r, DType from, DType to);

@@ -143,6 +143,12 @@ class EmitContext {
     std::vector<std::string> extents;  ///< s64
   };
   std::map<const ir::ArrayParam*, ArrayRegs> arrays_;
+  /// A launch divisor's registers (LoweredKernel::launch_divisors), loaded at entry: the
+  /// divisor (of its dtype) and its magic number and shifts (u32, tilec_divisor_magic).
+  struct DivisorRegs {
+    std::string value, magic, shift1, shift2;
+  };
+  std::vector<DivisorRegs> launch_divisors_;
   std::string tid_;        ///< u32: the thread's index among the compute threads (%tid.x, less
                            ///< the producer warpgroup's 128 on a Specialized kernel)
   std::string raw_tid_;    ///< u32 %tid.x

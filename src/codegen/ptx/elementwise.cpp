@@ -36,8 +36,16 @@ int64_t power_of_two_constant(const ir::Value* v) {
 void ElementwiseEmitter::binary(const ir::Op& op) {
   DType d = op.operands[0]->type.tile.dtype;
   const auto& a = cx_.regs(op.operands[0]);
-  const auto& b = cx_.regs(op.operands[1]);
   std::vector<std::string> out;
+  if (auto div = cx_.k_.divided_at_launch.find(&op); div != cx_.k_.divided_at_launch.end()) {
+    // By a launch divisor (lower.h LaunchDivisor): a magic number from the launch stub; the
+    // divisor's own computation is left out (computed_at_launch).
+    for (const std::string& x : a)
+      out.push_back(arith_.divide_at_launch(op.kind, d, x, cx_.launch_divisors_[size_t(div->second)]));
+    cx_.regs_[op.results[0]] = out;
+    return;
+  }
+  const auto& b = cx_.regs(op.operands[1]);
   // Python // and % by a constant 2^k of a 32- or 64-bit integer are exactly an arithmetic
   // (signed) or logical shift right by k and an and with 2^k - 1: one instruction instead of
   // div and rem and their sign fix-up, which ptxas does not reduce for 64-bit operands (it

@@ -63,6 +63,12 @@ void Emitter::params() {
   std::vector<std::string> grid_params;
   if (k_.spec.persistent)
     for (int d = 0; d < 3; ++d) grid_params.push_back(param("u32"));
+  // The launch divisors, each with its magic number and shifts (kernel_abi.h AbiPath::divisors).
+  std::vector<std::pair<DivisorRegs, DType>> divisor_params;
+  for (const LaunchDivisor& ld : k_.launch_divisors) {
+    DType d = ld.value->type.tile.dtype;
+    divisor_params.push_back({{param(ptx_bits_type(d)), param("u32"), param("u32"), param("u32")}, d});
+  }
   param_text_ = "";
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
 
@@ -70,6 +76,14 @@ void Emitter::params() {
   for (const std::string& name : grid_params) {
     persistent_grid_.push_back(b_.reg(RegClass::B32));
     b_.ins("ld.param.u32", {persistent_grid_.back(), "[" + name + "]"});
+  }
+  for (const auto& [names, d] : divisor_params) {
+    DivisorRegs r{b_.reg(reg_class(d)), b_.reg(RegClass::B32), b_.reg(RegClass::B32), b_.reg(RegClass::B32)};
+    b_.ins("ld.param." + ptx_bits_type(d), {r.value, "[" + names.value + "]"});
+    b_.ins("ld.param.u32", {r.magic, "[" + names.magic + "]"});
+    b_.ins("ld.param.u32", {r.shift1, "[" + names.shift1 + "]"});
+    b_.ins("ld.param.u32", {r.shift2, "[" + names.shift2 + "]"});
+    launch_divisors_.push_back(r);
   }
   auto map_address = [&](const std::string& name) {
     std::string r = b_.reg(RegClass::B64);
@@ -257,6 +271,8 @@ void Emitter::recompute_scalars(const ir::Op& at) {
 
 void Emitter::op(const ir::Op& op) {
   using ir::OpKind;
+  // A launch divisor's own computation: the launch stub passes its value (LaunchDivisor).
+  if (k_.computed_at_launch.count(&op)) return;
   // The load, permute and reshapes of an async load: the pipeline moves the tile and mma
   // reads it from shared memory.
   if (o_.vectorized && !op.results.empty() && k_.async_load(op.results[0])) return;

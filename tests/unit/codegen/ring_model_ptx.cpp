@@ -270,7 +270,11 @@ bool eval_scalar(const Insn& in, const std::vector<Val>& a, Val& out) {
   if (op == "add") r = u(0) + u(1);
   else if (op == "sub") r = u(0) - u(1);
   else if (op == "mul" || op == "mad") {
-    if (in.parts.at(1) == "hi") return true;
+    if (in.parts.at(1) == "hi") {  // the high half of the double-width product
+      unsigned __int128 p = t.is_signed ? (unsigned __int128)((__int128)s(0) * s(1)) : (unsigned __int128)u(0) * u(1);
+      out = Val{uint64_t(p >> t.bits) & mask(t.bits), true};
+      return true;
+    }
     r = wide ? (t.is_signed ? uint64_t(s(0) * s(1)) : u(0) * u(1)) : u(0) * u(1);
     if (op == "mad") r += a.at(2).v;
   } else if (op == "div" || op == "rem") {

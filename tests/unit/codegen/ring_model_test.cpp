@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -81,23 +82,35 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// Granlund and Montgomery's magic number and shifts for divisor d >= 1 (PLDI 1994, Fig. 4.1),
+// what the header's tilec_divisor_magic passes with a launch divisor.
+std::array<uint64_t, 3> divisor_magic(uint64_t d) {
+  if (d == 0) return {0, 0, 0};
+  uint64_t l = 0;
+  while ((uint64_t(1) << l) < d) ++l;
+  return {((uint64_t(1) << l) - d) * (uint64_t(1) << 32) / d + 1, std::min<uint64_t>(l, 1), l > 1 ? l - 1 : 0};
+}
+
 // A configuration for `kernel` ("ring", "ring_inline", "ring_persistent", "ring_grid") with
 // M x N x K: the entry's last three .s64 .params are the extents M, K, N (in the order the
 // signature names them), its 128-byte-aligned ones the tensor maps of A and B (and of C's TMA
-// store); a persistent grid's three .u32 ones after them the logical grid (tiles, 1, 1).
+// store); a persistent grid's three .u32 ones after them the logical grid (tiles, 1, 1); then
+// at most one launch divisor (a .b64 and three .u32: cdiv(N, BN) and its magic number).
 RingModelConfig config(const std::string& ptx, const std::string& kernel, const Tiles& t, int64_t M, int64_t N,
                        int64_t K) {
   RingModelConfig c;
   c.entry = kernel + "_wgmma";
   std::string head = entry_text(ptx, c.entry);
   head = head.substr(0, head.find(')'));
-  std::vector<std::string> params, maps, grid;
+  std::vector<std::string> params, maps, grid, divisor;
   std::istringstream lines(head);
   for (std::string line; std::getline(lines, line);) {
     if (line.find(".param") == std::string::npos) continue;
     std::string name = line.substr(line.find_last_of(' ') + 1);
     name = name.substr(0, name.find_first_of("[,"));
-    if (line.find(".u32") != std::string::npos) grid.push_back(name);
+    bool value = line.find(".b64") != std::string::npos && line.find(".align") == std::string::npos;
+    if (value || (!divisor.empty() && divisor.size() < 4)) divisor.push_back(name);
+    else if (line.find(".u32") != std::string::npos) grid.push_back(name);
     else params.push_back(name);
     if (line.find(".align 128") != std::string::npos) maps.push_back(name);
   }
@@ -107,6 +120,13 @@ RingModelConfig config(const std::string& ptx, const std::string& kernel, const 
     int64_t bm = 64 * t.consumers;
     c.params[grid[0]] = uint64_t((M + bm - 1) / bm * ((N + t.bn - 1) / t.bn));
     c.params[grid[1]] = c.params[grid[2]] = 1;
+  }
+  REQUIRE((divisor.empty() || divisor.size() == 4));
+  if (!divisor.empty()) {
+    uint64_t d = uint64_t((N + t.bn - 1) / t.bn);
+    std::array<uint64_t, 3> magic = divisor_magic(d);
+    c.params[divisor[0]] = d;
+    for (size_t i = 0; i < 3; ++i) c.params[divisor[i + 1]] = magic[i];
   }
   REQUIRE((maps.size() == 2 || maps.size() == 3));
   c.params[params[params.size() - 3]] = uint64_t(M);
