@@ -217,9 +217,9 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
         diag_.error(a.get(0)->range, fmt::format("grid axis {} is out of range: it must be 0, 1 or 2", *axis));
         return Value::error();
       }
-      if (kernel_ && *axis >= int64_t(kernel_->grid.size()) && !kernel_->grid.empty())
+      if (kernel_ && *axis >= int64_t(kernel_->grid_axes) && kernel_->grid_axes > 0)
         diag_.warning(Warning::GridAxis, a.get(0)->range,
-                      fmt::format("the grid has {} dimension(s); axis {} is always {}", kernel_->grid.size(), *axis,
+                      fmt::format("the grid has {} dimension(s); axis {} is always {}", kernel_->grid_axes, *axis,
                                   b == Builtin::Bid ? 0 : 1));
       return Value::make_scalar(DType::I32);
     }

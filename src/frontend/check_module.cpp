@@ -654,6 +654,7 @@ void Checker::check_grid(Expr& grid, KernelInfo& k) {
     diag_.error(grid.range, fmt::format("grid= takes 1 to 3 dimensions, got {}", dims.size()));
     return;
   }
+  k.grid_axes = dims.size();
   in_grid_ = true;
   for (size_t axis = 0; axis < dims.size(); ++axis) {
     Expr* d = dims[axis];
