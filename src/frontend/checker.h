@@ -80,6 +80,7 @@ class Checker {
   ModuleScope* check_module(Module* m);
   ModuleScope* import_module(const Stmt& import, ModuleScope& from);
   void define_constant(ModuleScope& ms, Stmt& s);
+  void poison_constant(ModuleScope& ms, const Stmt& s);
   void parse_defines();
   void report_unused_defines();
   void check_kernel(ModuleScope& ms, Stmt& def);
