@@ -8,6 +8,7 @@
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "basic/spelling.h"
 
 namespace tilec {
 namespace {
@@ -64,7 +65,11 @@ bool Checker::bind_args(const BuiltinSig& sig, Expr& call, BoundArgs& out) {
     auto it = std::find_if(sig.params.begin(), sig.params.end(),
                            [&](const BuiltinParam& q) { return q.name == k.name && !q.rest; });
     if (it == sig.params.end()) {
-      diag_.error(k.name_range, "unknown keyword argument '" + k.name + "': " + std::string(sig.spelling));
+      std::vector<std::string> names;
+      for (const BuiltinParam& q : sig.params)
+        if (!q.rest) names.push_back(q.name);
+      diag_.error(k.name_range, "unknown keyword argument '" + k.name + "': " + std::string(sig.spelling) +
+                                    did_you_mean(k.name, names));
       ok = false;
       continue;
     }

@@ -183,6 +183,9 @@ class Checker {
   // ---- names and scopes
   LocalVar* lookup_local(const std::string& name);
   const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
+  /// Every name a use could mean here (locals, the module's and its imports' names, dtypes,
+  /// built-ins), for the "did you mean" of an undefined one.
+  std::vector<std::string> visible_names() const;
   int var_id(const std::string& name);
 
   SourceManager& sm_;
