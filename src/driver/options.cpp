@@ -53,6 +53,24 @@ std::string known_archs_text() {
   return out + (tool == "tilec" ? " (tilec's list; ptxas was not found)" : " (the ones tilec emits for that " + tool + " knows)");
 }
 
+// "-o is given more than once ('x.h', 'y.h')" for an option of one value that the command line
+// gives twice, spelled as users type it (-o, -MF, --emit), instead of CLI11's "--output: At
+// Most 1 required but received 2"; "" when there is none.
+std::string repeated_option_text(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_multi_option_policy() != CLI::MultiOptionPolicy::Throw || opt->get_items_expected_max() != 1 ||
+        opt->count() < 2)
+      continue;
+    std::string name = opt->get_snames().empty() ? "--" + opt->get_lnames().front() : "-" + opt->get_snames().front();
+    for (const char* n : kSingleDashLong)
+      if (!opt->get_lnames().empty() && opt->get_lnames().front() == n) name = std::string("-") + n;
+    std::string values;
+    for (const std::string& v : opt->results()) values += (values.empty() ? "'" : ", '") + v + "'";
+    return name + " is given more than once (" + values + "); give it once";
+  }
+  return "";
+}
+
 std::string version_text() {
   return std::string("tilec ") + TILEC_VERSION + "\n";
 }
@@ -207,7 +225,8 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cout << version_text();
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "tilec: error: " << e.what() << "\nRun 'tilec --help' for the options.\n";
+    std::string repeated = repeated_option_text(app);
+    std::cerr << "tilec: error: " << (repeated.empty() ? e.what() : repeated) << "\nRun 'tilec --help' for the options.\n";
     return 2;
   }
   if (!emit.empty()) {

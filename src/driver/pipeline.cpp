@@ -209,10 +209,8 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   diag.set_max_errors(opts.max_errors);
   diag.set_warnings(opts.warnings);
 
-  if (std::string problem = output_extension_problem(output, emit, opts.emit_given); !problem.empty())
-    diag.warning(Warning::OutputExtension, SourceRange{}, problem);
-
-  // An output (or depfile) that is the input file would replace the source: a usage error.
+  // An output (or depfile) that is the input file would replace the source: a usage error,
+  // and the only message (the output's extension no longer matters).
   for (const std::string& out : {output, opts.mf}) {
     std::error_code ec;
     if (opts.input != "-" && !out.empty() && out != "-" && std::filesystem::equivalent(opts.input, out, ec)) {
@@ -221,6 +219,9 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       return 2;
     }
   }
+
+  if (std::string problem = output_extension_problem(output, emit, opts.emit_given); !problem.empty())
+    diag.warning(Warning::OutputExtension, SourceRange{}, problem);
 
   // Ends the run: in --verify-diagnostics mode the verdict is the comparison, else the count.
   auto finish = [&](int code_if_clean) {

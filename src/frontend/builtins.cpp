@@ -87,6 +87,12 @@ const BuiltinSig* find_builtin(std::string_view name) {
 
 const BuiltinSig& builtin_sig(Builtin b) { return table().sigs[size_t(b)]; }
 
+std::vector<std::string> builtin_names() {
+  std::vector<std::string> out;
+  for (const RawBuiltin& r : kRaw) out.push_back(r.name);
+  return out;
+}
+
 BuiltinFamily builtin_family(Builtin b) { return kRaw[size_t(b)].family; }
 
 }  // namespace tilec

@@ -124,5 +124,7 @@ BuiltinFamily builtin_family(Builtin b);
 /// The signature of `name`, or nullptr when it is not a built-in.
 const BuiltinSig* find_builtin(std::string_view name);
 const BuiltinSig& builtin_sig(Builtin b);
+/// Every built-in's name, in the order of TILEC_BUILTINS (the candidates of "did you mean").
+std::vector<std::string> builtin_names();
 
 }  // namespace tilec

@@ -38,6 +38,9 @@ struct KernelInfo {
   std::vector<std::unique_ptr<ArrayParam>> arrays;
   std::vector<DimSymbol> dims;         ///< order of first appearance
   std::vector<const Expr*> grid;       ///< 1-3 checked integer expressions
+  /// The axes grid= has as written, with an error in one or not (0 for none, or more than 3):
+  /// an axis whose extent had an error is still an axis, for the checks of bid() and num_blocks().
+  size_t grid_axes = 0;
   SourceRange grid_range;
   int num_warps = 0;        ///< 0: the compiler chooses
   int num_stages = 0;

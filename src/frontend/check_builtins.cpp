@@ -8,6 +8,7 @@
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "basic/spelling.h"
 
 namespace tilec {
 namespace {
@@ -64,7 +65,11 @@ bool Checker::bind_args(const BuiltinSig& sig, Expr& call, BoundArgs& out) {
     auto it = std::find_if(sig.params.begin(), sig.params.end(),
                            [&](const BuiltinParam& q) { return q.name == k.name && !q.rest; });
     if (it == sig.params.end()) {
-      diag_.error(k.name_range, "unknown keyword argument '" + k.name + "': " + std::string(sig.spelling));
+      std::vector<std::string> names;
+      for (const BuiltinParam& q : sig.params)
+        if (!q.rest) names.push_back(q.name);
+      diag_.error(k.name_range, "unknown keyword argument '" + k.name + "': " + std::string(sig.spelling) +
+                                    did_you_mean(k.name, names));
       ok = false;
       continue;
     }
@@ -217,9 +222,9 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
         diag_.error(a.get(0)->range, fmt::format("grid axis {} is out of range: it must be 0, 1 or 2", *axis));
         return Value::error();
       }
-      if (kernel_ && *axis >= int64_t(kernel_->grid.size()) && !kernel_->grid.empty())
+      if (kernel_ && *axis >= int64_t(kernel_->grid_axes) && kernel_->grid_axes > 0)
         diag_.warning(Warning::GridAxis, a.get(0)->range,
-                      fmt::format("the grid has {} dimension(s); axis {} is always {}", kernel_->grid.size(), *axis,
+                      fmt::format("the grid has {} dimension(s); axis {} is always {}", kernel_->grid_axes, *axis,
                                   b == Builtin::Bid ? 0 : 1));
       return Value::make_scalar(DType::I32);
     }

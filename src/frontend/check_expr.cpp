@@ -7,6 +7,7 @@
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "basic/spelling.h"
 
 namespace tilec {
 
@@ -179,6 +180,25 @@ const Global* Checker::lookup_global(const std::string& name, ModuleScope& ms, c
   return found;
 }
 
+std::vector<std::string> Checker::visible_names() const {
+  std::vector<std::string> names = builtin_names();
+  if (fn_)
+    for (const auto& [name, var] : fn_->vars) names.push_back(name);
+  if (module_) {
+    for (const auto& [name, g] : module_->globals) names.push_back(name);
+    for (const auto& [alias, m] : module_->imports)
+      if (m)
+        for (const auto& [name, g] : m->globals)
+          if (g.kind != Global::Kind::Module) names.push_back(name);
+  }
+#define X(e, spelling, ...) names.push_back(spelling);
+  TILEC_DTYPES(X)
+#undef X
+  names.push_back("inf");
+  names.push_back("nan");
+  return names;
+}
+
 Value Checker::check_name(Expr& e) {
   if (LocalVar* lv = lookup_local(e.name)) {
     if (lv->state == LocalVar::State::MaybeUnassigned && module_ && module_->broken) {
@@ -238,7 +258,10 @@ Value Checker::check_name(Expr& e) {
                                                            [](const auto& i) { return i.second && i.second->broken; }));
   if (!broken) {
     std::string msg = "use of undefined name '" + e.name + "'";
-    if (const char* dtype = dtype_spelled_elsewhere(e.name)) msg += std::string("; the dtype is spelled '") + dtype + "'";
+    if (const char* dtype = dtype_spelled_elsewhere(e.name))
+      msg += std::string("; the dtype is spelled '") + dtype + "'";
+    else
+      msg += did_you_mean(e.name, visible_names());
     diag_.error(e.range, msg);
   }
   return Value::error();
@@ -598,7 +621,11 @@ Value Checker::check_attribute(Expr& e) {
       if (ms && ms->ast && base.text.substr(base.text.find_last_of('.') + 1) == alias) m = ms;
     auto it = m ? m->globals.find(e.name) : decltype(m->globals.end()){};
     if (!m || it == m->globals.end()) {
-      if (!m || !m->broken) diag_.error(e.range, "module '" + base.text + "' has no name '" + e.name + "'");
+      std::vector<std::string> names;
+      if (m)
+        for (const auto& [name, g] : m->globals) names.push_back(name);
+      if (!m || !m->broken)
+        diag_.error(e.range, "module '" + base.text + "' has no name '" + e.name + "'" + did_you_mean(e.name, names));
       return Value::error();
     }
     return it->second.value;

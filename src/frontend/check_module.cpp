@@ -77,7 +77,7 @@ void Checker::run(std::unique_ptr<Module> main) {
   if (!ms) return;
   if (!ms->broken) report_unused_defines();  // the constant may be on a line that did not parse
   for (auto& [name, g] : ms->globals)
-    if (g.kind == Global::Kind::Constant) out_.constants.push_back({name, const_text(g.value)});
+    if (g.kind == Global::Kind::Constant && !g.value.is_error()) out_.constants.push_back({name, const_text(g.value)});
   for (StmtPtr& s : m->body)
     if (s->kind == StmtKind::Def && !s->decorators.empty() && is_kernel_decorator(*s->decorators[0])) {
       if (diag_.too_many()) return;
@@ -257,7 +257,10 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
     return;
   }
   Value v = check_expr(*s.value);
-  if (v.is_error()) return;
+  if (v.is_error()) {
+    poison_constant(ms, s);
+    return;
+  }
   if (auto d = defines_.find(name); d != defines_.end()) {
     d->second.used = true;
     d->second.target = s.target->range;
@@ -285,6 +288,7 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
   if (!constant) {
     diag_.error(s.value->range, "module constant '" + name +
                                     "' must be a compile-time int, float, bool, dtype or tuple of these");
+    poison_constant(ms, s);
     return;
   }
   auto [it, fresh] = ms.globals.try_emplace(name);
@@ -297,6 +301,19 @@ void Checker::define_constant(ModuleScope& ms, Stmt& s) {
   it->second.value = v;
   it->second.range = s.target->range;
   s.target->value = v;
+}
+
+// A constant whose definition had an error (reported) is still defined, with an error value,
+// so that its uses stay quiet instead of each adding "use of undefined name", and a -D of it
+// is not "no module constant named".
+void Checker::poison_constant(ModuleScope& ms, const Stmt& s) {
+  const std::string& name = s.target->name;
+  if (auto d = defines_.find(name); d != defines_.end()) d->second.used = true;
+  auto [it, fresh] = ms.globals.try_emplace(name);
+  if (!fresh) return;  // a redefinition: the first definition stands
+  it->second.kind = Global::Kind::Constant;
+  it->second.value = Value::error();
+  it->second.range = s.target->range;
 }
 
 void Checker::parse_defines() {
@@ -654,6 +671,7 @@ void Checker::check_grid(Expr& grid, KernelInfo& k) {
     diag_.error(grid.range, fmt::format("grid= takes 1 to 3 dimensions, got {}", dims.size()));
     return;
   }
+  k.grid_axes = dims.size();
   in_grid_ = true;
   for (size_t axis = 0; axis < dims.size(); ++axis) {
     Expr* d = dims[axis];

@@ -80,6 +80,7 @@ class Checker {
   ModuleScope* check_module(Module* m);
   ModuleScope* import_module(const Stmt& import, ModuleScope& from);
   void define_constant(ModuleScope& ms, Stmt& s);
+  void poison_constant(ModuleScope& ms, const Stmt& s);
   void parse_defines();
   void report_unused_defines();
   void check_kernel(ModuleScope& ms, Stmt& def);
@@ -182,6 +183,9 @@ class Checker {
   // ---- names and scopes
   LocalVar* lookup_local(const std::string& name);
   const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
+  /// Every name a use could mean here (locals, the module's and its imports' names, dtypes,
+  /// built-ins), for the "did you mean" of an undefined one.
+  std::vector<std::string> visible_names() const;
   int var_id(const std::string& name);
 
   SourceManager& sm_;
