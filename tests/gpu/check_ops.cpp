@@ -371,7 +371,7 @@ void check_launch_div(size_t n, uint32_t d, uint64_t e, int64_t m) {
   static const uint32_t edges[] = {0u, 1u, 2u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
   for (size_t i = 0; i < n; ++i) x[i] = i < 7 ? edges[i] : i % 3 ? uint32_t(rng()) : uint32_t(rng() % 100000);
   for (size_t i = 7; i + 1 < n && i < 40; i += 2) x[i] = uint32_t(uint64_t(d) * (i - 6)), x[i + 1] = x[i] - 1;
-  Buf dx(n * 4), daux(size_t(m)), dout(8 * n * 8);
+  Buf dx(n * 4), daux(static_cast<size_t>(m)), dout(8 * n * 8);
   dx.put(x);
   CHECK_CU(launch_div(nullptr, dx.p, daux.p, dout.p, int64_t(n), m, d, e));
   CHECK_CU(cuCtxSynchronize());
