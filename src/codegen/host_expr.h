@@ -23,8 +23,9 @@ struct HostLeaves {
 /// comparisons of 64-bit signed integers, and/or/not. Arithmetic is int64_t wrapping like the
 /// device's (64-bit signed and unsigned values have the same bits); // and % take Python's floor
 /// semantics through the header's tilec_floordiv_wrap, as the device computes them (a zero
-/// divisor, unspecified on the device, gives INT64_MIN for // and `a` itself for %). Unsigned 64-bit // and %, and arithmetic on
-/// 32-bit or narrower values other than casts, are not translated.
+/// divisor, unspecified on the device, gives INT64_MIN for // and `a` itself for %). Unsigned
+/// 64-bit // and %, and arithmetic on 32-bit or narrower values other than casts, are not
+/// translated.
 std::optional<std::string> host_c_expr(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves);
 
 /// The position in fn.sig.params of the integer scalar parameter whose kernel argument is `v`,

@@ -53,7 +53,7 @@ bool IntegerFacts::fits_u32(const ir::Value* v) const {
   DType d = v->type.tile.dtype;
   if (dtype_bits(d) <= 32) return is_unsigned_int(d) || nonneg(v);
   const ir::Value* w = widened_from(v);  // 64 bits: widened from a value that fits
-  return w && w != v && dtype_bits(w->type.tile.dtype) <= 32 && fits_u32(w);
+  return w && dtype_bits(w->type.tile.dtype) <= 32 && fits_u32(w);
 }
 
 bool IntegerFacts::sign_known(const ir::Value* v, bool want_nonneg, int depth) const {

@@ -13,14 +13,11 @@
 #include <set>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "codegen/host_expr.h"
-#include "ir/passes/passes.h"
 #include "codegen/integer_facts.h"
-#include "codegen/kernel_abi.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"
+#include "ir/passes/passes.h"
 
 namespace tilec::codegen {
 namespace {

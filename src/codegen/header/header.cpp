@@ -415,64 +415,56 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   return out;
 }
 
-// The grid expressions as a function of the dimension symbols, the integer scalars and num_sms.
-std::string define_grid_expr(const Kernel& k) {
+// A static inline function `name` that sets out[i] to exprs[i], C expressions over int64_t
+// parameters named after the dimension symbols, the integer scalars and, with `num_sms`,
+// num_sms: how the stub computes the grid and a path's launch divisors from the same values.
+std::string define_symbol_function(const Kernel& k, const std::string& name, bool num_sms, const std::string& out,
+                                   const std::vector<std::string>& exprs) {
   std::vector<std::string> ps, voids;
   for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
-  if (k.abi.grid.uses_num_sms) ps.push_back("int64_t num_sms");
+  if (num_sms) ps.push_back("int64_t num_sms");
   for (const std::string& p : ps) voids.push_back("(void)" + p.substr(p.rfind(' ') + 1) + ";");
-  ps.push_back("int64_t tilec_g[3]");
-  std::vector<std::string> g = grid_exprs(k.abi);
-  std::string out = fmt::format("static inline void {}_tilec_grid_expr({}) {{\n", k.sym, join(ps, ", "));
-  if (!voids.empty()) out += "  " + join(voids, " ") + "\n";
-  for (int i = 0; i < 3; ++i) out += fmt::format("  tilec_g[{}] = {};\n", i, g[i]);
-  return out + "}\n\n";
+  ps.push_back(fmt::format("int64_t {}[{}]", out, exprs.size()));
+  std::string text = fmt::format("static inline void {}({}) {{\n", name, join(ps, ", "));
+  if (!voids.empty()) text += "  " + join(voids, " ") + "\n";
+  for (size_t i = 0; i < exprs.size(); ++i) text += fmt::format("  {}[{}] = {};\n", out, i, exprs[i]);
+  return text + "}\n\n";
 }
 
-// Per path with launch divisors (kernel_abi.h AbiDivisor): their values as a function of the
-// dimension symbols and the integer scalars, like the grid's.
+// The grid expressions as a function of the dimension symbols, the integer scalars and num_sms.
+std::string define_grid_expr(const Kernel& k) {
+  return define_symbol_function(k, k.sym + "_tilec_grid_expr", k.abi.grid.uses_num_sms, "tilec_g", grid_exprs(k.abi));
+}
+
+// Per path with launch divisors (kernel_abi.h AbiDivisor): their values, like the grid's.
 std::string define_divisor_exprs(const Kernel& k) {
   std::string out;
   for (size_t i = 0; i < k.abi.paths.size(); ++i) {
-    const std::vector<AbiDivisor>& ds = k.abi.paths[i].divisors;
-    if (ds.empty()) continue;
-    std::vector<std::string> ps, voids;
-    for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
-    for (const AbiParam* s : k.scalars)
-      if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
-    for (const std::string& p : ps) voids.push_back("(void)" + p.substr(p.rfind(' ') + 1) + ";");
-    ps.push_back("int64_t tilec_d[" + std::to_string(ds.size()) + "]");
-    out += fmt::format("static inline void {}_tilec_path{}_divisors({}) {{\n", k.sym, i, join(ps, ", "));
-    if (!voids.empty()) out += "  " + join(voids, " ") + "\n";
-    for (size_t j = 0; j < ds.size(); ++j) out += fmt::format("  tilec_d[{}] = {};\n", j, ds[j].c_expr);
-    out += "}\n\n";
+    std::vector<std::string> exprs;
+    for (const AbiDivisor& d : k.abi.paths[i].divisors) exprs.push_back(d.c_expr);
+    if (!exprs.empty())
+      out += define_symbol_function(k, fmt::format("{}_tilec_path{}_divisors", k.sym, i), false, "tilec_d", exprs);
   }
   return out;
 }
 
-// Arguments for the grid expression function: `symbol(i)` gives dimension symbol i's value.
+// Arguments for a define_symbol_function function: `symbol(i)` gives dimension symbol i's
+// value; `num_sms` the multiprocessor count, when the function takes it; `out` the array.
 template <class F>
-std::string grid_expr_args(const Kernel& k, F symbol, const std::string& num_sms) {
+std::string symbol_function_args(const Kernel& k, F symbol, const std::string& num_sms, const std::string& out) {
   std::vector<std::string> args;
   for (size_t i = 0; i < k.abi.dim_symbols.size(); ++i) args.push_back(symbol(i));
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) args.push_back(s->dtype == DType::I64 ? s->name : "(int64_t)" + s->name);
-  if (k.abi.grid.uses_num_sms) args.push_back(num_sms);
-  args.push_back("tilec_g");
-  return join(args, ", ");
-}
-
-// Arguments for a path's divisor function in the launch stub (its extents tilec_sym[i]).
-std::string divisor_expr_args(const Kernel& k, const std::string& out) {
-  std::vector<std::string> args;
-  for (size_t i = 0; i < k.abi.dim_symbols.size(); ++i) args.push_back("tilec_sym[" + std::to_string(i) + "]");
-  for (const AbiParam* s : k.scalars)
-    if (is_grid_scalar(*s)) args.push_back(s->dtype == DType::I64 ? s->name : "(int64_t)" + s->name);
+  if (!num_sms.empty()) args.push_back(num_sms);
   args.push_back(out);
   return join(args, ", ");
 }
+
+// The stub's extents, for symbol_function_args.
+std::string stub_extent(size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }
 
 std::string define_grid_function(const Kernel& k) {
   std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
@@ -489,7 +481,8 @@ std::string define_grid_function(const Kernel& k) {
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
   }
   out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
-                     grid_expr_args(k, [&](size_t i) { return k.abi.dim_symbols[i]; }, "tilec_sms"));
+                     symbol_function_args(k, [&](size_t i) { return k.abi.dim_symbols[i]; },
+                                          k.abi.grid.uses_num_sms ? "tilec_sms" : "", "tilec_g"));
   out += "  return tilec_grid_to_u32(tilec_g, grid);\n}\n\n";
   return out;
 }
@@ -561,8 +554,8 @@ std::string define_strided(const Module& m, const Kernel& k) {
   }
   // The grid, then nothing more for an empty one; a grid with num_sms needs the device first.
   std::string grid = fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
-                                 grid_expr_args(k, [](size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; },
-                                                "tilec_sms")) +
+                                 symbol_function_args(k, stub_extent, a.grid.uses_num_sms ? "tilec_sms" : "",
+                                                      "tilec_g")) +
                      "  tilec_r = tilec_grid_to_u32(tilec_g, tilec_grid);\n"
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
                      "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
@@ -646,7 +639,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
       out += fmt::format("{}int64_t tilec_dv[{}];\n{}uint32_t tilec_mg[{}][3];\n", ind, p.divisors.size(), ind,
                          p.divisors.size());
       out += fmt::format("{}{}_tilec_path{}_divisors({});\n", ind, k.sym, i,
-                         divisor_expr_args(k, "tilec_dv"));
+                         symbol_function_args(k, stub_extent, "", "tilec_dv"));
       for (size_t j = 0; j < p.divisors.size(); ++j) {
         DType d = p.divisors[j].dtype;
         bool wide = dtype_bits(d) == 64;

@@ -6,7 +6,7 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 3 (defined once per translation unit) ---- */
+  return R"C(/* ---- Shared by every tilec header of ABI version 4 (defined once per translation unit) ---- */
 #ifndef TILEC_ABI4_RUNTIME
 #define TILEC_ABI4_RUNTIME
 
@@ -98,15 +98,6 @@ typedef struct tilec_kernel_metadata {
   size_t image_bytes;
 } tilec_kernel_metadata;
 
-/* Grid helpers, 64-bit, with Python's floor semantics. A zero divisor gives INT64_MIN, which
-   tilec_min and tilec_max pass on and the launch rejects as a negative grid. */
-static inline int64_t tilec_floordiv(int64_t a, int64_t b) {
-  int64_t q;
-  if (b == 0 || a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
-  q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
-  return q;
-}
 /* Python's a // b as the kernels compute it, for values of the kernel's code the launch
    function computes (asserts on extents, launch divisors): INT64_MIN // -1 wraps to INT64_MIN;
    a zero divisor, unspecified in the kernels, gives INT64_MIN. */
@@ -117,6 +108,12 @@ static inline int64_t tilec_floordiv_wrap(int64_t a, int64_t b) {
   q = a / b;
   if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
   return q;
+}
+/* Grid helpers, 64-bit, with Python's floor semantics. A zero divisor gives INT64_MIN, which
+   tilec_min and tilec_max pass on and the launch rejects as a negative grid. */
+static inline int64_t tilec_floordiv(int64_t a, int64_t b) {
+  if (a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
+  return tilec_floordiv_wrap(a, b);
 }
 static inline int64_t tilec_cdiv(int64_t a, int64_t b) {
   int64_t q;
