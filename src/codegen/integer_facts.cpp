@@ -104,6 +104,11 @@ bool IntegerFacts::below_extent(const ir::Value* v, const std::string& symbol) c
 int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
   if (!v || v->type.is_array || !is_integer(v->type.tile.dtype) || depth > 32) return 1;
   const ir::Op* d = v->def;
+  const ir::Op* loop = v->owner ? v->owner->parent : nullptr;
+  if (!d && loop && loop->kind == ir::OpKind::For && v == v->owner->args[0]) {
+    // A for loop's induction variable: its lower bound plus multiples of its step.
+    return std::min(divisor(loop->operands[0], depth + 1), divisor(loop->operands[2], depth + 1));
+  }
   if (!d) {
     // A kernel argument: dimension extents are named after their symbol.
     if (ir::dimension_index(*k_.fn, v) < 0) return 1;

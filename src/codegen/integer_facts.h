@@ -25,8 +25,8 @@ class IntegerFacts {
 
   /// The largest power of two, at most 2^30, known to divide every element of the integer
   /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension
-  /// symbols, integer casts, splats and reshapes, + - min max (the smaller divisor) and * (the
-  /// product).
+  /// symbols, a for loop's induction variable (its lower bound's and step's), integer casts,
+  /// splats and reshapes, + - min max (the smaller divisor) and * (the product).
   int64_t divisor(const ir::Value* v) const;
 
   /// Whether the integer value `v` is known to be >= 0: a constant >= 0, a block index, a

@@ -3,13 +3,15 @@
 // The pattern is the mainloop of a tiled matmul: `for k: a = load(A, (bm, k)); b = load(B,
 // (k, bn)); acc = mma(a, b, acc)`. A load qualifies when its tile can be fetched for a later
 // iteration before the current one runs: its indices are the induction variable or values from
-// before the loop, and its only use is an mma operand in the same loop body (through a permute
+// before the loop (on the TMA path also scalar arithmetic of those in the body), and its only use is an mma operand in the same loop body (through a permute
 // or unit-dimension reshapes, which only change how mma reads the tile). The stages hold every
 // qualifying load of one iteration; the emitter (ptx/cp_async.cpp) runs the copies
 // `stages` (or `stages - 1`) iterations ahead.
 #include <algorithm>
+#include <functional>
 #include <set>
 
+#include "codegen/integer_facts.h"
 #include "codegen/lower.h"
 
 #include <fmt/format.h>
@@ -95,22 +97,29 @@ bool follow_chain(const ir::Op& load, const Users& users, const std::set<const i
   return is_pow2(al.pitch()) && al.pitch() >= 16 && al.pitch() <= kAlign && al.esz <= 8;
 }
 
-// A tile load that a copy engine can do: cp.async and TMA fill zeros only, and the tile's
-// dimensions are the array's.
-bool copyable(const ir::Op& op) {
+// A tile load that a copy engine can do on `path`: cp.async and TMA fill zeros only, and the
+// tile's dimensions are the array's.
+bool copyable(const ir::Op& op, CodePath path, const IntegerFacts& facts) {
   if (op.kind != ir::OpKind::Load) return false;
   if (op.value.i != 0 || op.value.f != 0.0) return false;  // cp.async fills zeros only
   if (!op.order.empty()) return false;                        // tile dims are array dims
-  // Element offsets (load(offset=)) may start a line anywhere, so neither 16-byte cp.async
-  // chunks nor a TMA box at a tile index fits them: such a load goes through registers (and
-  // an mma operand it feeds is staged), which also keeps it off the tma_wgmma path.
-  return !op.offsets;
+  if (!op.offsets) return true;
+  // Element offsets (load(offset=)) may start a line anywhere. cp.async moves 16-byte chunks of
+  // 16-byte-aligned addresses, so on the portable path such a load goes through registers (and
+  // an mma operand it feeds is staged). A TMA box's coordinates are elements, but the innermost
+  // one must put the box's first element at a multiple of 16 bytes (an illegal instruction
+  // otherwise, measured on the H200; Triton's TMA verifier has the same rule): the facts must
+  // show the innermost offset is a multiple of 16 bytes (`k * 64`, a loop variable of step 64,
+  // constants), else the load goes through registers there too.
+  const ir::Value* inner = op.operands.back();
+  int esz = dtype_bytes(op.results[0]->type.tile.dtype);
+  return path == CodePath::TmaWgmma && facts.divisor(inner) * esz % 16 == 0;
 }
 
 // TMA: the loads before `loop`, in the block that holds it, whose tile reaches operand a of an
 // mma at the top level of the loop's body and nothing else, in TMA boxes (Pipeline::resident).
 // Others stay in registers (wgmma's register-A form).
-std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users) {
+std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const IntegerFacts& facts) {
   ir::Block& outer = *loop.parent;
   ir::Block& body = *loop.regions[0];
   std::set<const ir::Op*> ops;
@@ -121,7 +130,7 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users) {
     if (op.get() == &loop) break;
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (copyable(*op) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 && al.mma->parent == &body &&
+    if (copyable(*op, CodePath::TmaWgmma, facts) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 && al.mma->parent == &body &&
         tma_box_ok(al))
       out.push_back(al);
   }
@@ -129,7 +138,7 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users) {
 }
 
 // The async loads of one loop body, or none.
-std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
+std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath path, const IntegerFacts& facts) {
   ir::Block& body = *loop.regions[0];
   std::set<const ir::Op*> body_ops;
   std::set<const ir::Value*> inside{body.args.begin(), body.args.end()};
@@ -137,12 +146,25 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users) {
     for (const ir::Value* r : op.results) inside.insert(r);
   });
   for (auto& op : body.ops) body_ops.insert(op.get());
+  // An index is the induction variable or a value from before the loop. On the TMA path it may
+  // also be computed from those by scalar arithmetic at the top of the body (`k + s`, `k * 64`):
+  // the producer computes it again for the iteration it issues (Emitter::value_at).
+  std::map<const ir::Value*, bool> known;
+  std::function<bool(const ir::Value*)> follows_loop = [&](const ir::Value* v) -> bool {
+    if (v == body.args[0] || !inside.count(v)) return true;
+    const ir::Op* d = v->def;
+    if (path != CodePath::TmaWgmma || !d || d->parent != &body) return false;
+    if (auto it = known.find(v); it != known.end()) return it->second;
+    bool ok = (d->kind == ir::OpKind::Constant || ir::is_elementwise(d->kind)) && d->regions.empty() &&
+              d->results.size() == 1 && v->type.is_scalar();
+    for (const ir::Value* o : d->operands) ok = ok && follows_loop(o);
+    return known[v] = ok;
+  };
   std::vector<AsyncLoad> loads;
   for (auto& op : body.ops) {
-    if (!copyable(*op)) continue;
+    if (!copyable(*op, path, facts)) continue;
     bool indices_ok = true;
-    for (size_t i = 1; i < op->operands.size(); ++i)
-      indices_ok = indices_ok && (op->operands[i] == body.args[0] || !inside.count(op->operands[i]));
+    for (size_t i = 1; i < op->operands.size(); ++i) indices_ok = indices_ok && follows_loop(op->operands[i]);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
     if (indices_ok && follow_chain(*op, users, body_ops, al, chain)) loads.push_back(al);
@@ -166,12 +188,15 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
       loops.push_back(&op);
   });
   std::set<const ir::Op*> planned;
+  // Divisors of offsets from constants and loop variables only: the TMA path's launch checks
+  // strides, not extents.
+  IntegerFacts facts(k, false);
   for (ir::Op* loop : loops) {
     // Not a loop nested in a pipelined loop: the stages are one region of shared memory.
     bool nested = false;
     for (const ir::Block* b = loop->parent; b && b->parent; b = b->parent->parent) nested = nested || planned.count(b->parent);
     if (nested) continue;
-    std::vector<AsyncLoad> loads = find_loads(*loop, users);
+    std::vector<AsyncLoad> loads = find_loads(*loop, users, k.path, facts);
     if (loads.empty()) continue;
     Pipeline p;
     p.loop = loop;
@@ -182,7 +207,7 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
     p.loads = std::move(loads);
     if (k.path == CodePath::TmaWgmma) {
       int64_t at = 0;
-      for (AsyncLoad& al : p.resident = find_resident(*loop, users)) {
+      for (AsyncLoad& al : p.resident = find_resident(*loop, users, facts)) {
         al.offset = at;
         at += align_up(al.bytes(), kAlign);
       }

@@ -79,8 +79,8 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   if (k.pipelines.empty()) {
     why = "no loop has a pipeline for its mma operands (language.md §7.9: a for loop with a positive constant "
           "step, no break, continue or return, num_stages other than 1, and an mma at the top of its body whose "
-          "operands are loads with zero padding, indexed by the loop variable or values from before the loop, used "
-          "by nothing else)";
+          "operands are loads with zero padding, indexed by the loop variable or values from before the loop (or "
+          "scalar arithmetic of those in the loop body), used by nothing else)";
     return false;
   }
   bool ok = true;
@@ -93,7 +93,8 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
       const ir::Op& mma = *al.mma;
       if (!k.async_load(mma.operands[1])) {
         fail("the b operand of an mma of the loop is not a pipelined load (computed in registers, or a load with "
-             "nonzero padding, an index computed in the loop or another use): wgmma reads b from shared memory");
+             "nonzero padding, an index read from memory in the loop, element offsets whose innermost one is not "
+             "known to be a multiple of 16 bytes, or another use): wgmma reads b from shared memory");
         continue;
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");
@@ -331,7 +332,8 @@ void plan_specialization(LoweredKernel& k) {
     return inline_because(fmt::format("the loop's wgmma ops need about {} registers per thread; the consumers of "
                                       "a warp-specialized CTA get {}",
                                       need, std::max(entry, consumer)));
-  // The producer's ops: the backward slice of the loop's bounds and the fixed TMA indices.
+  // The producer's ops: the backward slice of the loop's bounds and the TMA indices (through the
+  // ones computed in the body).
   std::set<const ir::Op*> slice;
   std::vector<const ir::Value*> work = {loop.operands[0], loop.operands[1], loop.operands[2]};
   const ir::Value* iv = loop.regions[0]->args[0];
@@ -342,6 +344,13 @@ void plan_specialization(LoweredKernel& k) {
   while (!work.empty()) {
     const ir::Value* v = work.back();
     work.pop_back();
+    if (v == iv) continue;
+    if (v->def && v->def->parent == loop.regions[0].get()) {
+      // An index computed in the body from the induction variable (pipeline.cpp): the producer
+      // computes it again per iteration it issues (Emitter::value_at), from what it uses.
+      for (const ir::Value* o : v->def->operands) work.push_back(o);
+      continue;
+    }
     if (!v->def) {
       if (v->owner != &body) return inline_because("a TMA index depends on a value defined in the loop");
       continue;  // a kernel argument: an extent or a scalar

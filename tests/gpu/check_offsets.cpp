@@ -231,6 +231,87 @@ void check_window_mm(int64_t R, int64_t K, int64_t N, int64_t M, int64_t s, std:
   if (!ok) ++failures;
 }
 
+// bf16 values of a random matrix, and their floats.
+std::vector<uint16_t> random_bf16(size_t n, std::mt19937_64& rng) {
+  std::vector<float> f = random_floats(n, rng, -1.f, 1.f);
+  std::vector<uint16_t> b(n);
+  for (size_t i = 0; i < n; ++i) b[i] = to_bf16(f[i]);
+  return b;
+}
+
+// Compares C (f32, M x N) with `ref` (double) by relative Frobenius error; on a 9.0 device with
+// `tma` (every row of A, B and C 16-byte aligned) the tma_wgmma path must have run, the portable
+// one otherwise.
+void compare_mm(const std::string& what, const std::vector<float>& c, const std::vector<double>& ref, bool tma) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double d = double(c[i]) - ref[i];
+    num += std::isnan(d) ? INFINITY : d * d;
+    den += ref[i] * ref[i];
+  }
+  double err = std::sqrt(num / (den ? den : 1));
+  bool ok = err <= 1e-5;  // f32 accumulation of exact bf16 products
+  std::printf("%-58s rel err %.2e %s\n", (what + " [" + g_last_entry + "]").c_str(), err, ok ? "ok" : "FAIL");
+  if (!ok) ++failures;
+  expect_path(what, tma && g_device_cc == 90);
+}
+
+// C[i, j] = sum_k A[i + s, k] B[k + t, j + c], 0 outside A (R x K) and B (P x Q): TMA boxes at
+// element offsets (tma_shift_mm: c = 8 u, a multiple of 16 bytes), or B through registers
+// (tma_unaligned_mm: c = u, so no TMA box for B; the portable path runs).
+void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t s,
+                        int64_t t, int32_t u, std::mt19937_64& rng) {
+  std::vector<uint16_t> a = random_bf16(size_t(R * K), rng), b = random_bf16(size_t(P * Q), rng);
+  Buffer da(a.size() * 2), db(b.size() * 2), dc(size_t(M * N) * 4);
+  da.put(a);
+  db.put(b);
+  poison(dc);
+  if (aligned) CHECK_CU(tma_shift_mm(nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
+  else CHECK_CU(tma_unaligned_mm(nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
+  CHECK_CU(cuCtxSynchronize());
+  int64_t c = aligned ? 8 * int64_t(u) : u;
+  std::vector<double> ref(size_t(M * N), 0.0);
+  for (int64_t i = 0; i < M; ++i) {
+    if (!inside(i + s, R)) continue;
+    for (int64_t k = 0; k < K; ++k) {
+      if (!inside(k + t, P)) continue;
+      double x = from_bf16(a[size_t((i + s) * K + k)]);
+      for (int64_t j = 0; j < N; ++j)
+        if (inside(j + c, Q)) ref[size_t(i * N + j)] += x * from_bf16(b[size_t((k + t) * Q + j + c)]);
+    }
+  }
+  compare_mm(std::string(aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
+                 std::to_string(N) + "x" + std::to_string(K) + " s=" + std::to_string(s) + " t=" + std::to_string(t) +
+                 " c=" + std::to_string(c),
+             dc.get<float>(size_t(M * N)), ref, aligned && K % 8 == 0 && Q % 8 == 0 && N % 4 == 0);
+}
+
+// C[i, j] = sum over n in range(8 t, Q, 64) of sum_k A[i + s, k] B[k, n + j], 0 outside A
+// (R x 64) and B (64 x Q): a resident TMA tile at a row offset, B's boxes at the loop variable.
+void check_tma_resident_mm(int64_t R, int64_t Q, int64_t M, int64_t s, int64_t t, std::mt19937_64& rng) {
+  std::vector<uint16_t> a = random_bf16(size_t(R * 64), rng), b = random_bf16(size_t(64 * Q), rng);
+  Buffer da(a.size() * 2), db(b.size() * 2), dc(size_t(M * 64) * 4);
+  da.put(a);
+  db.put(b);
+  poison(dc);
+  CHECK_CU(tma_resident_mm(nullptr, da.p, db.p, dc.p, R, Q, M, s, t));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<double> bsum(size_t(64 * 64), 0.0);  // sum over the column blocks of B
+  for (int64_t n = 8 * t; n < Q; n += 64)
+    for (int64_t k = 0; k < 64; ++k)
+      for (int64_t j = 0; j < 64; ++j)
+        if (inside(n + j, Q)) bsum[size_t(k * 64 + j)] += from_bf16(b[size_t(k * Q + n + j)]);
+  std::vector<double> ref(size_t(M * 64), 0.0);
+  for (int64_t i = 0; i < M; ++i)
+    if (inside(i + s, R))
+      for (int64_t k = 0; k < 64; ++k)
+        for (int64_t j = 0; j < 64; ++j)
+          ref[size_t(i * 64 + j)] += double(from_bf16(a[size_t((i + s) * 64 + k)])) * bsum[size_t(k * 64 + j)];
+  compare_mm("tma_resident_mm " + std::to_string(M) + "x64 Q=" + std::to_string(Q) + " s=" + std::to_string(s) +
+                 " n0=" + std::to_string(8 * t),
+             dc.get<float>(size_t(M * 64)), ref, Q % 8 == 0);
+}
+
 // The 5-point stencil sample: out = 4 x - (up + down) - (left + right), zero outside, in f32
 // as the kernel computes it (4 x is exact, so contraction into an fma changes nothing).
 void check_stencil(int64_t M, int64_t N, std::mt19937_64& rng) {
@@ -282,7 +363,7 @@ void check_silu_gate(int64_t M, int64_t D, std::mt19937_64& rng) {
 
 int main(int argc, char** argv) {
   bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
-  use_device_0();
+  use_device_0_with_cc();
   std::mt19937_64 rng(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
 
   // Vectorized variant (every innermost extent a multiple of 4 f32), offsets of both signs.
@@ -323,6 +404,22 @@ int main(int argc, char** argv) {
   check_windows1d(3, rng);
   check_window_mm(300, 96, 128, 256, 20, rng);            // vectorized variant
   check_window_mm(300, 100, 130, 257, -10, rng);          // ragged K, N, M: general
+  // TMA boxes at element offsets (the tma_wgmma path on a 9.0 device): offsets of both signs,
+  // ragged K and extents, 64-bit offsets far outside (clamped: all zeros), a B whose rows are
+  // not 16-byte aligned (Q odd: the portable path), and a B whose column offset is not a known
+  // multiple of 16 bytes (tma_unaligned_mm: the portable path).
+  check_tma_shift_mm(true, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
+  check_tma_shift_mm(true, 300, 200, 250, 296, 200, 136, 77, -60, 12, rng);
+  check_tma_shift_mm(true, 128, 64, 64, 128, 128, 128, int64_t(1) << 40, 0, 0, rng);      // A wholly outside
+  check_tma_shift_mm(true, 128, 64, 64, 128, 128, 128, 0, -(int64_t(1) << 33), 0, rng);   // B wholly outside
+  check_tma_shift_mm(true, 130, 72, 80, 136, 130, 130, 1, 5, -268435456 + 4, rng);        // 8 u near INT32_MIN
+  check_tma_shift_mm(true, 100, 64, 70, 99, 100, 99, 2, -3, 1, rng);
+  check_tma_shift_mm(false, 300, 200, 250, 296, 256, 256, -7, 3, -5, rng);
+  check_tma_shift_mm(false, 130, 72, 80, 136, 130, 130, 1, 5, 3, rng);
+  check_tma_resident_mm(300, 1000, 256, -10, -4, rng);
+  check_tma_resident_mm(300, 1000, 200, 130, 9, rng);
+  check_tma_resident_mm(64, 200, 64, -(int64_t(1) << 36), 0, rng);                        // A wholly outside
+  check_tma_resident_mm(64, 203, 64, 0, 1, rng);
   check_stencil(1, 1, rng);
   check_stencil(17, 129, rng);
   check_stencil(1000, 1003, rng);

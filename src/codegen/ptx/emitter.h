@@ -103,15 +103,29 @@ class Emitter : public EmitContext {
   void tma_init_barriers(const TmaState& st);
   /// The tile origins of the TMA loads' fixed dimensions (st.origin), from their indices.
   void tma_origins(const ir::Op& loop, TmaState& st);
-  /// Per dimension of `al`'s load: the u32 tile origin (index * extent), "" where the index
-  /// is `iv` (it moves with the loop).
+  /// Per dimension of `al`'s load: the u32 tile origin in elements (index * extent, or at
+  /// element offsets the offset: tma_coordinate), "" where the index is `iv` or computed from it
+  /// in the loop's body (it moves with the loop: tma_issue computes it per iteration).
   std::vector<std::string> tma_origin(const AsyncLoad& al, const ir::Value* iv);
+  /// The u32 tile origin `index` (a register of `dtype`) times `extent` elements.
+  std::string tma_tile_origin(const std::string& index, DType dtype, int64_t extent);
+  /// The TMA coordinate (u32 holding an s32, elements; PTX ISA §9.7.9.25.5.1: tensor
+  /// coordinates are .s32) of `al`'s tile origin along dimension `d`, from register `value` of
+  /// `dtype` holding the origin (an element offset): 32-bit and narrower as they are (any s32
+  /// origin is exact: TMA reads the part of a box outside the array as zeros); 64-bit clamped
+  /// to [-tile extent, array extent] first (the innermost's extent rounded up to 16 bytes, the
+  /// alignment TMA needs there), which leaves every box wholly outside the array wholly
+  /// outside.
+  std::string tma_coordinate(const AsyncLoad& al, size_t d, const std::string& value, DType dtype);
+  /// The register of scalar `v` when the loop's induction variable `iv` (its body's argument)
+  /// is register `at`: `v` itself is `iv`, or is computed from it (and values from before the
+  /// loop) by ops at the top of the body (pipeline.cpp), which are emitted again here with `at`
+  /// in `iv`'s place; the body's own registers are left as they were.
+  std::string value_at(const ir::Value* v, const ir::Value* iv, const std::string& at);
   /// The copies of `al`'s boxes to shared address `dst` (u32) + `offset` bytes, completing on
-  /// mbarrier `bar`: the tile origin per dimension, the ones left empty being `iv` (u32) times
-  /// the extent.
-  void tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
-                const std::string& dst, int64_t offset, const std::string& bar,
-                const ClusterCopy* cluster = nullptr);
+  /// mbarrier `bar`, from the tile origin per dimension (u32, elements).
+  void tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& dst,
+                int64_t offset, const std::string& bar, const ClusterCopy* cluster = nullptr);
   /// The producer thread: expect the resident tiles' bytes and issue their copies (once).
   void tma_issue_resident(const TmaState& st);
   /// Every compute thread: wait for the resident tiles, and note their shared addresses.

@@ -58,7 +58,6 @@ bool MmaSyncEmitter::stores_accumulator(const ir::Op& store) const {
 
 void MmaSyncEmitter::store_accumulator(const ir::Op& store) {
   const ir::Value* v = store.operands[1];
-  const Layout& l = cx_.k_.layout(v);
   const std::vector<int64_t>& shape = v->type.tile.shape;
   int rank = int(shape.size());
   DType dt = v->type.tile.dtype;

@@ -24,6 +24,10 @@
 // for empty with the opposite of its phase, and the first round needs no special case. Every
 // copy of a stage, also of a box wholly outside the array, delivers its full byte count
 // (zero-filled), so edge tiles need nothing extra.
+#include <functional>
+#include <map>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "codegen/ptx/emitter.h"
@@ -97,45 +101,89 @@ void Emitter::tma_init_barriers(const TmaState& st) {
   for (const AsyncLoad& al : st.p->loads) b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
 }
 
+std::string Emitter::tma_coordinate(const AsyncLoad& al, size_t d, const std::string& value, DType dtype) {
+  if (dtype_bits(dtype) < 64) return value;  // narrower dtypes sit extended in 32-bit registers
+  // Clamped to [-extent of the tile, the array's extent]: an origin outside that range reads a
+  // box wholly outside the array, as the clamped one does, and the clamped one fits the s32.
+  // The innermost coordinate must stay a multiple of 16 bytes (pipeline.cpp, copyable): there
+  // the upper bound is the extent rounded up to one.
+  const ir::ArrayParam* arr = al.load->operands[0]->type.array;
+  const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
+  std::string hi = arrays_.at(arr).extents[d];
+  int64_t align = 16 / al.esz;
+  if (d + 1 == shape.size() && align > 1) {
+    std::string r = b_.reg(RegClass::B64);
+    b_.ins("add.s64", {r, hi, std::to_string(align - 1)});
+    b_.ins("and.b64", {r, r, std::to_string(-align)});
+    hi = r;
+  }
+  std::string c = b_.reg(RegClass::B64), o = b_.reg(RegClass::B32);
+  if (is_unsigned_int(dtype)) {
+    b_.ins("min.u64", {c, value, hi});
+  } else {
+    b_.ins("max.s64", {c, value, "-" + std::to_string(shape[d])});
+    b_.ins("min.s64", {c, c, hi});
+  }
+  b_.ins("cvt.u32.u64", {o, c});
+  return o;
+}
+
+std::string Emitter::tma_tile_origin(const std::string& index, DType dtype, int64_t extent) {
+  std::string idx = index, o = b_.reg(RegClass::B32);
+  if (dtype_bits(dtype) == 64) {
+    idx = b_.reg(RegClass::B32);
+    b_.ins("cvt.u32.u64", {idx, index});
+  }
+  b_.ins("mul.lo.u32", {o, idx, u32(extent)});
+  return o;
+}
+
 std::vector<std::string> Emitter::tma_origin(const AsyncLoad& al, const ir::Value* iv) {
   const ir::Op& ld = *al.load;
   const std::vector<int64_t>& shape = ld.results[0]->type.tile.shape;
   std::vector<std::string> origin;
   for (size_t d = 0; d < shape.size(); ++d) {
     const ir::Value* index = ld.operands[d + 1];
-    if (index == iv) {
-      origin.push_back("");
+    if (iv && (index == iv || (index->def && index->def->parent == iv->owner))) {
+      origin.push_back("");  // moves with the loop: tma_issue computes it per iteration
       continue;
     }
-    std::string o = b_.reg(RegClass::B32), idx = regs(index)[0];
-    if (dtype_bits(index->type.tile.dtype) == 64) {
-      std::string n = b_.reg(RegClass::B32);
-      b_.ins("cvt.u32.u64", {n, idx});
-      idx = n;
-    } else if (dtype_bits(index->type.tile.dtype) < 32) {
-      std::string n = b_.reg(RegClass::B32);
-      b_.ins("mov.b32", {n, idx});
-      idx = n;
-    }
-    b_.ins("mul.lo.u32", {o, idx, u32(shape[d])});
-    origin.push_back(o);
+    // At element offsets (load(offset=)) the origin is the offset itself.
+    const std::string& r = regs(index)[0];
+    DType dt = index->type.tile.dtype;
+    origin.push_back(ld.offsets ? tma_coordinate(al, d, r, dt) : tma_tile_origin(r, dt, shape[d]));
   }
   return origin;
 }
 
-void Emitter::tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& iv,
-                       const std::string& dst, int64_t offset, const std::string& bar, const ClusterCopy* cluster) {
-  const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;
-  int rank = int(shape.size());
-  std::vector<std::string> coord(static_cast<size_t>(rank));  // innermost first
-  for (int d = 0; d < rank; ++d) {
-    std::string o = origin[size_t(d)];
-    if (o.empty()) {
-      o = b_.reg(RegClass::B32);
-      b_.ins("mul.lo.u32", {o, iv, u32(shape[size_t(d)])});
-    }
-    coord[size_t(rank - 1 - d)] = o;
-  }
+std::string Emitter::value_at(const ir::Value* v, const ir::Value* iv, const std::string& at) {
+  if (v == iv) return at;
+  const ir::Block& body = *iv->owner;
+  std::set<const ir::Op*> chain;
+  std::function<void(const ir::Value*)> collect = [&](const ir::Value* x) {
+    if (x->def && x->def->parent == &body && chain.insert(x->def).second)
+      for (const ir::Value* o : x->def->operands) collect(o);
+  };
+  collect(v);
+  // The chain's values get fresh registers, computed from `at`; the body's own stay as they are.
+  std::map<const ir::Value*, std::vector<std::string>> saved;
+  std::vector<const ir::Value*> touched{iv};
+  for (const ir::Op* o : chain) touched.push_back(o->results[0]);
+  for (const ir::Value* x : touched)
+    if (auto it = regs_.find(x); it != regs_.end()) saved[x] = it->second;
+  regs_[iv] = {at};
+  for (const auto& o : body.ops)
+    if (chain.count(o.get())) op(*o);
+  std::string r = regs(v)[0];
+  for (const ir::Value* x : touched) regs_.erase(x);
+  for (auto& [x, rs] : saved) regs_[x] = rs;
+  return r;
+}
+
+void Emitter::tma_copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& dst,
+                       int64_t offset, const std::string& bar, const ClusterCopy* cluster) {
+  int rank = int(origin.size());
+  std::vector<std::string> coord(origin.rbegin(), origin.rend());  // innermost first
   for (int64_t box = 0; box < al.boxes(); ++box) {
     std::vector<std::string> c = coord;
     if (box) {
@@ -164,7 +212,7 @@ void Emitter::tma_issue_resident(const TmaState& st) {
   b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + st.resident_full + "]", u32(bytes)});
   for (const AsyncLoad& al : p.resident) {
     b_.ins("prefetch.tensormap", {"[" + tensor_maps_.at(&al) + "]"});
-    tma_copy(al, tma_origin(al, nullptr), "", st.resident, al.offset, st.resident_full);
+    tma_copy(al, tma_origin(al, nullptr), st.resident, al.offset, st.resident_full);
   }
 }
 
@@ -403,15 +451,33 @@ void Emitter::tma_issue(TmaState& st) {
   for (const AsyncLoad& al : p.loads) bytes += al.boxes() * al.box_bytes();
   b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + full + "]", u32(bytes)});
   b_.ins("mad.lo.u32", {stage, st.wslot, u32(p.stage_bytes), st.base});
-  // The moving dimension's origin: the induction variable times the tile's extent there.
-  std::string iv = st.iv_issue;
+  // The origins that move with the loop, at the iteration issued: the induction variable (or a
+  // value computed from it in the body) times the tile's extent, or at element offsets the
+  // value itself.
+  const ir::Value* loop_iv = p.loop->regions[0]->args[0];
+  std::string iv = st.iv_issue;  // the induction variable in 32 bits, for tile indices
   if (dtype_bits(st.idx) == 64) {
     iv = b_.reg(RegClass::B32);
     b_.ins("cvt.u32.u64", {iv, st.iv_issue});
   }
   for (size_t i = 0; i < p.loads.size(); ++i) {
+    const AsyncLoad& al = p.loads[i];
+    std::vector<std::string> origin = st.origin[i];
+    for (size_t d = 0; d < origin.size(); ++d) {
+      if (!origin[d].empty()) continue;
+      const ir::Value* index = al.load->operands[d + 1];
+      int64_t extent = al.load->results[0]->type.tile.shape[d];
+      if (index == loop_iv && !al.load->offsets) {
+        origin[d] = b_.reg(RegClass::B32);
+        b_.ins("mul.lo.u32", {origin[d], iv, u32(extent)});
+        continue;
+      }
+      std::string v = value_at(index, loop_iv, st.iv_issue);
+      DType dt = index->type.tile.dtype;
+      origin[d] = al.load->offsets ? tma_coordinate(al, d, v, dt) : tma_tile_origin(v, dt, extent);
+    }
     const ClusterCopy* cc = i < st.cluster_copy.size() && !st.cluster_copy[i].local.empty() ? &st.cluster_copy[i] : nullptr;
-    tma_copy(p.loads[i], st.origin[i], iv, stage, p.loads[i].offset, full, cc);
+    tma_copy(al, origin, stage, al.offset, full, cc);
   }
   ring_next(st.wslot, st.wphase, S);
   b_.ins(fmt::format("add.{}", st.type()), {st.iv_issue, st.iv_issue, std::to_string(st.step)});

@@ -64,8 +64,15 @@ void Emitter::cluster_copy_plan(TmaState& st, const std::vector<std::vector<std:
   b_.ins("setp.eq.u32", {rank0, cluster_rank_, "0"});
   const std::vector<AsyncLoad>& loads = st.p->loads;
   st.cluster_copy.assign(loads.size(), ClusterCopy{});
+  const ir::Value* iv = st.p->loop->regions[0]->args[0];
   for (size_t i = 0; i < loads.size(); ++i) {
     if (loads[i].boxes() < 2) continue;  // one box: nothing to split between the two CTAs
+    // An origin computed in the loop from the induction variable and values from before it
+    // (`k + s`) may differ between the two CTAs even where the rest agrees: not split.
+    bool derived = false;
+    for (size_t d = 0; d < st.origin[i].size(); ++d)
+      derived = derived || (st.origin[i][d].empty() && loads[i].load->operands[d + 1] != iv);
+    if (derived) continue;
     std::string same = b_.reg(RegClass::Pred);
     b_.ins("mov.pred", {same, cluster_peer_in_});
     for (size_t d = 0; d < st.origin[i].size(); ++d) {
