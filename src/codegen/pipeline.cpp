@@ -3,8 +3,9 @@
 // The pattern is the mainloop of a tiled matmul: `for k: a = load(A, (bm, k)); b = load(B,
 // (k, bn)); acc = mma(a, b, acc)`. A load qualifies when its tile can be fetched for a later
 // iteration before the current one runs: its indices are the induction variable or values from
-// before the loop (on the TMA path also scalar arithmetic of those in the body), and its only use is an mma operand in the same loop body (through a permute
-// or unit-dimension reshapes, which only change how mma reads the tile). The stages hold every
+// before the loop (on the TMA path also scalar arithmetic of those in the body), and its only
+// use is an mma operand in the same loop body (through a permute or unit-dimension reshapes,
+// which only change how mma reads the tile). The stages hold every
 // qualifying load of one iteration; the emitter (ptx/cp_async.cpp) runs the copies
 // `stages` (or `stages - 1`) iterations ahead.
 #include <algorithm>
@@ -130,8 +131,8 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
     if (op.get() == &loop) break;
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (copyable(*op, CodePath::TmaWgmma, facts) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 && al.mma->parent == &body &&
-        tma_box_ok(al))
+    if (copyable(*op, CodePath::TmaWgmma, facts) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 &&
+        al.mma->parent == &body && tma_box_ok(al))
       out.push_back(al);
   }
   return out;
