@@ -2,6 +2,7 @@
 #include "codegen/integer_facts.h"
 
 #include <algorithm>
+#include <bit>
 
 
 namespace tilec::codegen {
@@ -27,6 +28,14 @@ const ir::Value* widened_from(const ir::Value* v) {
   bool keeps = to_bits > from_bits || (to_bits == from_bits && (is_unsigned_int(from) == is_unsigned_int(d->dtype) ||
                                                                  is_unsigned_int(d->dtype)));
   return keeps ? d->operands[0] : nullptr;
+}
+
+// The value of a constant integer scalar or splat of one, or -1 when `v` is not one (or is
+// negative).
+int64_t constant_count(const ir::Value* v) {
+  const ir::Op* d = v->def;
+  while (d && (d->kind == ir::OpKind::Splat || d->kind == ir::OpKind::Broadcast)) d = d->operands[0]->def;
+  return d && d->kind == ir::OpKind::Constant && d->value.i >= 0 ? d->value.i : -1;
 }
 
 }  // namespace
@@ -140,6 +149,30 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
     case ir::OpKind::Sub:
     case ir::OpKind::Min: return std::min(operand(0), operand(1));
     case ir::OpKind::Mul: return std::min(operand(0) * operand(1), kMaxDivisor);
+    // The bits below a divisor of either operand are zero in `x & y` (`x & -16`: an align-down);
+    // in `x | y` and `x ^ y`, those below the smaller one.
+    case ir::OpKind::And: return std::max(operand(0), operand(1));
+    case ir::OpKind::Or:
+    case ir::OpKind::Xor:
+    case ir::OpKind::Mod: return std::min(operand(0), operand(1));  // x % y is x - y * (x // y)
+    case ir::OpKind::Shl: {
+      // x << c multiplies by 2^c; a count of the width or more gives 0 (language.md §5.4), and a
+      // count not known keeps x's low zero bits. Wrapping keeps divisors below 2^bits.
+      int bits = dtype_bits(v->type.tile.dtype);
+      int64_t c = constant_count(d->operands[1]);
+      if (c >= bits) return kMaxDivisor;
+      int64_t cap = int64_t(1) << std::min(30, bits - 1);
+      return c < 0 ? operand(0) : std::min({operand(0) << c, cap, kMaxDivisor});
+    }
+    case ir::OpKind::Shr:
+    case ir::OpKind::FloorDiv: {
+      // x >> c and x // 2^c (floor, so an arithmetic shift for signed x): the low zero bits of x
+      // move down by c.
+      int64_t c = constant_count(d->operands[1]);
+      if (d->kind == ir::OpKind::FloorDiv) c = c > 0 && (c & (c - 1)) == 0 ? std::countr_zero(uint64_t(c)) : -1;
+      if (c < 0 || c >= dtype_bits(v->type.tile.dtype)) return 1;
+      return std::max<int64_t>(1, operand(0) >> c);
+    }
     default: return 1;
   }
 }

@@ -26,7 +26,9 @@ class IntegerFacts {
   /// The largest power of two, at most 2^30, known to divide every element of the integer
   /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension
   /// symbols, a for loop's induction variable (its lower bound's and step's), integer casts,
-  /// splats and reshapes, + - min max (the smaller divisor) and * (the product).
+  /// splats and reshapes, + - % min max | ^ (the smaller divisor), * (the product), & (the larger:
+  /// `x & -16`), << (times 2^c; any count keeps x's), and >> and // by a constant 2^c (divided
+  /// by 2^c).
   int64_t divisor(const ir::Value* v) const;
 
   /// Whether the integer value `v` is known to be >= 0: a constant >= 0, a block index, a

@@ -231,6 +231,19 @@ struct LoweredKernel {
   /// share that space.
   std::vector<Pipeline> pipelines;
   int64_t pipeline_offset = 0;
+  /// TmaWgmma: a load at element offsets that would be a TMA stage or resident tile but for its
+  /// innermost offset, which is not known to be a multiple of 16 bytes (TMA's rule; pipeline.cpp,
+  /// copyable). It goes through registers; wgmma_plan_ok and --emit=tir-lowered name it.
+  struct UnalignedLoad {
+    const ir::Op* load = nullptr;
+    int64_t align = 1;  ///< bytes the innermost offset is known to be a multiple of
+    std::vector<const ir::Value*> chain;  ///< the load's result, then its permutes and reshapes
+    const ir::Op* mma = nullptr;          ///< the mma the chain reaches
+    int operand = 0;                      ///< 0: a, 1: b
+  };
+  std::vector<UnalignedLoad> unaligned_loads;
+  /// The UnalignedLoad whose chain (load, permute, reshapes) reaches `v`, or null.
+  const UnalignedLoad* unaligned_load(const ir::Value* v) const;
 
   const Layout& layout(const ir::Value* v) const { return layouts.at(v); }
   /// The pipeline of loop `op`, or null.
@@ -299,6 +312,11 @@ int64_t wgmma_k(DType t);
 /// lines in multiples of 8 (one swizzle pattern), arrays of at most 5 dimensions (PTX ISA
 /// §9.7.9.25.5.1, cp.async.bulk.tensor; tma_pipeline.cpp).
 bool tma_box_ok(const AsyncLoad& al);
+
+/// Why `u` goes through registers instead of TMA, for messages: "the load at line L, whose
+/// innermost offset (column C) is known to be a multiple of N bytes but not of 16: a TMA box
+/// must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)".
+std::string unaligned_text(const LoweredKernel::UnalignedLoad& u);
 
 /// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.

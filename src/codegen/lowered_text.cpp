@@ -62,6 +62,9 @@ std::string layouts_text(const LoweredKernel& k) {
 // of a pipelined loop's body, whose operands are that pipeline's loads, runs on wgmma.
 std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma) {
   const ir::Op* owner = mma.parent ? mma.parent->parent : nullptr;
+  for (const ir::Value* operand : {mma.operands[1], mma.operands[0]})
+    if (const LoweredKernel::UnalignedLoad* u = k.unaligned_load(operand))
+      return fmt::format("its {} operand is {}", operand == mma.operands[0] ? "a" : "b", unaligned_text(*u));
   if (owner && owner->kind == ir::OpKind::For && k.pipeline(owner))
     return fmt::format("its operands are not loads the loop at line {} pipelines (an operand computed in registers, "
                        "or a load with nonzero padding, at an index computed in the loop, or with another use)",
@@ -168,6 +171,8 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
       if (op.kind != ir::OpKind::Load) return resident ? " {view of the resident tile}" : " {view of the stage}";
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
+  if (tma && op.kind == ir::OpKind::Load && k.unaligned_load(op.results[0]))
+    return " {registers: innermost offset not known to be a multiple of 16 bytes}";
   if (const TmaStore* ts = k.tma_store(op))
     return fmt::format(" {{tma store: {} boxes of {}x128 bytes{}, staged at stage offset {}}}", ts->boxes(), ts->lines,
                        ts->slots < ts->boxes() ? fmt::format(" through a ring of {} slots", ts->slots) : "",
@@ -257,6 +262,9 @@ std::string print_lowered(const LoweredKernel& k) {
                            &al == &p.loads[0] ? "" : ";", al.operand == 0 ? "a" : "b", al.lines, al.line_elems,
                            al.boxes(), kmajor ? "K" : al.operand == 0 ? "M" : "N");
       }
+      for (const LoweredKernel::UnalignedLoad& u : k.unaligned_loads)
+        if (u.operand == 0 && u.mma->parent == p.loop->regions[0].get() && k.is_wgmma(*u.mma))
+          out += "; wgmma operand a from registers: " + unaligned_text(u);
       for (const AsyncLoad& al : p.resident)
         out += fmt::format("; wgmma operand a from a {}x{} tile loaded once, at stage offset {} ({} boxes of "
                            "128-byte lines, {}-major)",

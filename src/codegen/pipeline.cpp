@@ -27,6 +27,7 @@ int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 using Users = std::map<const ir::Value*, std::vector<const ir::Op*>>;
+using UnalignedLoad = LoweredKernel::UnalignedLoad;
 
 bool contains_exit(ir::Block& b) {
   bool found = false;
@@ -98,13 +99,21 @@ bool follow_chain(const ir::Op& load, const Users& users, const std::set<const i
   return is_pow2(al.pitch()) && al.pitch() >= 16 && al.pitch() <= kAlign && al.esz <= 8;
 }
 
-// A tile load that a copy engine can do on `path`: cp.async and TMA fill zeros only, and the
-// tile's dimensions are the array's.
-bool copyable(const ir::Op& op, CodePath path, const IntegerFacts& facts) {
-  if (op.kind != ir::OpKind::Load) return false;
-  if (op.value.i != 0 || op.value.f != 0.0) return false;  // cp.async fills zeros only
-  if (!op.order.empty()) return false;                        // tile dims are array dims
-  if (!op.offsets) return true;
+// Bytes that load `op`'s innermost element offset is known to be a multiple of.
+int64_t offset_align(const ir::Op& op, const IntegerFacts& facts) {
+  return facts.divisor(op.operands.back()) * dtype_bytes(op.results[0]->type.tile.dtype);
+}
+
+// Whether a copy engine can do a tile load on `path`: cp.async and TMA fill zeros only, and the
+// tile's dimensions are the array's. Unaligned: a load at element offsets that TMA could copy
+// but for its innermost offset.
+enum class Copy { No, Yes, Unaligned };
+
+Copy copy_kind(const ir::Op& op, CodePath path, const IntegerFacts& facts) {
+  if (op.kind != ir::OpKind::Load) return Copy::No;
+  if (op.value.i != 0 || op.value.f != 0.0) return Copy::No;  // cp.async fills zeros only
+  if (!op.order.empty()) return Copy::No;                        // tile dims are array dims
+  if (!op.offsets) return Copy::Yes;
   // Element offsets (load(offset=)) may start a line anywhere. cp.async moves 16-byte chunks of
   // 16-byte-aligned addresses, so on the portable path such a load goes through registers (and
   // an mma operand it feeds is staged). A TMA box's coordinates are elements, but the innermost
@@ -112,15 +121,15 @@ bool copyable(const ir::Op& op, CodePath path, const IntegerFacts& facts) {
   // otherwise, measured on the H200; Triton's TMA verifier has the same rule): the facts must
   // show the innermost offset is a multiple of 16 bytes (`k * 64`, a loop variable of step 64,
   // constants), else the load goes through registers there too.
-  const ir::Value* inner = op.operands.back();
-  int esz = dtype_bytes(op.results[0]->type.tile.dtype);
-  return path == CodePath::TmaWgmma && facts.divisor(inner) * esz % 16 == 0;
+  if (path != CodePath::TmaWgmma) return Copy::No;
+  return offset_align(op, facts) % 16 == 0 ? Copy::Yes : Copy::Unaligned;
 }
 
 // TMA: the loads before `loop`, in the block that holds it, whose tile reaches operand a of an
 // mma at the top level of the loop's body and nothing else, in TMA boxes (Pipeline::resident).
 // Others stay in registers (wgmma's register-A form).
-std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const IntegerFacts& facts) {
+std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const IntegerFacts& facts,
+                                     std::vector<UnalignedLoad>& unaligned) {
   ir::Block& outer = *loop.parent;
   ir::Block& body = *loop.regions[0];
   std::set<const ir::Op*> ops;
@@ -129,17 +138,23 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
   std::vector<AsyncLoad> out;
   for (auto& op : outer.ops) {
     if (op.get() == &loop) break;
+    Copy kind = copy_kind(*op, CodePath::TmaWgmma, facts);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (copyable(*op, CodePath::TmaWgmma, facts) && follow_chain(*op, users, ops, al, chain) && al.operand == 0 &&
-        al.mma->parent == &body && tma_box_ok(al))
+    if (kind == Copy::No || !follow_chain(*op, users, ops, al, chain) || al.operand != 0 ||
+        al.mma->parent != &body || !tma_box_ok(al))
+      continue;
+    if (kind == Copy::Yes)
       out.push_back(al);
+    else
+      unaligned.push_back({op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
   }
   return out;
 }
 
 // The async loads of one loop body, or none.
-std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath path, const IntegerFacts& facts) {
+std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath path, const IntegerFacts& facts,
+                                  std::vector<UnalignedLoad>& unaligned) {
   ir::Block& body = *loop.regions[0];
   std::set<const ir::Op*> body_ops;
   std::set<const ir::Value*> inside{body.args.begin(), body.args.end()};
@@ -163,12 +178,17 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
   };
   std::vector<AsyncLoad> loads;
   for (auto& op : body.ops) {
-    if (!copyable(*op, path, facts)) continue;
+    Copy kind = copy_kind(*op, path, facts);
+    if (kind == Copy::No) continue;
     bool indices_ok = true;
     for (size_t i = 1; i < op->operands.size(); ++i) indices_ok = indices_ok && follows_loop(op->operands[i]);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (indices_ok && follow_chain(*op, users, body_ops, al, chain)) loads.push_back(al);
+    if (!indices_ok || !follow_chain(*op, users, body_ops, al, chain)) continue;
+    if (kind == Copy::Yes)
+      loads.push_back(al);
+    else
+      unaligned.push_back({op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
   }
   return loads;
 }
@@ -176,6 +196,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
 }  // namespace
 
 void plan_pipelines(LoweredKernel& k, int num_stages) {
+  k.unaligned_loads.clear();
   if (num_stages == 1) return;  // no pipelining asked for
   Users users;
   ir::walk(k.fn->body, [&](ir::Op& op) {
@@ -197,7 +218,7 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
     bool nested = false;
     for (const ir::Block* b = loop->parent; b && b->parent; b = b->parent->parent) nested = nested || planned.count(b->parent);
     if (nested) continue;
-    std::vector<AsyncLoad> loads = find_loads(*loop, users, k.path, facts);
+    std::vector<AsyncLoad> loads = find_loads(*loop, users, k.path, facts, k.unaligned_loads);
     if (loads.empty()) continue;
     Pipeline p;
     p.loop = loop;
@@ -208,7 +229,7 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
     p.loads = std::move(loads);
     if (k.path == CodePath::TmaWgmma) {
       int64_t at = 0;
-      for (AsyncLoad& al : p.resident = find_resident(*loop, users, facts)) {
+      for (AsyncLoad& al : p.resident = find_resident(*loop, users, facts, k.unaligned_loads)) {
         al.offset = at;
         at += align_up(al.bytes(), kAlign);
       }
@@ -297,6 +318,26 @@ void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
 const Pipeline* LoweredKernel::pipeline(const ir::Op* loop) const {
   for (const Pipeline& p : pipelines)
     if (p.loop == loop) return &p;
+  return nullptr;
+}
+
+std::string unaligned_text(const UnalignedLoad& u) {
+  const ir::Value* inner = u.load->operands.back();
+  std::string what = "innermost offset";
+  if (inner->def && inner->def->loc.valid())
+    what += fmt::format(" (column {})", inner->def->loc.begin.col);
+  else if (!inner->name.empty())
+    what += " (" + inner->name + ")";
+  else if (inner->owner && inner->owner->parent && inner->owner->parent->kind == ir::OpKind::For)
+    what += fmt::format(" (the variable of the loop at line {})", inner->owner->parent->loc.begin.line);
+  return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: a TMA "
+                     "box must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
+                     u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s");
+}
+
+const LoweredKernel::UnalignedLoad* LoweredKernel::unaligned_load(const ir::Value* v) const {
+  for (const UnalignedLoad& u : unaligned_loads)
+    if (std::find(u.chain.begin(), u.chain.end(), v) != u.chain.end()) return &u;
   return nullptr;
 }
 

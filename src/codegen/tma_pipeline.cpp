@@ -76,6 +76,18 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
     why = loop_exit_text(*k.fn);
     if (!why.empty()) return false;
   }
+  if (k.pipelines.empty() && !k.unaligned_loads.empty()) {
+    // wgmma can take a from registers, so a b operand is the one that keeps the loop from a pipeline.
+    const LoweredKernel::UnalignedLoad* u = &k.unaligned_loads.front();
+    for (const LoweredKernel::UnalignedLoad& v : k.unaligned_loads)
+      if (v.operand == 1) {
+        u = &v;
+        break;
+      }
+    why = fmt::format("no loop has a pipeline for its mma operands: the {} operand of the mma at line {} is {}",
+                      u->operand == 0 ? "a" : "b", u->mma->loc.begin.line, unaligned_text(*u));
+    return false;
+  }
   if (k.pipelines.empty()) {
     why = "no loop has a pipeline for its mma operands (language.md §7.9: a for loop with a positive constant "
           "step, no break, continue or return, num_stages other than 1, and an mma at the top of its body whose "
@@ -91,10 +103,15 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   for (const Pipeline& p : k.pipelines)
     for (const AsyncLoad& al : p.loads) {
       const ir::Op& mma = *al.mma;
+      if (const LoweredKernel::UnalignedLoad* u = k.unaligned_load(mma.operands[1])) {
+        fail(fmt::format("the b operand of the mma at line {} is {}; wgmma reads b from shared memory", mma.loc.begin.line,
+                         unaligned_text(*u)));
+        continue;
+      }
       if (!k.async_load(mma.operands[1])) {
         fail("the b operand of an mma of the loop is not a pipelined load (computed in registers, or a load with "
-             "nonzero padding, an index read from memory in the loop, element offsets whose innermost one is not "
-             "known to be a multiple of 16 bytes, or another use): wgmma reads b from shared memory");
+             "nonzero padding, an index read from memory in the loop, or another use): wgmma reads b from shared "
+             "memory");
         continue;
       }
       if (mma.parent != p.loop->regions[0].get()) fail("an mma of the loop runs conditionally");

@@ -353,10 +353,13 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
                                         arr.array->name, rank));
     return Value::error();
   }
-  for (const Value& v : index)
-    if (!v.is_scalar() || !is_integer(v.tile.dtype)) {
-      diag_.error(idx->range, std::string(offset ? "element offsets" : "tile indices") +
-                                  " must be integer scalars, not " + describe(v));
+  for (size_t i = 0; i < index.size(); ++i)
+    if (!index[i].is_scalar() || !is_integer(index[i].tile.dtype)) {
+      // At the entry itself when the tuple is written out (`(r, 1.5)`), else the whole argument.
+      bool written = idx->kind == ExprKind::Tuple && idx->args.size() == index.size();
+      diag_.error(written ? idx->args[i]->range : idx->range,
+                  std::string(offset ? "element offsets" : "tile indices") + " must be integer scalars, not " +
+                      describe(index[i]));
       return Value::error();
     }
   std::vector<int64_t> perm(static_cast<size_t>(rank));

@@ -68,3 +68,22 @@ TEST_CASE("offset accesses: a run-time column that another array's check aligns"
       "    store(out, offset=(bid(0), c), tile=g * u)\n");
   CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 16", "store out 16"});
 }
+
+TEST_CASE("offset accesses: alignment through shifts, masks and remainders", "[vectors]") {
+  // Each column is a multiple of 4 f32 (16 bytes) only through the operator named beside it:
+  // without that fact the access moves one f32 (4 bytes).
+  auto l = lower_first_kernel(
+      "@kernel(grid=(M,))\n"
+      "def k(x: f32[M, N], out: f32[M, N], d: i32):\n"
+      "    r = bid(0)\n"
+      "    a = load(x, offset=(r, d << 2), shape=(1, 128))\n"        // d * 4
+      "    b = load(x, offset=(r, d & -4), shape=(1, 128))\n"        // an align-down
+      "    e = load(x, offset=(r, (d << 3) >> 1), shape=(1, 128))\n"  // 8 d / 2
+      "    f = load(x, offset=(r, (d << 4) // 4), shape=(1, 128))\n"  // 16 d // 4
+      "    g = load(x, offset=(r, (d << 2) % 64), shape=(1, 128))\n"  // remainder of two multiples of 4
+      "    h = load(x, offset=(r, (d << 2) | 1), shape=(1, 128))\n"   // odd
+      "    i = load(x, offset=(r, (d << 1) ^ 8), shape=(1, 128))\n"   // a multiple of 2 only
+      "    store(out, index=(r, 0), tile=a + b + e + f + g + h + i)\n");
+  CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 16", "load x 16", "load x 16", "load x 16",
+                                                   "load x 4", "load x 8", "store out 16"});
+}
