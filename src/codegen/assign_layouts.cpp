@@ -470,14 +470,18 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
       for (size_t i = first_init; i < op.operands.size(); ++i) {
         const ir::Value* init = op.operands[i];
         Layout l = init->type.is_scalar() ? blocked(init->type) : k_.layouts.at(init);
-        // An accumulator that starts as a splat (zeros) and is updated by mma stays in the mma
-        // layout for the whole loop instead of being converted every iteration.
+        // An accumulator updated by mma stays in the mma layout for the whole loop instead of
+        // being converted every iteration; its initial value is converted once, before the loop
+        // (a splat of zeros: for free). The accumulator of an inner loop starts as the outer
+        // loop's carried value, so this holds for any initial value.
         const ir::Op& y = *body.ops.back();
         const ir::Value* next = y.kind == OpKind::Yield ? y.operands[i - first_init] : nullptr;
-        if (is_splat(init) && next && next->def && next->def->kind == OpKind::Mma) l = k_.accumulator_layout(*next->def);
-        // Likewise any value starting as a splat takes the layout the body gave it last run.
+        if (!init->type.is_scalar() && next && next->def && next->def->kind == OpKind::Mma)
+          l = k_.accumulator_layout(*next->def);
+        // Likewise any carried tile takes the layout the body gave it last run: the outer loop of
+        // a nest yields what the inner one gave it.
         auto h = hints.find(&op);
-        if (is_splat(init) && h != hints.end()) l = h->second[i - first_init];
+        if (!init->type.is_scalar() && h != hints.end()) l = h->second[i - first_init];
         carried.push_back(l);
       }
       // An initial value in another layout (a splat given the body's layout) is converted; a

@@ -312,6 +312,30 @@ void check_tma_resident_mm(int64_t R, int64_t Q, int64_t M, int64_t s, int64_t t
              dc.get<float>(size_t(M * 64)), ref, Q % 8 == 0);
 }
 
+// out[i, j] = sum_t sum_k X[i + t - p, k] W[t, k, j], 0 outside X (L x Ci); W is T x Ci x Co:
+// the accumulator carried through nested loops (conv_taps).
+void check_conv_taps(int64_t L, int64_t Ci, int64_t T, int64_t Co, int64_t p, std::mt19937_64& rng) {
+  std::vector<uint16_t> x = random_bf16(size_t(L * Ci), rng), w = random_bf16(size_t(T * Ci * Co), rng);
+  Buffer dx(x.size() * 2), dw(w.size() * 2), dout(size_t(L * Co) * 4);
+  dx.put(x);
+  dw.put(w);
+  poison(dout);
+  CHECK_CU(conv_taps(nullptr, dx.p, dw.p, dout.p, L, Ci, T, Co, p));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<double> ref(size_t(L * Co), 0.0);
+  for (int64_t i = 0; i < L; ++i)
+    for (int64_t t = 0; t < T; ++t) {
+      if (!inside(i + t - p, L)) continue;
+      for (int64_t k = 0; k < Ci; ++k) {
+        double v = from_bf16(x[size_t((i + t - p) * Ci + k)]);
+        for (int64_t j = 0; j < Co; ++j) ref[size_t(i * Co + j)] += v * from_bf16(w[size_t((t * Ci + k) * Co + j)]);
+      }
+    }
+  compare_mm("conv_taps L=" + std::to_string(L) + " Ci=" + std::to_string(Ci) + " T=" + std::to_string(T) +
+                 " Co=" + std::to_string(Co) + " p=" + std::to_string(p),
+             dout.get<float>(size_t(L * Co)), ref, Ci % 8 == 0 && Co % 8 == 0);
+}
+
 // The 5-point stencil sample: out = 4 x - (up + down) - (left + right), zero outside, in f32
 // as the kernel computes it (4 x is exact, so contraction into an fma changes nothing).
 void check_stencil(int64_t M, int64_t N, std::mt19937_64& rng) {
@@ -420,6 +444,9 @@ int main(int argc, char** argv) {
   check_tma_resident_mm(300, 1000, 200, 130, 9, rng);
   check_tma_resident_mm(64, 200, 64, -(int64_t(1) << 36), 0, rng);                        // A wholly outside
   check_tma_resident_mm(64, 203, 64, 0, 1, rng);
+  check_conv_taps(1000, 192, 3, 256, 1, rng);
+  check_conv_taps(300, 100, 5, 130, 2, rng);             // ragged channels: the portable path
+  check_conv_taps(129, 64, 1, 64, 0, rng);
   check_stencil(1, 1, rng);
   check_stencil(17, 129, rng);
   check_stencil(1000, 1003, rng);
