@@ -77,8 +77,10 @@ class LayoutAssignment {
   }
 
   /// Rematerialization (see the file comment): whether `v` can be computed again in layout
-  /// `want` by at most `budget` ops, and the operand layouts its op then needs.
-  bool remat_ok(const ir::Value* v, const Layout& want, int& budget) const;
+  /// `want` by at most `budget` distinct ops (a value used twice in the tree, in one layout,
+  /// counts once: `seen`), and the operand layouts its op then needs.
+  bool remat_ok(const ir::Value* v, const Layout& want, int& budget,
+                std::vector<std::pair<const ir::Value*, Layout>>& seen) const;
   /// A broadcast `op` of a slice `in` of an mma layout to a 2-D shape the mma layout's warps
   /// also tile: `out` is that mma layout at the result's shape when every thread already
   /// holds the rows (columns) it needs there.
@@ -91,7 +93,10 @@ class LayoutAssignment {
   /// (at most `depth` deep) over such a value (op() gives an elementwise op the layout of its
   /// first operand in an mma layout); null otherwise.
   const Layout* accumulator_of(const ir::Value* v, int depth) const;
-  ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc);
+  /// Computes `v` again in layout `want` before `bld`'s point; `done` holds what this tree has
+  /// computed already (each value once per layout).
+  ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc,
+                   std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>>& done);
 
   /// Creates an op at `bld`'s point (recorded in a dry run, which undo() takes back).
   ir::Op* create(ir::Builder& bld, ir::OpKind kind, SourceRange loc, std::vector<ir::Value*> operands,
@@ -123,11 +128,16 @@ void LayoutAssignment::convert_operand(ir::Block& b, std::list<std::unique_ptr<i
   ir::Value* v = op.operands[i];
   if (v->type.is_scalar() || equivalent(k_.layouts.at(v), want, k_.threads())) return;
   if (dry_) journal_.push_back({&op, i, v});
-  int budget = 32;
-  if (!is_splat(v) && remat_ok(v, want, budget)) {
+  // A mask of three terms (a sliding window's `cols < S`, `rows >= cols`, `rows - cols < W`)
+  // is about 40 ops of 1-D and 2-D index arithmetic: cheaper in registers than a round trip
+  // through shared memory with a barrier between the warps (and its buffer beside the stages).
+  int budget = 64;
+  std::vector<std::pair<const ir::Value*, Layout>> seen;
+  if (!is_splat(v) && remat_ok(v, want, budget, seen)) {
     ir::Builder bld(*k_.fn, &b);
     bld.set_before(&b, it);
-    op.operands[i] = remat(bld, v, want, op.loc);
+    std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>> done;
+    op.operands[i] = remat(bld, v, want, op.loc, done);
     return;
   }
   if (is_splat(v)) {
@@ -264,26 +274,34 @@ bool LayoutAssignment::mma_widening(const ir::Op& op, const Layout& in, Layout& 
   return register_local(in, {row, 1}, out, {src[0] == 1 ? 0 : row, src[1] == 1 ? 0 : 1}, k_.threads(), nullptr);
 }
 
-bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget) const {
+bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget,
+                                std::vector<std::pair<const ir::Value*, Layout>>& seen) const {
   if (v->type.is_scalar()) return true;
+  for (const auto& [value, layout] : seen)
+    if (value == v && layout == want) return true;
   if (!v->def || v->def->results.size() != 1 || !v->def->regions.empty() || --budget < 0) return false;
+  seen.push_back({v, want});
   std::vector<Layout> wants;
   if (!operand_layouts(*v->def, want, wants)) return false;
   for (size_t i = 0; i < v->def->operands.size(); ++i)
-    if (!remat_ok(v->def->operands[i], wants[i], budget)) return false;
+    if (!remat_ok(v->def->operands[i], wants[i], budget, seen)) return false;
   return true;
 }
 
-ir::Value* LayoutAssignment::remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc) {
+ir::Value* LayoutAssignment::remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc,
+                                   std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>>& done) {
   if (v->type.is_scalar()) return v;
+  for (const auto& [key, value] : done)
+    if (key.first == v && key.second == want) return value;
   const ir::Op& d = *v->def;
   std::vector<Layout> wants;
   operand_layouts(d, want, wants);
   std::vector<ir::Value*> operands;
-  for (size_t i = 0; i < d.operands.size(); ++i) operands.push_back(remat(bld, d.operands[i], wants[i], loc));
+  for (size_t i = 0; i < d.operands.size(); ++i) operands.push_back(remat(bld, d.operands[i], wants[i], loc, done));
   ir::Op* c = create(bld, d.kind, loc, operands, {v->type});
   ir::copy_attributes(d, *c);
   k_.layouts[c->result()] = want;
+  done.push_back({{v, want}, c->result()});
   return c->result();
 }
 

@@ -336,6 +336,40 @@ void check_conv_taps(int64_t L, int64_t Ci, int64_t T, int64_t Co, int64_t p, st
              dout.get<float>(size_t(L * Co)), ref, Ci % 8 == 0 && Co % 8 == 0);
 }
 
+// window_scores: P[i, j] = sum_k Q[i, k] K[j, k] where j <= i and i - j < W, else -inf (exactly).
+void check_window_scores(int64_t S, int64_t W, std::mt19937_64& rng) {
+  std::vector<uint16_t> q = random_f16(size_t(S * 64), rng), k = random_f16(size_t(S * 64), rng);
+  Buffer dq(q.size() * 2), dk(k.size() * 2), dp(size_t(S * S) * 4);
+  dq.put(q);
+  dk.put(k);
+  poison(dp);
+  CHECK_CU(window_scores(nullptr, dq.p, dk.p, dp.p, S, W));
+  CHECK_CU(cuCtxSynchronize());
+  std::vector<float> p = dp.get<float>(size_t(S * S));
+  double num = 0, den = 0;
+  int64_t bad_mask = 0;
+  for (int64_t i = 0; i < S; ++i)
+    for (int64_t j = 0; j < S; ++j) {
+      float got = p[size_t(i * S + j)];
+      if (!(j <= i && i - j < W)) {
+        bad_mask += !(std::isinf(got) && got < 0);
+        continue;
+      }
+      double ref = 0;
+      for (int64_t c = 0; c < 64; ++c) ref += double(from_f16(q[size_t(i * 64 + c)])) * from_f16(k[size_t(j * 64 + c)]);
+      double d = got - ref;
+      num += std::isnan(d) ? INFINITY : d * d;
+      den += ref * ref;
+    }
+  double err = std::sqrt(num / (den ? den : 1));
+  bool ok = err <= 1e-5 && bad_mask == 0;
+  std::printf("%-58s rel err %.2e, %lld masked not -inf %s\n",
+              ("window_scores S=" + std::to_string(S) + " W=" + std::to_string(W) + " [" + g_last_entry + "]").c_str(),
+              err, (long long)bad_mask, ok ? "ok" : "FAIL");
+  if (!ok) ++failures;
+  expect_path("window_scores", S % 4 == 0 && g_device_cc == 90);
+}
+
 // The 5-point stencil sample: out = 4 x - (up + down) - (left + right), zero outside, in f32
 // as the kernel computes it (4 x is exact, so contraction into an fma changes nothing).
 void check_stencil(int64_t M, int64_t N, std::mt19937_64& rng) {
@@ -444,6 +478,9 @@ int main(int argc, char** argv) {
   check_tma_resident_mm(300, 1000, 200, 130, 9, rng);
   check_tma_resident_mm(64, 200, 64, -(int64_t(1) << 36), 0, rng);                        // A wholly outside
   check_tma_resident_mm(64, 203, 64, 0, 1, rng);
+  check_window_scores(1000, 200, rng);
+  check_window_scores(301, 1000, rng);                   // W beyond S: plain causal
+  check_window_scores(256, 1, rng);                      // the diagonal only
   check_conv_taps(1000, 192, 3, 256, 1, rng);
   check_conv_taps(300, 100, 5, 130, 2, rng);             // ragged channels: the portable path
   check_conv_taps(129, 64, 1, 64, 0, rng);
