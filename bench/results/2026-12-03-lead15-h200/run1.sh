@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lead, session 15, call 1: check_offsets with conv_taps (nested mma loops) and its memcheck;
-# then probe1.py: silu_gate with programmatic dependent launch (PDL) vs the sample and Triton.
+# then session 14's probe9.py (generic: sleep, flush and burst timings of labelled builds beside Triton): silu_gate with programmatic dependent launch (PDL) vs the sample and Triton.
 set -uo pipefail
 cuda=/usr/local/cuda; P=bench/results/2026-12-03-lead15-h200
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee $OUT/gpu.txt
@@ -12,5 +12,5 @@ echo '#include "silu_gate.h"' | gcc -O1 -shared -fPIC -x c -Igpu-build/pdl -I$cu
 for v in none top late; do
   echo '#include "silu_gate.h"' | gcc -O1 -shared -fPIC -x c -Igpu-build/pdl/$v -I$cuda/include - -L$cuda/lib64/stubs -lcuda -o /tmp/lib_$v.so || exit 1
 done
-PYTHONUNBUFFERED=1 timeout 330 python3 $P/probe1.py 500 tilec=/tmp/lib_base.so "pdl attr only"=/tmp/lib_none.so \
-  "pdl wait at top"=/tmp/lib_top.so "pdl wait before load"=/tmp/lib_late.so 2>&1 | grep -v Warning | tee $OUT/probe1.txt
+PYTHONUNBUFFERED=1 timeout 330 python3 bench/results/2026-12-03-lead14-h200/probe9.py 500 tilec=/tmp/lib_base.so "pdl attr only"=/tmp/lib_none.so \
+  "pdl wait at top"=/tmp/lib_top.so "pdl wait before load"=/tmp/lib_late.so 2>&1 | grep -v Warning | tee $OUT/probe.txt
