@@ -14,9 +14,10 @@
 //  - a value computed only from iota, splats and scalars (a mask made of row and column
 //    indices) is computed again in the layout its user needs instead of being converted
 //    (rematerialization, as Triton's RemoveLayoutConversions does);
-//  - loop-carried values keep the layout of their initial value, except that one starting as
-//    a splat takes the layout the loop body gives it (found by dry runs of this assignment,
-//    whose changes to the IR are undone: a running row max stays in the accumulator's rows);
+//  - a loop-carried tile takes the layout the loop body gives it (found by dry runs of this
+//    assignment, whose changes to the IR are undone: a running row max stays in the
+//    accumulator's rows, and an accumulator carried through nested loops in its fragments),
+//    its initial value converted once before the loop (a splat: for free);
 //    if results take that of the then branch.
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lowering_steps.h"
