@@ -42,6 +42,9 @@ struct Target {
   bool has_tma() const { return sm >= 90; }
   bool has_clusters() const { return sm >= 90; }
   bool has_stmatrix() const { return sm >= 90; }
+  /// Programmatic dependent launch (`griddepcontrol.launch_dependents` and `.wait`, PTX ISA
+  /// 7.8, sm_90; CUDA's CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION).
+  bool has_griddepcontrol() const { return sm >= 90; }
   /// Warpgroup MMA (`wgmma.mma_async`, PTX ISA §9.7.15): sm_90a only (later GPUs have other
   /// tensor-core instructions).
   bool has_wgmma() const { return sm == 90 && suffix == 'a'; }

@@ -219,6 +219,8 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, vo
          params);
   mock.last.via_ex = 1;
   for (i = 0; i < config->numAttrs; ++i) {
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      mock.last.pdl = config->attrs[i].value.programmaticStreamSerializationAllowed == 1;
     if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) continue;
     mock.last.cluster[0] = config->attrs[i].value.clusterDim.x;
     mock.last.cluster[1] = config->attrs[i].value.clusterDim.y;

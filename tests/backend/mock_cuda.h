@@ -22,6 +22,7 @@ typedef struct mock_launch {
   CUstream stream;
   int via_ex;                 /* launched with cuLaunchKernelEx */
   unsigned cluster[3];        /* from CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, else 0 */
+  int pdl;                    /* CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION set to 1 */
   unsigned char params[MOCK_MAX_PARAMS][8];  /* first bytes of each parameter, per mock_param_sizes */
 } mock_launch;
 

@@ -77,7 +77,9 @@ static void test_scale_rows(void) {
   CHECK(mock.launches == 1 && mock.load_calls == 1 && mock.init_calls == 1);
   CHECK(strcmp(mock.last.entry, "scale_rows_vec") == 0);
   CHECK(mock.last.grid[0] == 16 && mock.last.grid[1] == 1 && mock.last.grid[2] == 2);
-  CHECK(mock.last.block[0] == 256 && mock.last.block[1] == 1 && mock.last.shared_bytes == 0 && !mock.last.via_ex);
+  /* Device 0 (9.0) runs the sm_90a code, which opens with griddepcontrol: a programmatic launch. */
+  CHECK(mock.last.block[0] == 256 && mock.last.block[1] == 1 && mock.last.shared_bytes == 0 && mock.last.via_ex &&
+        mock.last.pdl && mock.last.cluster[0] == 0);
   CHECK(mock.last.stream == mock_stream(0));
   CHECK(param_u64(0) == x && param_i64(1) == 64 && param_i64(2) == 1);
   CHECK(param_u64(3) == y && param_i64(4) == 64 && param_i64(5) == 1);
@@ -103,6 +105,9 @@ static void test_scale_rows(void) {
     CHECK(strcmp(mock.last.entry, "scale_rows_vec") == 0);
   }
   CHECK(mock.load_calls == 1);  /* loaded once */
+  /* Device 1 (8.0) runs the sm_80 code, without griddepcontrol: a plain launch. */
+  CHECK(mock_scale_rows(mock_stream(1), x, y, flags, 1000, 1.5f, 3.0f, true, 64, 1e-5, 7) == CUDA_SUCCESS);
+  CHECK(!mock.last.via_ex && !mock.last.pdl);
 
   /* Bad arguments: nothing is launched. */
   mock.launches = 0;
@@ -146,7 +151,8 @@ static void test_persistent(void) {
   CHECK(mock_persistent_mm(mock_stream(1), a, b, c, 1024, 512, 1024) == CUDA_SUCCESS);
   CHECK(strcmp(mock.last.entry, "persistent_mm_general") == 0);
   CHECK(mock.last.grid[0] == 128 && mock.last.block[0] == 384 && mock.last.shared_bytes == 200 * 1024);
-  CHECK(mock.last.via_ex && mock.last.cluster[0] == 2 && mock.last.cluster[1] == 1 && mock.last.cluster[2] == 1);
+  CHECK(mock.last.via_ex && mock.last.cluster[0] == 2 && mock.last.cluster[1] == 1 && mock.last.cluster[2] == 1 &&
+        !mock.last.pdl);  /* device 1 is 8.0 */
   CHECK(mock.set_attribute_calls == 1 && mock.last_attribute_device == 1 && mock.last_attribute_value == 200 * 1024);
   CHECK(mock.push_calls == mock.pop_calls && mock.push_calls > 0);
   CHECK(param_i64(9) == 1024 && param_i64(10) == 512 && param_i64(11) == 1024);  /* m, k, n */
@@ -338,7 +344,7 @@ static void test_threads(void) {
 
 static void test_metadata(void) {
   const tilec_kernel_metadata* m = &mock_scale_rows_metadata;
-  CHECK(m->abi_version == 4 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 4);
+  CHECK(m->abi_version == 5 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 5);
   CHECK(strcmp(m->name, "scale_rows") == 0 && strcmp(m->source, "mock kernels \"odd\" name.tile") == 0);
   CHECK(m->num_params == 9 && strcmp(m->params[0].name, "x") == 0 && strcmp(m->params[0].dtype, "f16") == 0);
   CHECK(m->params[0].rank == 2 && strcmp(m->params[0].dims[0], "m") == 0 && strcmp(m->params[0].dims[1], "64") == 0);

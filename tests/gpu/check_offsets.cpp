@@ -147,6 +147,36 @@ void check_window1d(int64_t n, int64_t s, std::mt19937_64& rng) {
   report("window1d n=" + std::to_string(n) + " s=" + std::to_string(s), size_t(n), bad, first);
 }
 
+// Launches back to back on one stream, each reading what the one before wrote, across CTAs:
+// x <- window1d(x, s) `steps` times (out[i] = x[i + s] + x[i - s]) without a synchronization
+// between them. On a 9.0 device the header launches them programmatically (docs/header.md,
+// "Launch"): a launch's CTAs may start before the one before it ends and must wait for it
+// (griddepcontrol.wait). Small integers, so every step is exact and any stale read shows.
+void check_dependent_launches(int64_t n, int64_t s, int steps, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> d(-8, 8);
+  std::vector<int64_t> ref(static_cast<size_t>(n));
+  std::vector<float> x(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) x[size_t(i)] = float(ref[size_t(i)] = d(rng));
+  Buffer b0(x.size() * 4), b1(x.size() * 4);
+  b0.put(x);
+  poison(b1);
+  for (int t = 0; t < steps; ++t) CHECK_CU(window1d(nullptr, t % 2 ? b1.p : b0.p, t % 2 ? b0.p : b1.p, n, s));
+  CHECK_CU(cuCtxSynchronize());
+  for (int t = 0; t < steps; ++t) {
+    std::vector<int64_t> next(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      next[size_t(i)] = (inside(i + s, n) ? ref[size_t(i + s)] : 0) + (inside(i - s, n) ? ref[size_t(i - s)] : 0);
+    ref.swap(next);
+  }
+  std::vector<float> out = (steps % 2 ? b1 : b0).get<float>(size_t(n));
+  size_t bad = 0, first = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (out[size_t(i)] != float(ref[size_t(i)]) && !bad++) first = size_t(i);
+  report("dependent launches: window1d x" + std::to_string(steps) + " n=" + std::to_string(n) + " s=" +
+             std::to_string(s),
+         size_t(n), bad, first);
+}
+
 // windows: out[i, j] = t + 2 a + 4 b + 8 d + 16 e at columns j + dc + {0, -1, +1, +4, -3} of
 // row i + dr (-1 outside x), in the kernel's order of f32 operations (the products are exact).
 void check_windows(int64_t P, int64_t Q, int64_t M, int64_t N, int64_t dr, int64_t dc, std::mt19937_64& rng) {
@@ -442,6 +472,8 @@ int main(int argc, char** argv) {
   check_shift_load_h(100, 512, 77, 256, 5, 32, rng, -3);    // the last columns past Q
   check_shift_load_h(99, 1001, 98, 1003, 1, 1, rng, -3);    // general variant
   check_window1d(4096, 5, rng);
+  check_dependent_launches(1 << 22, 257, 16, rng);        // |values| <= 8 * 2^16: exact in f32
+  check_dependent_launches(1 << 16, 1, 16, rng);
   check_window1d(1000003, 3, rng);
   check_window1d(4096, 5000, rng);  // both shifts wholly outside: zeros
   check_window1d(1, 0, rng);

@@ -125,6 +125,10 @@ struct Kernel {
   std::string state, lock;  // the loader state's and lock's (weak) symbols: SYM_tilec_CONFIG_state, _lock
   std::vector<const AbiParam*> arrays, scalars;
   bool needs_device;  // the launch asks which device the stream is on
+  /// C condition on tilec_cc under which the device runs code that opens with griddepcontrol
+  /// (SASS of a target of sm_90 or newer for exactly its compute capability), so the launch is
+  /// programmatic (tilec_launch's pdl); "" when no target has it.
+  std::string pdl;
   std::vector<size_t> first_entry;  // per path: its first entry's index in the entry table
   size_t num_entries = 0;
 };
@@ -139,11 +143,20 @@ int path_compute_capability(const AbiPath& p) {
 }
 
 Kernel make_kernel(const Module& m, const KernelAbi& k) {
-  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, {}, 0};
+  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, "", {}, 0};
   out.state = out.sym + "_tilec_" + m.config + "_state";
   out.lock = out.sym + "_tilec_" + m.config + "_lock";
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
-  out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1;
+  // The driver runs a target's SASS on devices of its compute capability (the JIT-compiled PTX
+  // of a later one is the oldest target's, without griddepcontrol below sm_90).
+  std::vector<std::string> pdl_ccs;
+  for (const std::string& arch : m.in.archs) {
+    std::optional<codegen::Target> t = codegen::parse_target(arch);
+    std::string cc = t && t->has_griddepcontrol() ? fmt::format("tilec_cc == {}", t->sm) : "";
+    if (!cc.empty() && std::find(pdl_ccs.begin(), pdl_ccs.end(), cc) == pdl_ccs.end()) pdl_ccs.push_back(cc);
+  }
+  out.pdl = join(pdl_ccs, " || ");
+  out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1 || !out.pdl.empty();
   for (const AbiPath& p : k.paths) {
     out.needs_device = out.needs_device || p.dynamic_shared_bytes > kDefaultSharedLimit;
     out.first_entry.push_back(out.num_entries);
@@ -317,10 +330,10 @@ std::string define_state(const Kernel& k) {
       entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                     p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI4_WEAK extern pthread_mutex_t {3};\n"
+      "TILEC_ABI5_WEAK extern pthread_mutex_t {3};\n"
       "pthread_mutex_t {3} = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI4_WEAK extern tilec_kernel_state {4};\n"
-      "tilec_kernel_state {4} = TILEC_ABI4_ZERO;\n"
+      "TILEC_ABI5_WEAK extern tilec_kernel_state {4};\n"
+      "tilec_kernel_state {4} = TILEC_ABI5_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
       k.sym, entries.size(), join(entries, ",\n    "), k.lock, k.state);
 }
@@ -398,7 +411,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
-  out += fmt::format("TILEC_ABI4_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  out += fmt::format("TILEC_ABI5_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -467,7 +480,7 @@ std::string symbol_function_args(const Kernel& k, F symbol, const std::string& n
 std::string stub_extent(size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }
 
 std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
   out += "  int64_t tilec_g[3];\n";
   if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
@@ -516,7 +529,7 @@ std::string array_tables(const Kernel& k) {
 std::string define_strided(const Module& m, const Kernel& k) {
   const KernelAbi& a = k.abi;
   size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
                                 k.sym, strided_params(k));
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
@@ -533,7 +546,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
   }
   out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
   out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_entry;\n";
-  if (k.abi.paths.size() > 1) out += "  int tilec_cc = 0;\n";
+  if (k.abi.paths.size() > 1 || !k.pdl.empty()) out += "  int tilec_cc = 0;\n";
   if (k.needs_device) out += "  CUdevice tilec_dev = 0;\n";
   if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
   out += "  CUresult tilec_r = CUDA_SUCCESS;\n";
@@ -576,7 +589,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
   // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
   // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
   // clusters and parameters.
-  if (a.paths.size() > 1) {
+  if (a.paths.size() > 1 || !k.pdl.empty()) {
     out += fmt::format("  tilec_r = tilec_compute_capability(&{}, tilec_dev, &tilec_cc);\n"
                        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
                        k.state);
@@ -687,8 +700,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
       grid = "tilec_pgrid";
     }
     out += fmt::format("{0}return tilec_launch({5}.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
-                       "{0}                    {4}, {2}, {3}, tilec_cluster, stream, tilec_args);\n",
-                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state);
+                       "{0}                    {4}, {2}, {3}, tilec_cluster, {6}, stream, tilec_args);\n",
+                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state,
+                       k.pdl.empty() ? "0" : "(" + k.pdl + ")");
     if (!p.tensor_maps.empty()) out += "    }\n";
     out += "  }\n";
   }
@@ -697,7 +711,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
 }
 
 std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI4_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
   std::vector<std::string> checks, call = {"stream"};
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
@@ -721,13 +735,13 @@ std::string define_dense(const Kernel& k) {
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI4_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI5_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
       "  return tilec_load_into_current(&{3}, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI4_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI5_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{3}, &{4}); }}\n\n",
       k.sym, m.image, k.num_entries, k.state, k.lock);
 }
@@ -749,7 +763,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI4_WEAK extern const uint64_t {}[{}];\n"
+      "TILEC_ABI5_WEAK extern const uint64_t {}[{}];\n"
       "const uint64_t {}[{}] = {{\n",
       m.in.image.size(), m.image, words, m.image, words);
   out += image_words(m.in.image);

@@ -7,17 +7,17 @@ namespace tilec {
 
 std::string_view header_runtime_section() {
   return R"C(/* ---- Shared by every tilec header of ABI version 4 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI4_RUNTIME
-#define TILEC_ABI4_RUNTIME
+#ifndef TILEC_ABI5_RUNTIME
+#define TILEC_ABI5_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI4_WEAK __attribute__((weak))
+#define TILEC_ABI5_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI4_ZERO {}
+#define TILEC_ABI5_ZERO {}
 #else
-#define TILEC_ABI4_ZERO {0}
+#define TILEC_ABI5_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -429,26 +429,35 @@ static inline CUresult tilec_encode_tensor_map(CUtensorMap* map, CUtensorMapData
 
 /* Launches `kernel` (a CUkernel passed as CUfunction, which cuLaunchKernel and cuLaunchKernelEx
    accept: cuda.h) in the stream's context; clusters go through cuLaunchKernelEx, and every grid
-   dimension must be a multiple of the cluster's. A program that defines TILEC_TRACE_LAUNCH(entry)
-   before including the header has it called with the PTX entry's name before each launch (the
-   GPU tests use it to tell which code path ran). */
+   dimension must be a multiple of the cluster's. `pdl`: the code on this device opens with
+   griddepcontrol.launch_dependents and griddepcontrol.wait (sm_90 and newer), so the launch
+   carries CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: its CTAs may start once every CTA
+   of the kernel before it on the stream has (programmatic dependent launch), and wait there for
+   that grid's end and memory. A program that defines TILEC_TRACE_LAUNCH(entry) before including
+   the header has it called with the PTX entry's name before each launch (the GPU tests use it to
+   tell which code path ran). */
 static inline CUresult tilec_launch(CUkernel kernel, const char* entry, const uint32_t grid[3], int threads,
-                                    int shared_bytes, const int cluster[3], CUstream stream,
+                                    int shared_bytes, const int cluster[3], int pdl, CUstream stream,
                                     void** args) {
   CUlaunchConfig config;
-  CUlaunchAttribute attr;
-  int i;
+  CUlaunchAttribute attrs[2];
+  int i, clustered = cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
 #ifdef TILEC_TRACE_LAUNCH
   TILEC_TRACE_LAUNCH(entry);
 #else
   (void)entry;
 #endif
-  if (cluster[0] == 1 && cluster[1] == 1 && cluster[2] == 1)
+  if (!clustered && !pdl)
     return cuLaunchKernel((CUfunction)kernel, grid[0], grid[1], grid[2], (unsigned)threads, 1, 1,
                           (unsigned)shared_bytes, stream, args, NULL);
   for (i = 0; i < 3; ++i)
     if (grid[i] % (uint32_t)cluster[i] != 0) return CUDA_ERROR_INVALID_VALUE;
-  tilec_cluster_config(&config, &attr, grid, threads, shared_bytes, cluster, stream);
+  tilec_cluster_config(&config, &attrs[0], grid, threads, shared_bytes, cluster, stream);
+  config.attrs = clustered ? attrs : &attrs[1];
+  config.numAttrs = (unsigned)(clustered + pdl);
+  memset(&attrs[1], 0, sizeof attrs[1]);
+  attrs[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attrs[1].value.programmaticStreamSerializationAllowed = 1;
   return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
 }
 
@@ -562,7 +571,7 @@ static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int nu
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI4_RUNTIME */
+#endif /* TILEC_ABI5_RUNTIME */
 )C";
 }
 

@@ -48,7 +48,7 @@ TEST_CASE("banner, guard, includes and the ABI macro", "[header]") {
                     "give one of them a --prefix\"\n#endif\n"
                     "#ifndef VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_CONFIG 0x@C@\n"));
   CHECK(contains(h, "#include <cuda.h>\n"));
-  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 4\n"));
+  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 5\n"));
   CHECK(contains(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"));
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_DECLARATIONS_ONLY\n"));
   const std::string end = "#endif /* VECTOR_ADD_TILEC_H */\n";
@@ -126,15 +126,15 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
 
 TEST_CASE("weak definitions, metadata and the image", "[header]") {
   std::string h = generate_header(vector_add_input());
-  CHECK(contains(h, "TILEC_ABI4_WEAK extern const uint64_t vector_add_tilec_@C@_image[2];\n"
+  CHECK(contains(h, "TILEC_ABI5_WEAK extern const uint64_t vector_add_tilec_@C@_image[2];\n"
                     "const uint64_t vector_add_tilec_@C@_image[2] = {\n"
                     "  0x100001ba55ed50, 0x9,\n"
                     "};\n"));
-  CHECK(contains(h, "TILEC_ABI4_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
+  CHECK(contains(h, "TILEC_ABI5_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
                     "CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "static const tilec_constant_info vector_add_tilec_constants[1] = {\n    {\"TILE\", \"1024\"}};\n"));
   CHECK(contains(h, "const tilec_kernel_metadata vector_add_metadata = {\n"
-                    "    4, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
+                    "    5, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
                     "    3, vector_add_tilec_params, 1, vector_add_tilec_symbols,\n"
                     "    1, vector_add_tilec_constants,\n"
                     "    {\"tilec_cdiv(n, 1024)\", \"1\", \"1\"},\n"
@@ -151,7 +151,7 @@ TEST_CASE("the configuration hash names every linker-visible symbol", "[header]"
   CHECK(c.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(generate_header(in) == h);  // deterministic: every translation unit of one configuration agrees
   CHECK(contains(h, "pthread_mutex_t vector_add_tilec_@C@_lock = PTHREAD_MUTEX_INITIALIZER;\n"));
-  CHECK(contains(h, "tilec_kernel_state vector_add_tilec_@C@_state = TILEC_ABI4_ZERO;\n"));
+  CHECK(contains(h, "tilec_kernel_state vector_add_tilec_@C@_state = TILEC_ABI5_ZERO;\n"));
   CHECK(contains(h, "#if defined(__ELF__)\n"));
   CHECK(contains(h, "CUresult vector_add_tilec_@C@_alias(CUstream stream, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, "
                     "int64_t n) __asm__(\"vector_add\") __attribute__((weak, alias(\"vector_add_tilec_@C@\")));\n"));
@@ -187,7 +187,7 @@ TEST_CASE("big shared memory, num_sms and clusters change the launch", "[header]
                     "tilec_dev, 100000);\n"));
   CHECK(contains(h, "    static const int tilec_cluster[3] = {1, 2, 1};\n"));
   CHECK(contains(h, "    return tilec_launch(lib_vector_add_tilec_@C@_state.kernels[tilec_entry], lib_vector_add_tilec_entries[tilec_entry].name,\n"
-                    "                        tilec_grid, 128, 100000, tilec_cluster, stream, tilec_args);\n"));
+                    "                        tilec_grid, 128, 100000, tilec_cluster, (tilec_cc == 90), stream, tilec_args);\n"));
   CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_path0_entries, 0, NULL, 0, 0, NULL, NULL}};\n"));
   CHECK(contains(h, "CUresult lib_vector_add_grid(int64_t n, uint32_t grid[3]) __asm__(\"lib_vector_add_grid_tilec_@C@\");\n"));
 }
@@ -226,4 +226,18 @@ TEST_CASE("unchecked input is an internal error", "[header]") {
   CHECK_THROWS_AS(generate_header(in), InternalError);
   in.kernels.clear();
   CHECK_THROWS_AS(generate_header(in), InternalError);
+}
+
+TEST_CASE("programmatic launches where the device runs code of sm_90 or newer", "[header]") {
+  // The code of targets from sm_90 on opens with griddepcontrol (ptx/kernel.cpp): the launch asks
+  // for the device's compute capability and is programmatic on exactly those devices.
+  HeaderInput in = vector_add_input();
+  in.archs = {"sm_100a", "sm_90a", "sm_80"};
+  std::string h = generate_header(in);
+  CHECK(contains(h, "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"));
+  CHECK(contains(h, "tilec_cluster, (tilec_cc == 100 || tilec_cc == 90), stream, tilec_args);\n"));
+  in.archs = {"sm_80", "sm_86"};
+  h = generate_header(in);
+  CHECK(contains(h, "tilec_cluster, 0, stream, tilec_args);\n"));
+  CHECK(!contains(h, "tilec_cc"));
 }
