@@ -145,8 +145,15 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
           return operand(i);
       }
       return std::min(operand(0), operand(1));
+    case ir::OpKind::Sub: {
+      // x - x % c for a constant c > 0 (an align-down) is c * (x // c): a multiple of c's
+      // divisor as well as of the smaller one of its operands.
+      const ir::Op* m = d->operands[1]->def;
+      if (m && m->kind == ir::OpKind::Mod && m->operands[0] == d->operands[0] && constant_count(m->operands[1]) > 0)
+        return std::max(low_bit(constant_count(m->operands[1])), std::min(operand(0), operand(1)));
+      return std::min(operand(0), operand(1));
+    }
     case ir::OpKind::Add:
-    case ir::OpKind::Sub:
     case ir::OpKind::Min: return std::min(operand(0), operand(1));
     case ir::OpKind::Mul: return std::min(operand(0) * operand(1), kMaxDivisor);
     // The bits below a divisor of either operand are zero in `x & y` (`x & -16`: an align-down);

@@ -27,8 +27,8 @@ class IntegerFacts {
   /// value `v` (a scalar or a tile); 1 when nothing is known. Follows constants, dimension
   /// symbols, a for loop's induction variable (its lower bound's and step's), integer casts,
   /// splats and reshapes, + - % min max | ^ (the smaller divisor), * (the product), & (the larger:
-  /// `x & -16`), << (times 2^c; any count keeps x's), and >> and // by a constant 2^c (divided
-  /// by 2^c).
+  /// `x & -16`), << (times 2^c; any count keeps x's), >> and // by a constant 2^c (divided
+  /// by 2^c), and the align-down x - x % c for a constant c > 0 (also c's).
   int64_t divisor(const ir::Value* v) const;
 
   /// Whether the integer value `v` is known to be >= 0: a constant >= 0, a block index, a

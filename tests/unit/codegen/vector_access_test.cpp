@@ -83,7 +83,9 @@ TEST_CASE("offset accesses: alignment through shifts, masks and remainders", "[v
       "    g = load(x, offset=(r, (d << 2) % 64), shape=(1, 128))\n"  // remainder of two multiples of 4
       "    h = load(x, offset=(r, (d << 2) | 1), shape=(1, 128))\n"   // odd
       "    i = load(x, offset=(r, (d << 1) ^ 8), shape=(1, 128))\n"   // a multiple of 2 only
-      "    store(out, index=(r, 0), tile=a + b + e + f + g + h + i)\n");
+      "    j = load(x, offset=(r, d - d % 8), shape=(1, 128))\n"      // an align-down
+      "    m = load(x, offset=(r, d - d % 2), shape=(1, 128))\n"      // to a multiple of 2 only
+      "    store(out, index=(r, 0), tile=a + b + e + f + g + h + i + j + m)\n");
   CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 16", "load x 16", "load x 16", "load x 16",
-                                                   "load x 4", "load x 8", "store out 16"});
+                                                   "load x 4", "load x 8", "load x 16", "load x 8", "store out 16"});
 }
