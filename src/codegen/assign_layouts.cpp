@@ -30,6 +30,11 @@
 namespace tilec::codegen {
 namespace {
 
+// Rematerialization's memos: the (value, layout) pairs a tree holds, and what each was
+// computed again as.
+using RematSeen = std::vector<std::pair<const ir::Value*, Layout>>;
+using RematDone = std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>>;
+
 class LayoutAssignment {
  public:
   explicit LayoutAssignment(LoweredKernel& k) : k_(k) {
@@ -80,8 +85,7 @@ class LayoutAssignment {
   /// Rematerialization (see the file comment): whether `v` can be computed again in layout
   /// `want` by at most `budget` distinct ops (a value used twice in the tree, in one layout,
   /// counts once: `seen`), and the operand layouts its op then needs.
-  bool remat_ok(const ir::Value* v, const Layout& want, int& budget,
-                std::vector<std::pair<const ir::Value*, Layout>>& seen) const;
+  bool remat_ok(const ir::Value* v, const Layout& want, int& budget, RematSeen& seen) const;
   /// A broadcast `op` of a slice `in` of an mma layout to a 2-D shape the mma layout's warps
   /// also tile: `out` is that mma layout at the result's shape when every thread already
   /// holds the rows (columns) it needs there.
@@ -96,8 +100,7 @@ class LayoutAssignment {
   const Layout* accumulator_of(const ir::Value* v, int depth) const;
   /// Computes `v` again in layout `want` before `bld`'s point; `done` holds what this tree has
   /// computed already (each value once per layout).
-  ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc,
-                   std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>>& done);
+  ir::Value* remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc, RematDone& done);
 
   /// Creates an op at `bld`'s point (recorded in a dry run, which undo() takes back).
   ir::Op* create(ir::Builder& bld, ir::OpKind kind, SourceRange loc, std::vector<ir::Value*> operands,
@@ -133,11 +136,11 @@ void LayoutAssignment::convert_operand(ir::Block& b, std::list<std::unique_ptr<i
   // is about 40 ops of 1-D and 2-D index arithmetic: cheaper in registers than a round trip
   // through shared memory with a barrier between the warps (and its buffer beside the stages).
   int budget = 64;
-  std::vector<std::pair<const ir::Value*, Layout>> seen;
+  RematSeen seen;
   if (!is_splat(v) && remat_ok(v, want, budget, seen)) {
     ir::Builder bld(*k_.fn, &b);
     bld.set_before(&b, it);
-    std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>> done;
+    RematDone done;
     op.operands[i] = remat(bld, v, want, op.loc, done);
     return;
   }
@@ -275,8 +278,7 @@ bool LayoutAssignment::mma_widening(const ir::Op& op, const Layout& in, Layout& 
   return register_local(in, {row, 1}, out, {src[0] == 1 ? 0 : row, src[1] == 1 ? 0 : 1}, k_.threads(), nullptr);
 }
 
-bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget,
-                                std::vector<std::pair<const ir::Value*, Layout>>& seen) const {
+bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& budget, RematSeen& seen) const {
   if (v->type.is_scalar()) return true;
   for (const auto& [value, layout] : seen)
     if (value == v && layout == want) return true;
@@ -290,7 +292,7 @@ bool LayoutAssignment::remat_ok(const ir::Value* v, const Layout& want, int& bud
 }
 
 ir::Value* LayoutAssignment::remat(ir::Builder& bld, ir::Value* v, const Layout& want, SourceRange loc,
-                                   std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir::Value*>>& done) {
+                                   RematDone& done) {
   if (v->type.is_scalar()) return v;
   for (const auto& [key, value] : done)
     if (key.first == v && key.second == want) return value;

@@ -30,9 +30,9 @@ const ir::Value* widened_from(const ir::Value* v) {
   return keeps ? d->operands[0] : nullptr;
 }
 
-// The value of a constant integer scalar or splat of one, or -1 when `v` is not one (or is
-// negative).
-int64_t constant_count(const ir::Value* v) {
+// The value of a constant integer scalar or splat of one when it is >= 0 (a shift count, a
+// divisor), else -1.
+int64_t nonneg_constant(const ir::Value* v) {
   const ir::Op* d = v->def;
   while (d && (d->kind == ir::OpKind::Splat || d->kind == ir::OpKind::Broadcast)) d = d->operands[0]->def;
   return d && d->kind == ir::OpKind::Constant && d->value.i >= 0 ? d->value.i : -1;
@@ -149,8 +149,8 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
       // x - x % c for a constant c > 0 (an align-down) is c * (x // c): a multiple of c's
       // divisor as well as of the smaller one of its operands.
       const ir::Op* m = d->operands[1]->def;
-      if (m && m->kind == ir::OpKind::Mod && m->operands[0] == d->operands[0] && constant_count(m->operands[1]) > 0)
-        return std::max(low_bit(constant_count(m->operands[1])), std::min(operand(0), operand(1)));
+      if (m && m->kind == ir::OpKind::Mod && m->operands[0] == d->operands[0] && nonneg_constant(m->operands[1]) > 0)
+        return std::max(low_bit(nonneg_constant(m->operands[1])), std::min(operand(0), operand(1)));
       return std::min(operand(0), operand(1));
     }
     case ir::OpKind::Add:
@@ -166,7 +166,7 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
       // x << c multiplies by 2^c; a count of the width or more gives 0 (language.md §5.4), and a
       // count not known keeps x's low zero bits. Wrapping keeps divisors below 2^bits.
       int bits = dtype_bits(v->type.tile.dtype);
-      int64_t c = constant_count(d->operands[1]);
+      int64_t c = nonneg_constant(d->operands[1]);
       if (c >= bits) return kMaxDivisor;
       int64_t cap = int64_t(1) << std::min(30, bits - 1);
       return c < 0 ? operand(0) : std::min({operand(0) << c, cap, kMaxDivisor});
@@ -175,7 +175,7 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
     case ir::OpKind::FloorDiv: {
       // x >> c and x // 2^c (floor, so an arithmetic shift for signed x): the low zero bits of x
       // move down by c.
-      int64_t c = constant_count(d->operands[1]);
+      int64_t c = nonneg_constant(d->operands[1]);
       if (d->kind == ir::OpKind::FloorDiv) c = c > 0 && (c & (c - 1)) == 0 ? std::countr_zero(uint64_t(c)) : -1;
       if (c < 0 || c >= dtype_bits(v->type.tile.dtype)) return 1;
       return std::max<int64_t>(1, operand(0) >> c);

@@ -233,7 +233,7 @@ struct LoweredKernel {
   int64_t pipeline_offset = 0;
   /// TmaWgmma: a load at element offsets that would be a TMA stage or resident tile but for its
   /// innermost offset, which is not known to be a multiple of 16 bytes (TMA's rule; pipeline.cpp,
-  /// copyable). It goes through registers; wgmma_plan_ok and --emit=tir-lowered name it.
+  /// copy_kind). It goes through registers; wgmma_plan_ok and --emit=tir-lowered name it.
   struct UnalignedLoad {
     const ir::Op* load = nullptr;
     int64_t align = 1;  ///< bytes the innermost offset is known to be a multiple of

@@ -116,6 +116,10 @@ struct Module {
   std::string ptx_arch;
   std::string config;  // the configuration hash (12 hex digits), in every linker-visible name
   std::string image;   // the image's (weak) symbol: BASE_tilec_CONFIG_image
+  /// C condition on tilec_cc under which the device runs code that opens with griddepcontrol
+  /// (SASS of a target of sm_90 or newer for exactly its compute capability), so a launch is
+  /// programmatic (tilec_launch's pdl); "" when no target has it (pdl_condition).
+  std::string pdl;
 };
 
 // Names and pieces of one kernel.
@@ -125,10 +129,6 @@ struct Kernel {
   std::string state, lock;  // the loader state's and lock's (weak) symbols: SYM_tilec_CONFIG_state, _lock
   std::vector<const AbiParam*> arrays, scalars;
   bool needs_device;  // the launch asks which device the stream is on
-  /// C condition on tilec_cc under which the device runs code that opens with griddepcontrol
-  /// (SASS of a target of sm_90 or newer for exactly its compute capability), so the launch is
-  /// programmatic (tilec_launch's pdl); "" when no target has it.
-  std::string pdl;
   std::vector<size_t> first_entry;  // per path: its first entry's index in the entry table
   size_t num_entries = 0;
 };
@@ -142,21 +142,25 @@ int path_compute_capability(const AbiPath& p) {
   return t->sm;
 }
 
+// Module::pdl for the targets `archs`: the driver runs a target's SASS on devices of its compute
+// capability (the JIT-compiled PTX of a later one is the oldest target's, without griddepcontrol
+// below sm_90).
+std::string pdl_condition(const std::vector<std::string>& archs) {
+  std::vector<std::string> ccs;
+  for (const std::string& arch : archs) {
+    std::optional<codegen::Target> t = codegen::parse_target(arch);
+    std::string cc = t && t->has_griddepcontrol() ? fmt::format("tilec_cc == {}", t->sm) : "";
+    if (!cc.empty() && std::find(ccs.begin(), ccs.end(), cc) == ccs.end()) ccs.push_back(cc);
+  }
+  return join(ccs, " || ");
+}
+
 Kernel make_kernel(const Module& m, const KernelAbi& k) {
-  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, "", {}, 0};
+  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, {}, 0};
   out.state = out.sym + "_tilec_" + m.config + "_state";
   out.lock = out.sym + "_tilec_" + m.config + "_lock";
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
-  // The driver runs a target's SASS on devices of its compute capability (the JIT-compiled PTX
-  // of a later one is the oldest target's, without griddepcontrol below sm_90).
-  std::vector<std::string> pdl_ccs;
-  for (const std::string& arch : m.in.archs) {
-    std::optional<codegen::Target> t = codegen::parse_target(arch);
-    std::string cc = t && t->has_griddepcontrol() ? fmt::format("tilec_cc == {}", t->sm) : "";
-    if (!cc.empty() && std::find(pdl_ccs.begin(), pdl_ccs.end(), cc) == pdl_ccs.end()) pdl_ccs.push_back(cc);
-  }
-  out.pdl = join(pdl_ccs, " || ");
-  out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1 || !out.pdl.empty();
+  out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1 || !m.pdl.empty();
   for (const AbiPath& p : k.paths) {
     out.needs_device = out.needs_device || p.dynamic_shared_bytes > kDefaultSharedLimit;
     out.first_entry.push_back(out.num_entries);
@@ -546,7 +550,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
   }
   out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
   out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_entry;\n";
-  if (k.abi.paths.size() > 1 || !k.pdl.empty()) out += "  int tilec_cc = 0;\n";
+  if (k.abi.paths.size() > 1 || !m.pdl.empty()) out += "  int tilec_cc = 0;\n";
   if (k.needs_device) out += "  CUdevice tilec_dev = 0;\n";
   if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
   out += "  CUresult tilec_r = CUDA_SUCCESS;\n";
@@ -589,7 +593,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
   // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
   // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
   // clusters and parameters.
-  if (a.paths.size() > 1 || !k.pdl.empty()) {
+  if (a.paths.size() > 1 || !m.pdl.empty()) {
     out += fmt::format("  tilec_r = tilec_compute_capability(&{}, tilec_dev, &tilec_cc);\n"
                        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
                        k.state);
@@ -702,7 +706,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
     out += fmt::format("{0}return tilec_launch({5}.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
                        "{0}                    {4}, {2}, {3}, tilec_cluster, {6}, stream, tilec_args);\n",
                        ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state,
-                       k.pdl.empty() ? "0" : "(" + k.pdl + ")");
+                       m.pdl.empty() ? "0" : "(" + m.pdl + ")");
     if (!p.tensor_maps.empty()) out += "    }\n";
     out += "  }\n";
   }
@@ -773,7 +777,8 @@ std::string define_module(const Module& m) {
 
 // The header text with `config` as the configuration hash.
 std::string render_header(const HeaderInput& in, const std::string& config) {
-  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs), config, ""};
+  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs), config, "",
+           pdl_condition(in.archs)};
   m.guard = upper_identifier(m.base) + "_TILEC";
   m.image = m.base + "_tilec_" + config + "_image";
   std::vector<Kernel> kernels;

@@ -6,7 +6,7 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 4 (defined once per translation unit) ---- */
+  return R"C(/* ---- Shared by every tilec header of ABI version 5 (defined once per translation unit) ---- */
 #ifndef TILEC_ABI5_RUNTIME
 #define TILEC_ABI5_RUNTIME
 
@@ -452,12 +452,13 @@ static inline CUresult tilec_launch(CUkernel kernel, const char* entry, const ui
                           (unsigned)shared_bytes, stream, args, NULL);
   for (i = 0; i < 3; ++i)
     if (grid[i] % (uint32_t)cluster[i] != 0) return CUDA_ERROR_INVALID_VALUE;
-  tilec_cluster_config(&config, &attrs[0], grid, threads, shared_bytes, cluster, stream);
-  config.attrs = clustered ? attrs : &attrs[1];
-  config.numAttrs = (unsigned)(clustered + pdl);
-  memset(&attrs[1], 0, sizeof attrs[1]);
-  attrs[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  attrs[1].value.programmaticStreamSerializationAllowed = 1;
+  tilec_cluster_config(&config, attrs, grid, threads, shared_bytes, cluster, stream);
+  config.numAttrs = (unsigned)clustered;  /* attrs[0]: the cluster's, when there is one */
+  if (pdl) {
+    memset(&attrs[config.numAttrs], 0, sizeof attrs[0]);
+    attrs[config.numAttrs].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[config.numAttrs++].value.programmaticStreamSerializationAllowed = 1;
+  }
   return cuLaunchKernelEx(&config, (CUfunction)kernel, args, NULL);
 }
 

@@ -191,11 +191,11 @@ std::string Emitter::entry(const std::string& name) {
   entry_name_ = name;
   need_ptx(o_.target.ptx_version);
   if (o_.target.has_griddepcontrol()) {
-    // Programmatic dependent launch (docs/header.md, "Launch"): the header launches this code
-    // with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, so the CTAs of a kernel
-    // launched after this one on the stream may start (and wait here) once every CTA of this
-    // one has started, instead of after the grid's end, the memory flush and the launch: 1.35 us
-    // per launch of silu_gate back to back on the H200 (bench/results/2026-12-03-lead15-h200.md).
+    // Programmatic dependent launch (docs/header.md, "Contexts, streams and threads"): the header
+    // launches this code with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, so the CTAs of
+    // a kernel launched after this one on the stream may start (and wait here) once every CTA of
+    // this one has started, instead of after the grid's end, the memory flush and the launch: 1.35
+    // us per launch of silu_gate back to back on the H200 (bench/results/2026-12-03-lead15-h200.md).
     // Nothing is read or written before the wait, which returns once the grids before this one
     // have completed and their memory is visible.
     b_.ins("griddepcontrol.launch_dependents", {});
