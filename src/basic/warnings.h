@@ -41,7 +41,9 @@ namespace tilec {
   X(ShadowBuiltin, "shadow-builtin", true, "an assignment to the name of a built-in or a dtype")   \
   X(Spills, "spills", true, "a kernel spills registers to local memory (ptxas)")                    \
   X(UnreachableCode, "unreachable-code", true, "a statement after return, break or continue")     \
-  X(UnusedValue, "unused-value", true, "an expression statement whose value is not used")
+  X(UnusedValue, "unused-value", true, "an expression statement whose value is not used")           \
+  X(Wgmma, "wgmma", true,                                                                          \
+    "an mma in a loop that runs on mma.sync on a target with wgmma: the tma_wgmma path does not fit")
 
 enum class Warning : uint8_t {
 #define X(id, name, on, summary) id,

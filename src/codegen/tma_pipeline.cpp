@@ -70,10 +70,39 @@ std::string loop_exit_text(ir::Function& fn) {
   return text;
 }
 
+// "the b operand of the mma at line L is an astype at line C of the load at line D: ..." for the
+// first mma in the body of a for loop with an operand converted from a load (a pipeline copies
+// a load to the mma unchanged: follow_chain), or "".
+std::string converted_operand_text(ir::Function& fn) {
+  std::string text;
+  ir::walk(fn.body, [&](ir::Op& mma) {
+    const ir::Op* loop = mma.parent ? mma.parent->parent : nullptr;
+    if (!text.empty() || mma.kind != ir::OpKind::Mma || !loop || loop->kind != ir::OpKind::For) return;
+    for (int i : {1, 0}) {
+      // Back from the operand through permutes, reshapes and casts to a load.
+      const ir::Op *cast = nullptr, *load = mma.operands[size_t(i)]->def;
+      while (load && (load->kind == ir::OpKind::Permute || load->kind == ir::OpKind::Reshape ||
+                      load->kind == ir::OpKind::Cast)) {
+        if (load->kind == ir::OpKind::Cast && !cast) cast = load;
+        load = load->operands[0]->def;
+      }
+      if (!cast || !load || load->kind != ir::OpKind::Load) continue;
+      text = fmt::format("the {} operand of the mma at line {} is an astype at line {} of the load at line {}: a "
+                         "pipeline copies a load to the mma unchanged, so load the mma's dtype (an array "
+                         "parameter declared {} holds the same bits as {})",
+                         i ? "b" : "a", mma.loc.begin.line, cast->loc.begin.line, load->loc.begin.line,
+                         dtype_name(cast->dtype), dtype_name(load->results[0]->type.tile.dtype));
+      return;
+    }
+  });
+  return text;
+}
+
 bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
   warpgroups = 0;
   if (k.pipelines.empty() && k.fn) {
     why = loop_exit_text(*k.fn);
+    if (why.empty()) why = converted_operand_text(*k.fn);
     if (!why.empty()) return false;
   }
   if (k.pipelines.empty() && !k.unaligned_loads.empty()) {

@@ -128,6 +128,23 @@ void check_target_keys(const std::vector<KernelInfo>& kernels, DiagnosticEngine&
 // max_registers and min_ctas_per_sm (the last two make its producer inline, §7.9) but not
 // num_warps (its warps are its warpgroups), and num_stages=1 keeps a kernel off it.
 // `specific[t][i]` >= 0: kernel i has the TmaWgmma path on target t.
+// The mma that -Wwgmma points at when `f` gets no tma_wgmma path: the first one in a loop (an
+// mma outside loops gains nothing from a pipeline), unless num_stages=1 asked for no pipeline
+// or its operands are f64 (no wgmma form: PTX ISA §9.7.15.5). Null: nothing to say.
+const ir::Op* wgmma_candidate(const ir::Function& f, const codegen::Target& t) {
+  if (f.sig.options.for_arch(t.arch).num_stages == 1) return nullptr;
+  const ir::Op* found = nullptr;
+  ir::walk(const_cast<ir::Block&>(f.body), [&](ir::Op& op) {
+    if (found || op.kind != ir::OpKind::Mma || op.operands[0]->type.tile.dtype == DType::F64) return;
+    for (const ir::Op* o = op.parent ? op.parent->parent : nullptr; o; o = o->parent ? o->parent->parent : nullptr)
+      if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While) {
+        found = &op;
+        return;
+      }
+  });
+  return found;
+}
+
 void warn_unused_target_values(const std::vector<std::unique_ptr<ir::Function>>& kernels,
                                const std::vector<codegen::Target>& targets, const codegen::Target& plan_target,
                                const std::vector<std::vector<int>>& specific, DiagnosticEngine& diag) {
@@ -401,6 +418,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     if (!l.low) {
       spdlog::trace("{} on {}: no tma_wgmma path: {}", kernels[i]->name, targets[t].arch, l.why);
       no_path_notes.push_back("// kernel " + kernels[i]->name + ": no tma_wgmma path for " + targets[t].arch + ": " + l.why + "\n");
+      if (const ir::Op* mma = wgmma_candidate(*kernels[i], targets[t]))
+        diag.warning(Warning::Wgmma, mma->loc,
+                     fmt::format("this mma runs on mma.sync on {}, not wgmma: kernel {} has no tma_wgmma path: {}",
+                                 targets[t].arch, kernels[i]->name, l.why));
       continue;
     }
     copies[t].push_back(std::move(l.copy));
