@@ -355,11 +355,13 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
   }
   for (size_t i = 0; i < index.size(); ++i)
     if (!index[i].is_scalar() || !is_integer(index[i].tile.dtype)) {
-      // At the entry itself when the tuple is written out (`(r, 1.5)`), else the whole argument.
+      // At the entry itself when the tuple is written out (`(r, 1.5)`), else the whole argument,
+      // naming the entry (a tuple variable: `o = (r, f)`, `offset=o`).
       bool written = idx->kind == ExprKind::Tuple && idx->args.size() == index.size();
+      std::string entry = written || index.size() == 1 ? "" : fmt::format(" (entry {} of the tuple)", i);
       diag_.error(written ? idx->args[i]->range : idx->range,
                   std::string(offset ? "element offsets" : "tile indices") + " must be integer scalars, not " +
-                      describe(index[i]));
+                      describe(index[i]) + entry);
       return Value::error();
     }
   std::vector<int64_t> perm(static_cast<size_t>(rank));
