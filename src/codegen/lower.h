@@ -107,6 +107,19 @@ struct AsyncLoad {
   int64_t box_bytes() const { return lines * 128; }
 };
 
+/// An index of a pipelined cp.async load computed in the loop body (portable path): `slope` x
+/// the induction variable plus the sum of `terms` (sign, value from before the loop), all in
+/// i64, so that the tile's origin moves by a constant per iteration.
+struct AffineIndex {
+  int64_t slope = 1;
+  std::vector<std::pair<int, const ir::Value*>> terms;
+};
+/// `v` as an AffineIndex of `loop`'s induction variable (itself: slope 1), or nullopt: only
+/// +, - and * by a constant of i64 scalars computed at the top level of the loop's body, from
+/// the induction variable and values from before the loop (what LICM leaves in the body of
+/// `k * 64 + t`).
+std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop);
+
 /// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/cp_async.cpp) iterations
 /// ahead of the mma that reads them, in a ring of `stages` shared-memory buffers (the
 /// multi-stage cp.async pipeline of CUTLASS's sm80 mainloop; perf.md, rung L1).
@@ -231,10 +244,12 @@ struct LoweredKernel {
   /// share that space.
   std::vector<Pipeline> pipelines;
   int64_t pipeline_offset = 0;
-  /// TmaWgmma: a load at element offsets that would be a TMA stage or resident tile but for its
-  /// innermost offset, which is not known to be a multiple of 16 bytes (TMA's rule; pipeline.cpp,
-  /// copy_kind). It goes through registers; wgmma_plan_ok and --emit=tir-lowered name it.
+  /// A load at element offsets that would be a cp.async or TMA stage (or a resident tile) but
+  /// for its innermost offset, which is not known to be a multiple of 16 bytes (the rule of
+  /// both; pipeline.cpp, copy_kind). It goes through registers; wgmma_plan_ok and
+  /// --emit=tir-lowered name it.
   struct UnalignedLoad {
+    CodePath path = CodePath::Portable;   ///< whose copy engine it misses: cp.async or TMA
     const ir::Op* load = nullptr;
     int64_t align = 1;  ///< bytes the innermost offset is known to be a multiple of
     std::vector<const ir::Value*> chain;  ///< the load's result, then its permutes and reshapes

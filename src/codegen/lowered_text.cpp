@@ -171,7 +171,7 @@ std::string annotation(const LoweredKernel& k, const std::map<const ir::Op*, Win
       if (op.kind != ir::OpKind::Load) return resident ? " {view of the resident tile}" : " {view of the stage}";
       return resident ? " {tma resident}" : tma ? " {tma stage}" : " {cp_async stage}";
     }
-  if (tma && op.kind == ir::OpKind::Load && k.unaligned_load(op.results[0]))
+  if (op.kind == ir::OpKind::Load && k.unaligned_load(op.results[0]))
     return " {registers: innermost offset not known to be a multiple of 16 bytes}";
   if (const TmaStore* ts = k.tma_store(op))
     return fmt::format(" {{tma store: {} boxes of {}x128 bytes{}, staged at stage offset {}}}", ts->boxes(), ts->lines,
@@ -287,6 +287,9 @@ std::string print_lowered(const LoweredKernel& k) {
                          al.line_elems, al.pitch(), al.contiguous_dim == 0 ? ", transposed" : "");
     out += "\n";
   }
+  for (const LoweredKernel::UnalignedLoad& u : k.unaligned_loads)
+    out += fmt::format("// mma operand {} of the mma at line {} from registers: {}\n", u.operand == 0 ? "a" : "b",
+                       u.mma->loc.begin.line, unaligned_text(u));
   return out + launch_divisors_text(k) + layouts_text(k) + ir::print(*k.fn, async_notes(k));
 }
 

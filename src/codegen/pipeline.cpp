@@ -65,6 +65,7 @@ bool follow_chain(const ir::Op& load, const Users& users, const std::set<const i
       al.operand = u->operands[0] == v ? 0 : 1;
       break;
     }
+    if (u->kind != ir::OpKind::Permute && u->kind != ir::OpKind::Reshape) return false;  // a store, ...
     const ir::Value* r = u->results[0];
     if (u->kind == ir::OpKind::Permute) {
       // Which of the two non-unit dims is contiguous after the permute.
@@ -104,24 +105,24 @@ int64_t offset_align(const ir::Op& op, const IntegerFacts& facts) {
   return facts.divisor(op.operands.back()) * dtype_bytes(op.results[0]->type.tile.dtype);
 }
 
-// Whether a copy engine can do a tile load on `path`: cp.async and TMA fill zeros only, and the
-// tile's dimensions are the array's. Unaligned: a load at element offsets that TMA could copy
+// Whether a copy engine (cp.async or TMA) can do a tile load: both fill zeros only, and the
+// tile's dimensions are the array's. Unaligned: a load at element offsets that one could copy
 // but for its innermost offset.
 enum class Copy { No, Yes, Unaligned };
 
-Copy copy_kind(const ir::Op& op, CodePath path, const IntegerFacts& facts) {
+Copy copy_kind(const ir::Op& op, const IntegerFacts& facts) {
   if (op.kind != ir::OpKind::Load) return Copy::No;
   if (op.value.i != 0 || op.value.f != 0.0) return Copy::No;  // cp.async fills zeros only
   if (!op.order.empty()) return Copy::No;                        // tile dims are array dims
   if (!op.offsets) return Copy::Yes;
-  // Element offsets (load(offset=)) may start a line anywhere. cp.async moves 16-byte chunks of
-  // 16-byte-aligned addresses, so on the portable path such a load goes through registers (and
-  // an mma operand it feeds is staged). A TMA box's coordinates are elements, but the innermost
-  // one must put the box's first element at a multiple of 16 bytes (an illegal instruction
-  // otherwise, measured on the H200; Triton's TMA verifier has the same rule): the facts must
-  // show the innermost offset is a multiple of 16 bytes (`k * 64`, a loop variable of step 64,
-  // constants), else the load goes through registers there too.
-  if (path != CodePath::TmaWgmma) return Copy::No;
+  // Element offsets (load(offset=)) may start a line anywhere. cp.async moves 16-byte chunks
+  // from 16-byte-aligned addresses (PTX ISA §9.7.9.25.3), and a TMA box's coordinates are
+  // elements, but its innermost one must put the box's first element at a multiple of 16 bytes
+  // (an illegal instruction otherwise, measured on the H200; Triton's TMA verifier has the same
+  // rule): on both paths the facts must show the innermost offset is a multiple of 16 bytes
+  // (`k * 64`, a loop variable of step 64, constants), else the load goes through registers.
+  // (The other offsets may be anything: the portable path's vectorized variant has strides of
+  // a multiple of 16 bytes, the TMA path's tensor maps need them.)
   return offset_align(op, facts) % 16 == 0 ? Copy::Yes : Copy::Unaligned;
 }
 
@@ -138,7 +139,7 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
   std::vector<AsyncLoad> out;
   for (auto& op : outer.ops) {
     if (op.get() == &loop) break;
-    Copy kind = copy_kind(*op, CodePath::TmaWgmma, facts);
+    Copy kind = copy_kind(*op, facts);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
     if (kind == Copy::No || !follow_chain(*op, users, ops, al, chain) || al.operand != 0 ||
@@ -147,7 +148,7 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
     if (kind == Copy::Yes)
       out.push_back(al);
     else
-      unaligned.push_back({op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
+      unaligned.push_back({CodePath::TmaWgmma, op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
   }
   return out;
 }
@@ -164,12 +165,15 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
   for (auto& op : body.ops) body_ops.insert(op.get());
   // An index is the induction variable or a value from before the loop. On the TMA path it may
   // also be computed from those by scalar arithmetic at the top of the body (`k + s`, `k * 64`):
-  // the producer computes it again for the iteration it issues (Emitter::value_at).
+  // the producer computes it again for the iteration it issues (Emitter::value_at); on the
+  // portable path by i64 +, - and * by constants (affine_index), so that it moves by a constant.
   std::map<const ir::Value*, bool> known;
   std::function<bool(const ir::Value*)> follows_loop = [&](const ir::Value* v) -> bool {
     if (v == body.args[0] || !inside.count(v)) return true;
     const ir::Op* d = v->def;
-    if (path != CodePath::TmaWgmma || !d || d->parent != &body) return false;
+    // The portable path's copies move by a constant per iteration (ptx/cp_async.cpp).
+    if (path != CodePath::TmaWgmma) return affine_index(v, loop).has_value();
+    if (!d || d->parent != &body) return false;
     if (auto it = known.find(v); it != known.end()) return it->second;
     bool ok = (d->kind == ir::OpKind::Constant || ir::is_elementwise(d->kind)) && d->regions.empty() &&
               d->results.size() == 1 && v->type.is_scalar();
@@ -178,7 +182,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
   };
   std::vector<AsyncLoad> loads;
   for (auto& op : body.ops) {
-    Copy kind = copy_kind(*op, path, facts);
+    Copy kind = copy_kind(*op, facts);
     if (kind == Copy::No) continue;
     bool indices_ok = true;
     for (size_t i = 1; i < op->operands.size(); ++i) indices_ok = indices_ok && follows_loop(op->operands[i]);
@@ -188,12 +192,69 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
     if (kind == Copy::Yes)
       loads.push_back(al);
     else
-      unaligned.push_back({op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
+      unaligned.push_back({path, op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
   }
   return loads;
 }
 
 }  // namespace
+
+std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop) {
+  const ir::Block& body = *loop.regions[0];
+  const ir::Value* iv = body.args[0];
+  if (v == iv) return AffineIndex{};
+  const ir::Op* d = v->def;
+  if (!d || d->parent != &body || v->type.tile.dtype != DType::I64 || !v->type.is_scalar()) return std::nullopt;
+  auto constant = [](const ir::Value* x) -> std::optional<int64_t> {
+    if (x->def && x->def->kind == ir::OpKind::Constant) return x->def->value.i;
+    return std::nullopt;
+  };
+  // Whether x is computed in the loop (in its body or a block nested in it).
+  auto in_loop = [&](const ir::Value* x) {
+    for (const ir::Block* b = x->def ? x->def->parent : x->owner; b; b = b->parent ? b->parent->parent : nullptr)
+      if (b == &body) return true;
+    return false;
+  };
+  // A value from before the loop: a term of its own; one of the body's: affine itself.
+  auto part = [&](const ir::Value* x, int sign) -> std::optional<AffineIndex> {
+    if (!in_loop(x)) {
+      if (x->type.tile.dtype != DType::I64 || !x->type.is_scalar()) return std::nullopt;
+      AffineIndex a;
+      a.slope = 0;
+      a.terms.push_back({sign, x});
+      return a;
+    }
+    std::optional<AffineIndex> a = affine_index(x, loop);
+    if (a && sign < 0) {
+      a->slope = -a->slope;
+      for (auto& t : a->terms) t.first = -t.first;
+    }
+    return a;
+  };
+  switch (d->kind) {
+    case ir::OpKind::Add:
+    case ir::OpKind::Sub: {
+      std::optional<AffineIndex> a = part(d->operands[0], 1), b = part(d->operands[1], d->kind == ir::OpKind::Add ? 1 : -1);
+      if (!a || !b) return std::nullopt;
+      a->slope += b->slope;
+      a->terms.insert(a->terms.end(), b->terms.begin(), b->terms.end());
+      if (a->slope == 0) return std::nullopt;  // does not move with the loop
+      return a;
+    }
+    case ir::OpKind::Mul: {
+      for (int i = 0; i < 2; ++i) {
+        std::optional<int64_t> c = constant(d->operands[size_t(1 - i)]);
+        if (!c || *c == 0 || *c > (int64_t(1) << 32) || *c < -(int64_t(1) << 32)) continue;
+        std::optional<AffineIndex> a = affine_index(d->operands[size_t(i)], loop);
+        if (!a || !a->terms.empty()) return std::nullopt;  // (iv + t) * c: keep it simple
+        a->slope *= *c;
+        return a;
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
 
 void plan_pipelines(LoweredKernel& k, int num_stages) {
   k.unaligned_loads.clear();
@@ -330,9 +391,10 @@ std::string unaligned_text(const UnalignedLoad& u) {
     what += " (" + inner->name + ")";
   else if (inner->owner && inner->owner->parent && inner->owner->parent->kind == ir::OpKind::For)
     what += fmt::format(" (the variable of the loop at line {})", inner->owner->parent->loc.begin.line);
-  return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: a TMA "
-                     "box must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
-                     u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s");
+  return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: {} "
+                     "must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
+                     u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s",
+                     u.path == CodePath::TmaWgmma ? "a TMA box" : "a cp.async copy");
 }
 
 const LoweredKernel::UnalignedLoad* LoweredKernel::unaligned_load(const ir::Value* v) const {

@@ -85,6 +85,9 @@ printf '#include "attention_portable_causal_d128.h"\n#include "attention_bf16.h"
 # Loads and stores at element offsets: the test kernels (window_mm also on sm_90a, where the
 # tma_wgmma path must decline it) and the two samples, with the benchmark's tile-size variants.
 "$tilec" tests/gpu/offsets.tile "${hopper[@]}" -o "$out/offsets.h"
+# ... and on the portable path (compute_80 PTX through the driver), whose cp.async pipelines
+# copy tiles at element offsets (check_offsets runs the mma-loop kernels from both).
+"$tilec" tests/gpu/offsets.tile "${portable[@]}" --prefix p80_ -o "$out/offsets_portable.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -o "$out/stencil2d.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D WARPS=8 --prefix st8w_ -o "$out/stencil2d_8w.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=16 -D BN=128 -D WARPS=8 --prefix st16x128_ -o "$out/stencil2d_16x128.h"

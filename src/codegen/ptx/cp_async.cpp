@@ -120,42 +120,70 @@ void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st)
     c.delta = b_.reg(RegClass::B64);
     b_.ins("mov.b64", {c.delta, "0"});
     c.fixed_ok = "";
+    c.at_offsets = ld.offsets;
+    c.extent = ar.extents;
     for (int d = 0; d < rank; ++d) {
       const ir::Value* index = ld.operands[size_t(d) + 1];
-      bool moves = index == iv_value;
-      std::string idx = moves ? iv64 : cx_.regs(index)[0];
-      if (!moves && dtype_bits(index->type.tile.dtype) < 64) {
-        std::string w = b_.reg(RegClass::B64);
-        b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
-        idx = w;
+      // A moving index: the induction variable, or slope x it plus values from before the loop
+      // (computed in the body: affine_index), evaluated here for the first issued iteration.
+      std::optional<AffineIndex> affine = affine_index(index, loop);
+      bool moves = affine.has_value();
+      int64_t slope = moves ? affine->slope : 0;
+      std::string idx;
+      if (moves) {
+        idx = iv64;
+        if (slope != 1) {
+          idx = b_.reg(RegClass::B64);
+          b_.ins("mul.lo.s64", {idx, iv64, std::to_string(slope)});
+        }
+        for (const auto& [sign, term] : affine->terms) {
+          std::string sum = b_.reg(RegClass::B64);
+          b_.ins(sign > 0 ? "add.s64" : "sub.s64", {sum, idx, cx_.regs(term)[0]});
+          idx = sum;
+        }
+      } else {
+        idx = cx_.regs(index)[0];
+        if (dtype_bits(index->type.tile.dtype) < 64) {
+          std::string w = b_.reg(RegClass::B64);
+          b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
+          idx = w;
+        }
       }
-      std::string origin = b_.reg(RegClass::B64), rem = b_.reg(RegClass::B64);
-      b_.ins("mul.lo.s64", {origin, idx, std::to_string(shape[size_t(d)])});
+      // The tile's first element along d: the offset itself, or index x shape.
+      std::string origin = idx, rem = b_.reg(RegClass::B64);
+      if (!c.at_offsets) {
+        origin = b_.reg(RegClass::B64);
+        b_.ins("mul.lo.s64", {origin, idx, std::to_string(shape[size_t(d)])});
+      }
       b_.ins("mad.lo.s64", {c.ptr, origin, ar.stride_bytes[size_t(d)], c.ptr});
       b_.ins("sub.s64", {rem, ar.extents[size_t(d)], origin});
       c.moves.push_back(moves);
+      c.advance.push_back(slope * st.step * (c.at_offsets ? 1 : shape[size_t(d)]));
       c.rem.push_back(rem);
       if (moves) {
         std::string t = b_.reg(RegClass::B64);
-        b_.ins("mul.lo.s64", {t, ar.stride_bytes[size_t(d)], std::to_string(st.step * shape[size_t(d)])});
+        b_.ins("mul.lo.s64", {t, ar.stride_bytes[size_t(d)], std::to_string(c.advance.back())});
         b_.ins("add.s64", {c.delta, c.delta, t});
         continue;
       }
-      // A fixed dim: its bounds hold for every iteration. `ok`: origin >= 0, and for a unit
-      // dim the one coordinate is inside; `inside`: the whole extent of the tile is.
-      std::string ok = b_.reg(RegClass::Pred), inside = b_.reg(RegClass::Pred);
-      b_.ins("setp.ge.s64", {ok, origin, "0"});
+      // A fixed dim: its bounds hold for every iteration. `ok`: origin >= 0 (at offsets, along
+      // the line and last dims the edge copies bound each line and chunk from below instead),
+      // and for a unit dim the one coordinate is inside; `inside`: the whole extent of the tile is.
+      bool partial_below = c.at_offsets && (d == c.line_dim || d == c.last_dim);
+      std::string nonneg = b_.reg(RegClass::Pred), inside = b_.reg(RegClass::Pred);
+      b_.ins("setp.ge.s64", {nonneg, origin, "0"});
       b_.ins("setp.ge.s64", {inside, rem, std::to_string(shape[size_t(d)])});
-      b_.ins("and.pred", {inside, inside, ok});
-      if (d != c.line_dim && d != c.last_dim) {
-        std::string in = b_.reg(RegClass::Pred);
-        b_.ins("setp.gt.s64", {in, rem, "0"});
-        b_.ins("and.pred", {ok, ok, in});
+      b_.ins("and.pred", {inside, inside, nonneg});
+      if (!partial_below) {
+        std::string ok = nonneg;
+        if (d != c.line_dim && d != c.last_dim) {
+          std::string in = b_.reg(RegClass::Pred);
+          b_.ins("setp.gt.s64", {in, rem, "0"});
+          b_.ins("and.pred", {ok, ok, in});
+        }
+        cx_.and_into(c.fixed_ok, ok);
       }
-      if (!c.fixed_ok.empty()) b_.ins("and.pred", {ok, ok, c.fixed_ok});
-      if (!c.fixed_inside.empty()) b_.ins("and.pred", {inside, inside, c.fixed_inside});
-      c.fixed_ok = ok;
-      c.fixed_inside = inside;
+      cx_.and_into(c.fixed_inside, inside);
     }
     std::string t = b_.reg(RegClass::B64), t2 = b_.reg(RegClass::B64);
     b_.ins("cvt.u64.u32", {t, c.line});
@@ -200,12 +228,8 @@ void CpAsyncPipeline::issue(State& st) {
   std::string go = b_.reg(RegClass::Pred), skip = b_.label_name("no_copy");
   b_.ins(fmt::format("setp.lt.{}", ty), {go, st.iv_issue, st.upper});
   b_.ins_if("!" + go, "bra.uni", {skip});
-  // Interior tiles (the usual case) copy whole chunks with no bounds arithmetic.
-  std::string nonneg;
-  if (!is_unsigned_int(st.idx)) {
-    nonneg = b_.reg(RegClass::Pred);
-    b_.ins(fmt::format("setp.ge.{}", ty), {nonneg, st.iv_issue, "0"});
-  }
+  // Interior tiles (the usual case) copy whole chunks with no bounds arithmetic: along each
+  // moving dim, origin >= 0 (extent - origin <= extent) and the whole tile below the extent.
   std::string inside;
   auto both = [&](std::string& acc, const std::string& p) { cx_.and_into(acc, p); };
   for (AsyncCopy& c : st.copies) {
@@ -213,8 +237,9 @@ void CpAsyncPipeline::issue(State& st) {
     both(inside, c.fixed_inside);
     for (size_t d = 0; d < c.moves.size(); ++d) {
       if (!c.moves[d]) continue;
-      std::string in = b_.reg(RegClass::Pred);
+      std::string in = b_.reg(RegClass::Pred), nonneg = b_.reg(RegClass::Pred);
       b_.ins("setp.ge.s64", {in, c.rem[d], std::to_string(shape[d])});
+      b_.ins("setp.le.s64", {nonneg, c.rem[d], c.extent[d]});
       both(inside, in);
       both(inside, nonneg);
     }
@@ -237,7 +262,7 @@ void CpAsyncPipeline::issue(State& st) {
   if (!inside.empty()) {
     b_.ins("bra.uni", {issued});
     b_.label(edge);
-    for (AsyncCopy& c : st.copies) edge_copies(st, c, nonneg);
+    for (AsyncCopy& c : st.copies) edge_copies(st, c);
   }
   b_.label(issued);
   b_.label(skip);
@@ -246,9 +271,8 @@ void CpAsyncPipeline::issue(State& st) {
   b_.ins(fmt::format("add.{}", ty), {st.iv_issue, st.iv_issue, std::to_string(st.step)});
   for (AsyncCopy& c : st.copies) {
     b_.ins("add.s64", {c.ptr, c.ptr, c.delta});
-    const std::vector<int64_t>& shape = c.al->load->results[0]->type.tile.shape;
     for (size_t d = 0; d < c.moves.size(); ++d)
-      if (c.moves[d]) b_.ins("sub.s64", {c.rem[d], c.rem[d], std::to_string(st.step * shape[d])});
+      if (c.moves[d]) b_.ins("sub.s64", {c.rem[d], c.rem[d], std::to_string(c.advance[d])});
   }
 }
 
@@ -275,7 +299,7 @@ std::string CpAsyncPipeline::copy_dest(const AsyncCopy& c, size_t j, const std::
   return fmt::format("[{}+{}]", dst, dimm);
 }
 
-void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& nonneg) {
+void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c) {
   // An edge tile: per chunk, the valid lines and elements. Whole chunks still go through
   // cp.async; an empty chunk is zeroed with a shared store and a partial one is loaded element
   // by element (a 16-byte copy that reads past the array's end could leave its allocation).
@@ -288,19 +312,37 @@ void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& no
     return r32;
   };
   std::string lines = rem32(c.line_dim), elems = rem32(c.last_dim);
+  // At offsets: the lines and elements below 0, -origin = rem - extent clamped the same way.
+  std::string first_line, first_elem;
+  if (c.at_offsets) {
+    auto below = [&](int d) {
+      std::string r = b_.reg(RegClass::B64), r32 = b_.reg(RegClass::B32);
+      b_.ins("sub.s64", {r, c.rem[size_t(d)], c.extent[size_t(d)]});
+      b_.ins("max.s64", {r, r, "0"});
+      b_.ins("min.s64", {r, r, std::to_string(1 << 30)});
+      b_.ins("cvt.u32.u64", {r32, r});
+      return r32;
+    };
+    first_line = below(c.line_dim);
+    first_elem = below(c.last_dim);
+  }
   std::string ok = c.fixed_ok;
   auto also = [&](const std::string& p) { cx_.and_into(ok, p); };
-  bool any_moves = false;
   for (size_t d = 0; d < c.moves.size(); ++d) {
     if (!c.moves[d]) continue;
-    any_moves = true;
+    // A negative origin reads nothing, but at offsets along the line and last dims, where
+    // first_line and first_elem bound each line and chunk from below.
+    if (!(c.at_offsets && (int(d) == c.line_dim || int(d) == c.last_dim))) {
+      std::string nonneg = b_.reg(RegClass::Pred);
+      b_.ins("setp.le.s64", {nonneg, c.rem[d], c.extent[d]});
+      also(nonneg);
+    }
     if (int(d) != c.line_dim && int(d) != c.last_dim) {
       std::string in = b_.reg(RegClass::Pred);
       b_.ins("setp.gt.s64", {in, c.rem[d], "0"});
       also(in);
     }
   }
-  if (any_moves && !nonneg.empty()) also(nonneg);
   std::string wbase = b_.reg(RegClass::B32);
   b_.ins("add.u32", {wbase, c.tile, st.write});
   std::map<std::string, std::string> dst_for;
@@ -318,11 +360,23 @@ void CpAsyncPipeline::edge_copies(State& st, AsyncCopy& c, const std::string& no
       if (c.chunk_const[j]) b_.ins("sub.s32", {count, count, u32(c.chunk_const[j] * epc)});
       b_.ins("min.s32", {count, count, u32(epc)});
       b_.ins("max.s32", {count, count, "0"});
+      if (c.at_offsets) {  // a chunk below 0 holds no element of the array
+        std::string at = b_.reg(RegClass::B32), low = b_.reg(RegClass::Pred);
+        b_.ins("add.u32", {at, c.chunk_elems, u32(c.chunk_const[j] * epc)});
+        b_.ins("setp.lt.s32", {low, at, first_elem});
+        b_.ins_if(low, "mov.b32", {count, "0"});
+      }
     }
     std::string lim = b_.reg(RegClass::B32), in = b_.reg(RegClass::Pred), n = b_.reg(RegClass::B32),
                 whole = b_.reg(RegClass::Pred);
     b_.ins("sub.s32", {lim, lines, u32(c.line_const[j])});
     b_.ins("setp.lt.s32", {in, c.line, lim});
+    if (c.at_offsets) {  // and the line is not below 0
+      std::string from = b_.reg(RegClass::B32), low = b_.reg(RegClass::Pred);
+      b_.ins("sub.s32", {from, first_line, u32(c.line_const[j])});
+      b_.ins("setp.ge.s32", {low, c.line, from});
+      b_.ins("and.pred", {in, in, low});
+    }
     if (!ok.empty()) b_.ins("and.pred", {in, in, ok});
     b_.ins("selp.b32", {n, count, "0", in});
     b_.ins("setp.eq.s32", {whole, n, u32(epc)});

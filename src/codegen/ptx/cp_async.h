@@ -35,8 +35,14 @@ class CpAsyncPipeline : FamilyEmitter {
     std::string ptr, delta;                   ///< u64: first chunk's address in the next tile; step per tile
     std::string fixed_ok;                     ///< predicate: the fixed dims' origins are in range ("" = always)
     std::string fixed_inside;                 ///< predicate: the fixed dims hold the whole tile ("" = always)
-    std::vector<bool> moves;                  ///< per dim: the index is the induction variable
+    std::vector<bool> moves;                  ///< per dim: the index moves with the loop (affine_index)
+    std::vector<int64_t> advance;             ///< per dim: elements the origin moves per iteration
     std::vector<std::string> rem;             ///< per dim, s64: extent - origin of the next tile
+    /// load(offset=) (language.md §7.2.1): the origins are element offsets, and a tile may
+    /// start below 0 along its line and last dims (those lines and chunks read zeros: the
+    /// innermost offset is a multiple of 16 bytes, so a chunk is wholly below 0 or not).
+    bool at_offsets = false;
+    std::vector<std::string> extent;          ///< per dim, s64: the array's extent
     std::map<int64_t, std::string> line_step; ///< line difference → its byte offset (u64)
     std::string chunk_elems;                  ///< u32: elements of the line before `chunk`
   };
@@ -83,7 +89,7 @@ class CpAsyncPipeline : FamilyEmitter {
   std::string copy_dest(const AsyncCopy& c, size_t j, const std::string& wbase,
                         std::map<std::string, std::string>& dst_for);
   /// The copies of an edge tile: bounds per chunk, zero fill, partial chunks element-wise.
-  void edge_copies(State& st, AsyncCopy& c, const std::string& nonneg);
+  void edge_copies(State& st, AsyncCopy& c);
 
   State* late_sync_ = nullptr;  ///< the pipeline whose sync_mma is being emitted, or null
 };
