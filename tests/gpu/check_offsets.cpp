@@ -28,10 +28,12 @@
 // of 16 bytes.
 bool g_portable = false;
 #define OFFSETS_LAUNCH(kernel, ...) (g_portable ? p80_##kernel(__VA_ARGS__) : kernel(__VA_ARGS__))
-// On the portable path with aligned rows the vectorized variant (the cp.async pipeline) runs.
-void expect_mm_path(const std::string& what, bool aligned) {
+// `tma`: the tma_wgmma path runs on a 9.0 device; `aligned` (default: the same): every row is
+// 16-byte aligned, so the portable path's vectorized variant (the cp.async pipeline) runs.
+void expect_mm_path(const std::string& what, bool tma, int aligned_rows = -1) {
+  bool aligned = aligned_rows < 0 ? tma : aligned_rows != 0;
   if (!g_portable) {
-    expect_path(what, aligned && g_device_cc == 90);
+    expect_path(what, tma && g_device_cc == 90);
     return;
   }
   bool vectorized = std::strstr(g_last_entry, "_v16") != nullptr;
@@ -294,7 +296,8 @@ std::vector<uint16_t> random_bf16(size_t n, std::mt19937_64& rng) {
 // Compares C (f32, M x N) with `ref` (double) by relative Frobenius error; on a 9.0 device with
 // `tma` (every row of A, B and C 16-byte aligned) the tma_wgmma path must have run, the portable
 // one otherwise.
-void compare_mm(const std::string& what, const std::vector<float>& c, const std::vector<double>& ref, bool tma) {
+void compare_mm(const std::string& what, const std::vector<float>& c, const std::vector<double>& ref, bool tma,
+                int aligned_rows = -1) {
   double num = 0, den = 0;
   for (size_t i = 0; i < ref.size(); ++i) {
     double d = double(c[i]) - ref[i];
@@ -305,7 +308,7 @@ void compare_mm(const std::string& what, const std::vector<float>& c, const std:
   bool ok = err <= 1e-5;  // f32 accumulation of exact bf16 products
   std::printf("%-58s rel err %.2e %s\n", (what + " [" + g_last_entry + "]").c_str(), err, ok ? "ok" : "FAIL");
   if (!ok) ++failures;
-  expect_mm_path(what, tma);
+  expect_mm_path(what, tma, aligned_rows);
 }
 
 // C[i, j] = sum_k A[i + s, k] B[k + t, j + c], 0 outside A (R x K) and B (P x Q): TMA boxes at
@@ -335,7 +338,8 @@ void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q
   compare_mm(std::string(aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
                  std::to_string(N) + "x" + std::to_string(K) + " s=" + std::to_string(s) + " t=" + std::to_string(t) +
                  " c=" + std::to_string(c),
-             dc.get<float>(size_t(M * N)), ref, aligned && K % 8 == 0 && Q % 8 == 0 && N % 4 == 0);
+             dc.get<float>(size_t(M * N)), ref, aligned && K % 8 == 0 && Q % 8 == 0 && N % 4 == 0,
+             K % 8 == 0 && Q % 8 == 0 && N % 4 == 0);
 }
 
 // C[i, j] = sum over n in range(8 t, Q, 64) of sum_k A[i + s, k] B[k, n + j], 0 outside A
