@@ -160,8 +160,14 @@ int64_t IntegerFacts::divisor(const ir::Value* v, int depth) const {
     // in `x | y` and `x ^ y`, those below the smaller one.
     case ir::OpKind::And: return std::max(operand(0), operand(1));
     case ir::OpKind::Or:
-    case ir::OpKind::Xor:
-    case ir::OpKind::Mod: return std::min(operand(0), operand(1));  // x % y is x - y * (x // y)
+    case ir::OpKind::Xor: return std::min(operand(0), operand(1));
+    case ir::OpKind::Mod: {
+      // x % y is x - y * (x // y); x % 0 is unspecified (language.md §5.1): nothing known.
+      const ir::Op* y = d->operands[1]->def;
+      if (y && y->kind == ir::OpKind::Constant && y->value.i == 0) return 1;
+      return std::min(operand(0), operand(1));
+    }
+    case ir::OpKind::Neg: return operand(0);
     case ir::OpKind::Shl: {
       // x << c multiplies by 2^c; a count of the width or more gives 0 (language.md §5.4), and a
       // count not known keeps x's low zero bits. Wrapping keeps divisors below 2^bits.

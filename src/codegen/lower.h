@@ -115,9 +115,10 @@ struct AffineIndex {
   std::vector<std::pair<int, const ir::Value*>> terms;
 };
 /// `v` as an AffineIndex of `loop`'s induction variable (itself: slope 1), or nullopt: only
-/// +, - and * by a constant of i64 scalars computed at the top level of the loop's body, from
-/// the induction variable and values from before the loop (what LICM leaves in the body of
-/// `k * 64 + t`).
+/// +, -, negation, * and << by a constant of i64 scalars computed in the loop's body, from the
+/// induction variable (or its widening to i64) and values from before the loop (what LICM
+/// leaves in the body of `k * 64 + t`). i32 arithmetic is left out: it wraps at 32 bits, where
+/// the copies' 64-bit addresses would not.
 std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop);
 
 /// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/cp_async.cpp) iterations
@@ -332,6 +333,12 @@ bool tma_box_ok(const AsyncLoad& al);
 /// innermost offset (column C) is known to be a multiple of N bytes but not of 16: a TMA box
 /// must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)".
 std::string unaligned_text(const LoweredKernel::UnalignedLoad& u);
+
+/// TmaWgmma: the mmas of `k` that stay on mma.sync (not at the top of a pipelined loop's body
+/// with that pipeline's loads as operands), in program order, and why one does, for messages:
+/// "it runs under the if at line 13" (lowered_text.cpp; --emit=tir-lowered and -Wwgmma).
+std::vector<const ir::Op*> sync_mmas(const LoweredKernel& k);
+std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma);
 
 /// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
 /// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.

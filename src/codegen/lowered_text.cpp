@@ -58,34 +58,6 @@ std::string layouts_text(const LoweredKernel& k) {
   return out;
 }
 
-// Why `mma`, in a kernel on the tma_wgmma path, stays on mma.sync: only an mma at the top level
-// of a pipelined loop's body, whose operands are that pipeline's loads, runs on wgmma.
-std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma) {
-  const ir::Op* owner = mma.parent ? mma.parent->parent : nullptr;
-  for (const ir::Value* operand : {mma.operands[1], mma.operands[0]})
-    if (const LoweredKernel::UnalignedLoad* u = k.unaligned_load(operand))
-      return fmt::format("its {} operand is {}", operand == mma.operands[0] ? "a" : "b", unaligned_text(*u));
-  if (owner && owner->kind == ir::OpKind::For && k.pipeline(owner))
-    return fmt::format("its operands are not loads the loop at line {} pipelines (an operand computed in registers, "
-                       "or a load with nonzero padding, at an index computed in the loop, or with another use)",
-                       owner->loc.begin.line);
-  for (const ir::Op* o = owner; o; o = o->parent ? o->parent->parent : nullptr) {
-    if (o->kind == ir::OpKind::If) return fmt::format("it runs under the if at line {}", o->loc.begin.line);
-    if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While)
-      return fmt::format("the loop at line {} that holds it has no pipeline", o->loc.begin.line);
-  }
-  return "it is not in a loop";
-}
-
-// The mmas of a tma_wgmma kernel that stay on mma.sync, in program order.
-std::vector<const ir::Op*> sync_mmas(const LoweredKernel& k) {
-  std::vector<const ir::Op*> out;
-  ir::walk(k.fn->body, [&](ir::Op& op) {
-    if (op.kind == ir::OpKind::Mma && !k.is_wgmma(op)) out.push_back(&op);
-  });
-  return out;
-}
-
 // The pipelined loop whose body `op` opens (first op) or closes (last op), or null.
 const Pipeline* body_of(const LoweredKernel& k, const ir::Op& op, bool first) {
   const ir::Block* body = op.parent;
@@ -202,6 +174,34 @@ ir::PrintNotes async_notes(const LoweredKernel& k) {
 }
 
 }  // namespace
+
+// Why `mma`, in a kernel on the tma_wgmma path, stays on mma.sync: only an mma at the top level
+// of a pipelined loop's body, whose operands are that pipeline's loads, runs on wgmma.
+std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma) {
+  const ir::Op* owner = mma.parent ? mma.parent->parent : nullptr;
+  for (const ir::Value* operand : {mma.operands[1], mma.operands[0]})
+    if (const LoweredKernel::UnalignedLoad* u = k.unaligned_load(operand))
+      return fmt::format("its {} operand is {}", operand == mma.operands[0] ? "a" : "b", unaligned_text(*u));
+  if (owner && owner->kind == ir::OpKind::For && k.pipeline(owner))
+    return fmt::format("its operands are not loads the loop at line {} pipelines (an operand computed in registers, "
+                       "or a load with nonzero padding, at an index computed in the loop, or with another use)",
+                       owner->loc.begin.line);
+  for (const ir::Op* o = owner; o; o = o->parent ? o->parent->parent : nullptr) {
+    if (o->kind == ir::OpKind::If) return fmt::format("it runs under the if at line {}", o->loc.begin.line);
+    if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While)
+      return fmt::format("the loop at line {} that holds it has no pipeline", o->loc.begin.line);
+  }
+  return "it is not in a loop";
+}
+
+// The mmas of a tma_wgmma kernel that stay on mma.sync, in program order.
+std::vector<const ir::Op*> sync_mmas(const LoweredKernel& k) {
+  std::vector<const ir::Op*> out;
+  ir::walk(k.fn->body, [&](ir::Op& op) {
+    if (op.kind == ir::OpKind::Mma && !k.is_wgmma(op)) out.push_back(&op);
+  });
+  return out;
+}
 
 // The divisors the launch stub computes, with their C expressions (LaunchDivisor).
 static std::string launch_divisors_text(const LoweredKernel& k) {

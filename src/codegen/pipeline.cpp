@@ -231,7 +231,22 @@ std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop) 
     }
     return a;
   };
+  auto scaled = [](std::optional<AffineIndex> a, int64_t c) -> std::optional<AffineIndex> {
+    if (!a || !a->terms.empty()) return std::nullopt;  // (iv + t) * c: keep it simple
+    a->slope *= c;
+    return a;
+  };
   switch (d->kind) {
+    case ir::OpKind::Cast:
+      // i64(k) of a narrower integer loop variable: the same values, exactly.
+      if (d->operands[0] == iv && is_integer(iv->type.tile.dtype)) return AffineIndex{};
+      return std::nullopt;
+    case ir::OpKind::Neg: return scaled(affine_index(d->operands[0], loop), -1);
+    case ir::OpKind::Shl: {
+      std::optional<int64_t> c = constant(d->operands[1]);
+      if (!c || *c < 0 || *c > 32) return std::nullopt;
+      return scaled(affine_index(d->operands[0], loop), int64_t(1) << *c);
+    }
     case ir::OpKind::Add:
     case ir::OpKind::Sub: {
       std::optional<AffineIndex> a = part(d->operands[0], 1), b = part(d->operands[1], d->kind == ir::OpKind::Add ? 1 : -1);
@@ -245,10 +260,7 @@ std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop) 
       for (int i = 0; i < 2; ++i) {
         std::optional<int64_t> c = constant(d->operands[size_t(1 - i)]);
         if (!c || *c == 0 || *c > (int64_t(1) << 32) || *c < -(int64_t(1) << 32)) continue;
-        std::optional<AffineIndex> a = affine_index(d->operands[size_t(i)], loop);
-        if (!a || !a->terms.empty()) return std::nullopt;  // (iv + t) * c: keep it simple
-        a->slope *= *c;
-        return a;
+        return scaled(affine_index(d->operands[size_t(i)], loop), *c);
       }
       return std::nullopt;
     }
@@ -386,7 +398,7 @@ std::string unaligned_text(const UnalignedLoad& u) {
   const ir::Value* inner = u.load->operands.back();
   std::string what = "innermost offset";
   if (inner->def && inner->def->loc.valid())
-    what += fmt::format(" (column {})", inner->def->loc.begin.col);
+    what += fmt::format(" (the expression at column {})", inner->def->loc.begin.col);
   else if (!inner->name.empty())
     what += " (" + inner->name + ")";
   else if (inner->owner && inner->owner->parent && inner->owner->parent->kind == ir::OpKind::For)

@@ -163,7 +163,11 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why) {
         // lines.
         const AsyncLoad* la = k.async_load(mma.operands[0]);
         bool a_ok = la && la->contiguous_dim == 1, b_ok = k.async_load(mma.operands[1])->contiguous_dim == 0;
-        if (!a_ok || !b_ok)
+        const LoweredKernel::UnalignedLoad* ua = k.unaligned_load(mma.operands[0]);
+        if (!la && ua)  // a load that TMA could copy but for its alignment, not its layout
+          fail(fmt::format("the a operand of the mma at line {} is {}; wgmma on {} reads a from shared memory",
+                           mma.loc.begin.line, unaligned_text(*ua), dtype_name(t)));
+        else if (!a_ok || !b_ok)
           fail(fmt::format("wgmma on {} has no transpose: both operands must be K-major tile loads (a from an "
                            "[M, K] array, b from an [N, K] array through order=(1, 0)), and {} is not; the "
                            "portable path (mma.sync) runs this kernel",

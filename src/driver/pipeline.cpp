@@ -128,19 +128,23 @@ void check_target_keys(const std::vector<KernelInfo>& kernels, DiagnosticEngine&
 // max_registers and min_ctas_per_sm (the last two make its producer inline, §7.9) but not
 // num_warps (its warps are its warpgroups), and num_stages=1 keeps a kernel off it.
 // `specific[t][i]` >= 0: kernel i has the TmaWgmma path on target t.
+// Whether `op` sits in the body of a for or while loop (at any depth).
+bool in_loop(const ir::Op& op) {
+  for (const ir::Op* o = op.parent ? op.parent->parent : nullptr; o; o = o->parent ? o->parent->parent : nullptr)
+    if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While) return true;
+  return false;
+}
+
 // The mma that -Wwgmma points at when `f` gets no tma_wgmma path: the first one in a loop (an
 // mma outside loops gains nothing from a pipeline), unless num_stages=1 asked for no pipeline
 // or its operands are f64 (no wgmma form: PTX ISA §9.7.15.5). Null: nothing to say.
+
 const ir::Op* wgmma_candidate(const ir::Function& f, const codegen::Target& t) {
   if (f.sig.options.for_arch(t.arch).num_stages == 1) return nullptr;
   const ir::Op* found = nullptr;
   ir::walk(const_cast<ir::Block&>(f.body), [&](ir::Op& op) {
-    if (found || op.kind != ir::OpKind::Mma || op.operands[0]->type.tile.dtype == DType::F64) return;
-    for (const ir::Op* o = op.parent ? op.parent->parent : nullptr; o; o = o->parent ? o->parent->parent : nullptr)
-      if (o->kind == ir::OpKind::For || o->kind == ir::OpKind::While) {
-        found = &op;
-        return;
-      }
+    if (!found && op.kind == ir::OpKind::Mma && op.operands[0]->type.tile.dtype != DType::F64 && in_loop(op))
+      found = &op;
   });
   return found;
 }
@@ -424,6 +428,13 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
                                  targets[t].arch, kernels[i]->name, l.why));
       continue;
     }
+    // -Wwgmma also for an mma in a loop that stays on mma.sync beside the ones that run wgmma.
+    for (const ir::Op* mma : codegen::sync_mmas(*l.low))
+      if (in_loop(*mma))
+        diag.warning(Warning::Wgmma, mma->loc,
+                     fmt::format("this mma runs on mma.sync on {}, not wgmma (the other mmas of kernel {} run "
+                                 "wgmma): {}",
+                                 targets[t].arch, kernels[i]->name, codegen::why_mma_sync(*l.low, *mma)));
     copies[t].push_back(std::move(l.copy));
     specific[t][i] = int(lowered[t].size());
     lowered[t].push_back(std::move(*l.low));

@@ -349,8 +349,8 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
   const char* what = offset ? "offset" : "index";
   std::vector<Value> index = idx->value.kind == ValueKind::Tuple ? idx->value.elems : std::vector<Value>{idx->value};
   if (int(index.size()) != rank) {
-    diag_.error(idx->range, fmt::format("{} has {} entries but array '{}' has rank {}", what, index.size(),
-                                        arr.array->name, rank));
+    diag_.error(idx->range, fmt::format("{} has {} entr{} but array '{}' has rank {}", what, index.size(),
+                                        index.size() == 1 ? "y" : "ies", arr.array->name, rank));
     return Value::error();
   }
   for (size_t i = 0; i < index.size(); ++i)

@@ -57,6 +57,14 @@ TEST_CASE("affine_index: the loop variable times a constant plus values from bef
         std::vector<std::string>{"-64 +s", "63"});
 }
 
+TEST_CASE("affine_index: widening, shifts and negation", "[pipelines]") {
+  CHECK(forms("@kernel(grid=(1,))\n"
+              "def k(A: f16[R, C], n: i32, s: i64):\n"
+              "    for u in range(n):\n"
+              "        x = load(A, offset=(i64(u) * 64 + s, -(i64(u) << 6)), shape=(64, 64))\n"
+              "        store(A, offset=(0, 0), tile=x)\n") == std::vector<std::string>{"64 +s", "-64"});
+}
+
 TEST_CASE("affine_index: what does not move by a constant", "[pipelines]") {
   // (j + s) * 64 (kept simple: a product of a sum), j * j, j * s, and i32 arithmetic (which
   // wraps at 32 bits, where a 64-bit step would not).
@@ -69,7 +77,7 @@ TEST_CASE("affine_index: what does not move by a constant", "[pipelines]") {
   CHECK(forms("@kernel(grid=(1,))\n"
               "def k(A: f16[R, C], s: i64, u: i32):\n"
               "    for j in range(u):\n"
-              "        x = load(A, offset=(j * s, j * 64), shape=(64, 64))\n"
+              "        x = load(A, offset=(j * s, j * 64), shape=(64, 64))\n"  // j * 64 in i32
               "        store(A, offset=(0, 0), tile=x)\n") ==
         std::vector<std::string>{"none", "none"});
 }

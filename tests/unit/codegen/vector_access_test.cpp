@@ -85,7 +85,10 @@ TEST_CASE("offset accesses: alignment through shifts, masks and remainders", "[v
       "    i = load(x, offset=(r, (d << 1) ^ 8), shape=(1, 128))\n"   // a multiple of 2 only
       "    j = load(x, offset=(r, d - d % 8), shape=(1, 128))\n"      // an align-down
       "    m = load(x, offset=(r, d - d % 2), shape=(1, 128))\n"      // to a multiple of 2 only
-      "    store(out, index=(r, 0), tile=a + b + e + f + g + h + i + j + m)\n");
+      "    n = load(x, offset=(r, -(d << 2)), shape=(1, 128))\n"     // a negated multiple of 4
+      "    o = load(x, offset=(r, (d << 2) % 0), shape=(1, 128))\n"  // % 0: unspecified, nothing known
+      "    store(out, index=(r, 0), tile=a + b + e + f + g + h + i + j + m + n + o)\n");
   CHECK(accesses(l->k) == std::vector<std::string>{"load x 16", "load x 16", "load x 16", "load x 16", "load x 16",
-                                                   "load x 4", "load x 8", "load x 16", "load x 8", "store out 16"});
+                                                   "load x 4", "load x 8", "load x 16", "load x 8", "load x 16",
+                                                   "load x 4", "store out 16"});
 }
