@@ -27,6 +27,8 @@
 // copies the tiles at element offsets by cp.async when the innermost offset is a known multiple
 // of 16 bytes.
 bool g_portable = false;
+// check_tma_shift_mm runs shift_mm_forms (the same product, other offset forms) instead.
+bool g_forms = false;
 #define OFFSETS_LAUNCH(kernel, ...) (g_portable ? p80_##kernel(__VA_ARGS__) : kernel(__VA_ARGS__))
 // `tma`: the tma_wgmma path runs on a 9.0 device; `aligned` (default: the same): every row is
 // 16-byte aligned, so the portable path's vectorized variant (the cp.async pipeline) runs.
@@ -321,7 +323,8 @@ void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q
   da.put(a);
   db.put(b);
   poison(dc);
-  if (aligned) CHECK_CU(OFFSETS_LAUNCH(tma_shift_mm, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
+  if (g_forms) CHECK_CU(OFFSETS_LAUNCH(shift_mm_forms, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
+  else if (aligned) CHECK_CU(OFFSETS_LAUNCH(tma_shift_mm, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
   else CHECK_CU(OFFSETS_LAUNCH(tma_unaligned_mm, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
   CHECK_CU(cuCtxSynchronize());
   int64_t c = aligned ? 8 * int64_t(u) : u;
@@ -335,7 +338,7 @@ void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q
         if (inside(j + c, Q)) ref[size_t(i * N + j)] += x * from_bf16(b[size_t((k + t) * Q + j + c)]);
     }
   }
-  compare_mm(std::string(aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
+  compare_mm(std::string(g_forms ? "shift_mm_forms " : aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
                  std::to_string(N) + "x" + std::to_string(K) + " s=" + std::to_string(s) + " t=" + std::to_string(t) +
                  " c=" + std::to_string(c),
              dc.get<float>(size_t(M * N)), ref, aligned && K % 8 == 0 && Q % 8 == 0 && N % 4 == 0,
@@ -532,6 +535,10 @@ int main(int argc, char** argv) {
     check_tma_shift_mm(true, 128, 64, 64, 128, 128, 128, 0, -(int64_t(1) << 33), 0, rng);   // B wholly outside
     check_tma_shift_mm(true, 130, 72, 80, 136, 130, 130, 1, 5, -268435456 + 4, rng);        // 8 u near INT32_MIN
     check_tma_shift_mm(true, 100, 64, 70, 99, 100, 99, 2, -3, 1, rng);
+    g_forms = true;
+    check_tma_shift_mm(true, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
+    check_tma_shift_mm(true, 100, 72, 70, 99, 100, 99, 2, -3, 1, rng);
+    g_forms = false;
     check_tma_shift_mm(false, 300, 200, 250, 296, 256, 256, -7, 3, -5, rng);
     check_tma_shift_mm(false, 130, 72, 80, 136, 130, 130, 1, 5, 3, rng);
     check_tma_resident_mm(300, 1000, 256, -10, -4, rng);
