@@ -27,8 +27,6 @@
 // copies the tiles at element offsets by cp.async when the innermost offset is a known multiple
 // of 16 bytes.
 bool g_portable = false;
-// check_tma_shift_mm runs shift_mm_forms (the same product, other offset forms) instead.
-bool g_forms = false;
 #define OFFSETS_LAUNCH(kernel, ...) (g_portable ? p80_##kernel(__VA_ARGS__) : kernel(__VA_ARGS__))
 // `tma`: the tma_wgmma path runs on a 9.0 device; `aligned` (default: the same): every row is
 // 16-byte aligned, so the portable path's vectorized variant (the cp.async pipeline) runs.
@@ -316,14 +314,20 @@ void compare_mm(const std::string& what, const std::vector<float>& c, const std:
 // C[i, j] = sum_k A[i + s, k] B[k + t, j + c], 0 outside A (R x K) and B (P x Q): TMA boxes at
 // element offsets (tma_shift_mm: c = 8 u, a multiple of 16 bytes), or B through registers
 // (tma_unaligned_mm: c = u, so no TMA box for B; the portable path runs).
-void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t s,
+// The kernels of one product C[i, j] = sum_k A[i + s, k] B[k + t, j + c]: c = 8 u (a multiple of
+// 16 bytes) in tma_shift_mm and in shift_mm_forms (the same offsets written through a widened i32
+// loop variable, << and negation), c = u in tma_unaligned_mm.
+enum class ShiftMm { Aligned, Forms, Unaligned };
+
+void check_tma_shift_mm(ShiftMm kernel, int64_t R, int64_t K, int64_t P, int64_t Q, int64_t M, int64_t N, int64_t s,
                         int64_t t, int32_t u, std::mt19937_64& rng) {
   std::vector<uint16_t> a = random_bf16(size_t(R * K), rng), b = random_bf16(size_t(P * Q), rng);
   Buffer da(a.size() * 2), db(b.size() * 2), dc(size_t(M * N) * 4);
   da.put(a);
   db.put(b);
   poison(dc);
-  if (g_forms) CHECK_CU(OFFSETS_LAUNCH(shift_mm_forms, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
+  bool aligned = kernel != ShiftMm::Unaligned;
+  if (kernel == ShiftMm::Forms) CHECK_CU(OFFSETS_LAUNCH(shift_mm_forms, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
   else if (aligned) CHECK_CU(OFFSETS_LAUNCH(tma_shift_mm, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
   else CHECK_CU(OFFSETS_LAUNCH(tma_unaligned_mm, nullptr, da.p, db.p, dc.p, R, K, P, Q, M, N, s, t, u));
   CHECK_CU(cuCtxSynchronize());
@@ -338,7 +342,7 @@ void check_tma_shift_mm(bool aligned, int64_t R, int64_t K, int64_t P, int64_t Q
         if (inside(j + c, Q)) ref[size_t(i * N + j)] += x * from_bf16(b[size_t((k + t) * Q + j + c)]);
     }
   }
-  compare_mm(std::string(g_forms ? "shift_mm_forms " : aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
+  compare_mm(std::string(kernel == ShiftMm::Forms ? "shift_mm_forms " : aligned ? "tma_shift_mm " : "tma_unaligned_mm ") + std::to_string(M) + "x" +
                  std::to_string(N) + "x" + std::to_string(K) + " s=" + std::to_string(s) + " t=" + std::to_string(t) +
                  " c=" + std::to_string(c),
              dc.get<float>(size_t(M * N)), ref, aligned && K % 8 == 0 && Q % 8 == 0 && N % 4 == 0,
@@ -529,18 +533,16 @@ int main(int argc, char** argv) {
     // ragged K and extents, 64-bit offsets far outside (clamped: all zeros), a B whose rows are
     // not 16-byte aligned (Q odd: the portable path), and a B whose column offset is not a known
     // multiple of 16 bytes (tma_unaligned_mm: the portable path).
-    check_tma_shift_mm(true, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
-    check_tma_shift_mm(true, 300, 200, 250, 296, 200, 136, 77, -60, 12, rng);
-    check_tma_shift_mm(true, 128, 64, 64, 128, 128, 128, int64_t(1) << 40, 0, 0, rng);      // A wholly outside
-    check_tma_shift_mm(true, 128, 64, 64, 128, 128, 128, 0, -(int64_t(1) << 33), 0, rng);   // B wholly outside
-    check_tma_shift_mm(true, 130, 72, 80, 136, 130, 130, 1, 5, -268435456 + 4, rng);        // 8 u near INT32_MIN
-    check_tma_shift_mm(true, 100, 64, 70, 99, 100, 99, 2, -3, 1, rng);
-    g_forms = true;
-    check_tma_shift_mm(true, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
-    check_tma_shift_mm(true, 100, 72, 70, 99, 100, 99, 2, -3, 1, rng);
-    g_forms = false;
-    check_tma_shift_mm(false, 300, 200, 250, 296, 256, 256, -7, 3, -5, rng);
-    check_tma_shift_mm(false, 130, 72, 80, 136, 130, 130, 1, 5, 3, rng);
+    check_tma_shift_mm(ShiftMm::Aligned, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
+    check_tma_shift_mm(ShiftMm::Aligned, 300, 200, 250, 296, 200, 136, 77, -60, 12, rng);
+    check_tma_shift_mm(ShiftMm::Aligned, 128, 64, 64, 128, 128, 128, int64_t(1) << 40, 0, 0, rng);      // A wholly outside
+    check_tma_shift_mm(ShiftMm::Aligned, 128, 64, 64, 128, 128, 128, 0, -(int64_t(1) << 33), 0, rng);   // B wholly outside
+    check_tma_shift_mm(ShiftMm::Aligned, 130, 72, 80, 136, 130, 130, 1, 5, -268435456 + 4, rng);        // 8 u near INT32_MIN
+    check_tma_shift_mm(ShiftMm::Aligned, 100, 64, 70, 99, 100, 99, 2, -3, 1, rng);
+    check_tma_shift_mm(ShiftMm::Forms, 300, 200, 250, 296, 256, 256, -7, 3, -1, rng);
+    check_tma_shift_mm(ShiftMm::Forms, 100, 72, 70, 99, 100, 99, 2, -3, 1, rng);
+    check_tma_shift_mm(ShiftMm::Unaligned, 300, 200, 250, 296, 256, 256, -7, 3, -5, rng);
+    check_tma_shift_mm(ShiftMm::Unaligned, 130, 72, 80, 136, 130, 130, 1, 5, 3, rng);
     check_tma_resident_mm(300, 1000, 256, -10, -4, rng);
     check_tma_resident_mm(300, 1000, 200, 130, 9, rng);
     check_tma_resident_mm(64, 200, 64, -(int64_t(1) << 36), 0, rng);                        // A wholly outside
