@@ -88,6 +88,13 @@ printf '#include "attention_portable_causal_d128.h"\n#include "attention_bf16.h"
 # ... and on the portable path (compute_80 PTX through the driver), whose cp.async pipelines
 # copy tiles at element offsets (check_offsets runs the mma-loop kernels from both).
 "$tilec" tests/gpu/offsets.tile "${portable[@]}" --prefix p80_ -o "$out/offsets_portable.h"
+# mma loops with operands at run-time offsets of any alignment, per input type, on both paths
+# (check_offsets_mm; issue 35's register-A case).
+for d in "f16:" "bf16:-D T=bf16" "i8:-D T=i8 -D ACC=i32"; do
+  name=${d%%:*}; defs=(${d#*:})
+  "$tilec" tests/gpu/offsets_mm.tile "${hopper[@]}" "${defs[@]}" -Wno-wgmma --prefix "${name}_" -o "$out/offsets_mm_$name.h"
+  "$tilec" tests/gpu/offsets_mm.tile "${portable[@]}" "${defs[@]}" --prefix "p80_${name}_" -o "$out/offsets_mm_p80_$name.h"
+done
 "$tilec" samples/stencil2d.tile "${arch[@]}" -o "$out/stencil2d.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D WARPS=8 --prefix st8w_ -o "$out/stencil2d_8w.h"
 "$tilec" samples/stencil2d.tile "${arch[@]}" -D BM=16 -D BN=128 -D WARPS=8 --prefix st16x128_ -o "$out/stencil2d_16x128.h"

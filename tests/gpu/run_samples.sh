@@ -19,6 +19,8 @@ g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_debu
   -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_debug || exit 1
 g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_offsets.cpp \
   -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_offsets || exit 1
+g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_offsets_mm.cpp \
+  -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_offsets_mm || exit 1
 g++ -O2 -std=c++17 -Wall -Wextra -I"$hdr" -I"$cuda/include" tests/gpu/check_persistent.cpp \
   -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -o /tmp/check_persistent || exit 1
 echo "== correctness (full sizes)"
@@ -33,9 +35,10 @@ cat "$out/debug.txt"
 CUDA_FORCE_PTX_JIT=1 /tmp/check_samples --jit 2>&1 | tee "$out/check_jit.txt" || status=1
 /tmp/check_ops 2>&1 | tee "$out/check_ops.txt" | grep -v " ok " || status=1
 /tmp/check_offsets 2>&1 | tee "$out/check_offsets.txt" || status=1
+/tmp/check_offsets_mm 2>&1 | tee "$out/check_offsets_mm.txt" || status=1
 timeout 120 /tmp/check_persistent 2>&1 | tee "$out/check_persistent.txt" || status=1
 echo "== compute-sanitizer memcheck (small ragged sizes)"
-for t in check_samples check_ops check_offsets check_persistent; do
+for t in check_samples check_ops check_offsets check_offsets_mm check_persistent; do
   "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/$t --small > "$out/memcheck_$t.txt" 2>&1 \
     || status=1
   tail -1 "$out/memcheck_$t.txt"

@@ -196,8 +196,14 @@ void Emitter::wgmma(const ir::Op& op) {
   // on in the same registers). Any other reader (a reshape, an elementwise op) waits for it.
   // Likewise the accumulator must come straight from the loop-carried value, which nothing
   // else reads: an op on it at the top of the next iteration (acc * 0.5, an if that resets it)
-  // would read registers the group in flight still writes.
-  bool carried = wgmma_yield_only(op, nullptr) && !C->def && C->owner == op.parent && use_count_[C] == 1;
+  // would read registers the group in flight still writes. A register A operand (the RS form)
+  // keeps the group from staying in flight: the next iteration writes A's registers again before
+  // its own wgmma, and writing a register an unfinished wgmma reads is undefined (PTX ISA
+  // §9.7.15.5.1); ptxas 13.0 took it at its word and gave A's physical registers to the next
+  // iteration's address arithmetic while the group still read them (wrong products, found on an
+  // H100: an A loaded at unaligned run-time offsets). deferred_home keeps such a group in flight
+  // only where a wgmma that waits for every group runs first in the next iteration.
+  bool carried = la && wgmma_yield_only(op, nullptr) && !C->def && C->owner == op.parent && use_count_[C] == 1;
   wgmma_wait(carried || home ? 1 : 0);
 }
 
@@ -231,7 +237,11 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
     invariant_a = invariant_a || (a && !k_.async_load(a) && !(a->def ? a->def->parent == &body : a->owner == &body));
   });
   if (invariant_a) return nullptr;
+  // The wgmma that waits for every group must come before this one in the body: until it has
+  // run, the group of the previous iteration still reads this mma's register A and writes its
+  // accumulator, so neither may be written (A packed, the accumulator copied home) before it.
   for (const auto& o : body.ops) {
+    if (o.get() == &mma) return nullptr;
     if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && !wgmma_yield_only(*o, nullptr)) return carried;
     bool reads = false;
     auto check = [&](const ir::Op& x) {
