@@ -5,7 +5,8 @@
 // -2..2, so every product and sum is exact: a result is right or wrong, no tolerance. Each case
 // runs three times (the bug it guards against, issue 35, was a race between an unfinished wgmma
 // and the registers of its A operand). Exits non-zero on a mismatch.
-//   check_offsets_mm [--small]     (--small: the sizes that compute-sanitizer runs)
+//   check_offsets_mm [--small | --time]   (--small: the sizes that compute-sanitizer runs)
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -140,11 +141,42 @@ void check(const Kernels& k, const Case& c, std::mt19937_64& rng) {
 // cdiv(K, BK) k steps of a K-long product.
 int64_t steps(int64_t K) { return (K + BK - 1) / BK; }
 
+// --time: median of 21 CUDA-event timings of the f16 A-at-offsets kernel at n x n x n (c0 = 1:
+// A through registers), what the wait for the group costs.
+void time_a_off(int64_t n) {
+  Buffer da(size_t(n * n) * 2), db(size_t(n * n) * 2), dc(size_t(n * n) * 4);
+  CHECK_CU(cuMemsetD16(da.p, 0x3c00, size_t(n * n)));  // 1.0
+  CHECK_CU(cuMemsetD16(db.p, 0x3c00, size_t(n * n)));
+  CUevent e0, e1;
+  CHECK_CU(cuEventCreate(&e0, 0));
+  CHECK_CU(cuEventCreate(&e1, 0));
+  std::vector<float> ms;
+  for (int i = 0; i < 24; ++i) {
+    CHECK_CU(cuEventRecord(e0, nullptr));
+    CHECK_CU(f16_mm_a_off(nullptr, da.p, db.p, dc.p, n, n, n, n, n, 0, 1));
+    CHECK_CU(cuEventRecord(e1, nullptr));
+    CHECK_CU(cuEventSynchronize(e1));
+    float t = 0;
+    CHECK_CU(cuEventElapsedTime(&t, e0, e1));
+    if (i >= 3) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  double med = ms[ms.size() / 2];
+  std::printf("f16 mm_a_off %lldx%lldx%lld at (0, 1) [%s]: median %.3f ms (min %.3f, max %.3f), %.1f TFLOP/s\n",
+              (long long)n, (long long)n, (long long)n, g_last_entry, med, ms.front(), ms.back(),
+              2.0 * double(n) * double(n) * double(n) / (med * 1e-3) / 1e12);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
   use_device_0_with_cc();
+  if (argc > 1 && std::strcmp(argv[1], "--time") == 0) {
+    time_a_off(4096);
+    time_a_off(8192);
+    return 0;
+  }
   std::mt19937_64 rng(std::random_device{}());
   std::vector<Case> cases;
   // Issue 35's case: M 200, N 296, K 136, A 211 x 152 (rows 16-byte aligned for 16-bit types),

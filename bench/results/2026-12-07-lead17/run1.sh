@@ -30,3 +30,5 @@ for v in old new; do
 done
 echo "== check_offsets"
 /tmp/check_offsets > "$out/check_offsets.txt" 2>&1; echo "exit $?"; grep -c " ok" "$out/check_offsets.txt"; grep FAIL "$out/check_offsets.txt" | head; tail -1 "$out/check_offsets.txt"
+echo "== speed of the register-A kernel before and after (f16, A at column offset 1)"
+for v in old new; do /tmp/check_offsets_mm_$v --time 2>&1 | sed "s/^/$v: /"; done | tee "$out/time.txt"
