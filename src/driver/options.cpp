@@ -169,7 +169,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
       ->allow_extra_args(false);
   app.add_option("-O", o.opt_level, "Optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
-  app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA: true (the default) or false");
+  app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA and c + a@b into one mma: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
   app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
   app.add_option("-j,--jobs", o.jobs,

@@ -321,7 +321,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   }
   if (diag.has_errors() || emit == EmitKind::None) return finish(0);
   if (emit == EmitKind::Tir) return write(print_all(kernels));
-  std::vector<std::string> passes = opts.passes.empty() ? ir::default_pipeline(opts.opt_level) : split(opts.passes);
+  std::vector<std::string> passes = opts.passes.empty() ? ir::default_pipeline(opts.opt_level, opts.fmad) : split(opts.passes);
   std::string trace;
   for (auto& f : kernels) {
     std::string problem = ir::run_passes(*f, passes, opts.print_after_all, trace);

@@ -12,15 +12,17 @@ const std::vector<PassInfo>& all_passes() {
       {"fold", "fold operations whose operands are constants (same semantics as the checker)", fold_constants},
       {"canonicalize", "simplify shape ops and algebraic identities (x+0, reshape of reshape, ...)", canonicalize},
       {"cse", "merge identical pure operations", eliminate_common_subexpressions},
+      {"contract", "merge c + a @ b into one mma accumulating into c (not with --fmad=false)", contract_products},
       {"licm", "hoist loop-invariant pure operations out of for loops", hoist_loop_invariants},
       {"dce", "remove pure operations whose results are unused", eliminate_dead_code},
   };
   return kPasses;
 }
 
-std::vector<std::string> default_pipeline(int opt_level) {
+std::vector<std::string> default_pipeline(int opt_level, bool contract) {
   if (opt_level == 0) return {};
-  return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
+  if (!contract) return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
+  return {"fold", "canonicalize", "cse", "contract", "licm", "fold", "canonicalize", "cse", "dce"};
 }
 
 bool is_pure(const Op& op) {

@@ -19,8 +19,9 @@ struct PassInfo {
 /// Every pass, in the order of the default pipeline.
 const std::vector<PassInfo>& all_passes();
 
-/// The pass names run at optimization level `opt_level` (-O0 runs none).
-std::vector<std::string> default_pipeline(int opt_level);
+/// The pass names run at optimization level `opt_level` (-O0 runs none); `contract` (the
+/// driver's --fmad) lets `c + a @ b` become one mma (contract.cpp).
+std::vector<std::string> default_pipeline(int opt_level, bool contract = true);
 
 /// Runs `names` in order, verifying the IR after each pass. With `print_after`, each pass's
 /// result is appended to `trace`. Returns "" or the problem (an unknown pass name, or an
@@ -31,6 +32,7 @@ std::string run_passes(Function& f, const std::vector<std::string>& names, bool 
 void fold_constants(Function& f);   // fold.cpp
 void canonicalize(Function& f);     // canonicalize.cpp
 void eliminate_common_subexpressions(Function& f);  // cse.cpp
+void contract_products(Function& f);      // contract.cpp
 void hoist_loop_invariants(Function& f);  // licm.cpp
 void eliminate_dead_code(Function& f);    // dce.cpp
 
