@@ -32,3 +32,6 @@ echo "== check_offsets"
 /tmp/check_offsets > "$out/check_offsets.txt" 2>&1; echo "exit $?"; grep -c " ok" "$out/check_offsets.txt"; grep FAIL "$out/check_offsets.txt" | head; tail -1 "$out/check_offsets.txt"
 echo "== speed of the register-A kernel before and after (f16, A at column offset 1)"
 for v in old new; do /tmp/check_offsets_mm_$v --time 2>&1 | sed "s/^/$v: /"; done | tee "$out/time.txt"
+echo "== contract pass: acc += a @ b on bf16, contracted vs --fmad=false"
+g++ -O2 -std=c++17 -Wall -Wextra -Igpu-run/new -Itests/gpu -I$cuda/include bench/results/2026-12-07-lead17/mm_plus.cpp \
+  -L$cuda/lib64/stubs -lcuda -o /tmp/mm_plus && /tmp/mm_plus 2>&1 | tee "$out/mm_plus.txt"
