@@ -291,12 +291,16 @@ TEST_CASE("dce: dead chains and pure loops go, stores and what they read stay", 
 TEST_CASE("the registry drives the pipeline", "[passes]") {
   std::vector<std::string> names;
   for (const PassInfo& p : all_passes()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"fold", "canonicalize", "cse", "licm", "dce"});
+  CHECK(names == std::vector<std::string>{"fold", "canonicalize", "cse", "contract", "licm", "dce"});
   CHECK(default_pipeline(0).empty());
-  std::vector<std::string> o2{"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
+  CHECK(default_pipeline(0, false).empty());
+  std::vector<std::string> o2{"fold", "canonicalize", "cse", "contract", "licm", "fold", "canonicalize", "cse", "dce"};
   CHECK(default_pipeline(1) == o2);
   CHECK(default_pipeline(2) == o2);
   CHECK(default_pipeline(3) == o2);
+  // --fmad=false: no contraction of c + a @ b.
+  std::vector<std::string> exact{"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
+  CHECK(default_pipeline(2, false) == exact);
 }
 
 TEST_CASE("run_passes: unknown names, invalid IR after a pass, the trace", "[passes]") {
