@@ -48,25 +48,26 @@ std::string show(const Scalar& s, DType t) {
 
 // Whether two results agree: integers exactly; floats exactly (NaN equals NaN, whatever its
 // bits; +0 equals -0, since min/max may return either zero, language.md §7.6) or, with
-// `tolerant`, within a relative 2^-10 (math functions are accurate to a few ulp of f32 and
-// f16/bf16 results to 1 ulp of their dtype; 2^-10 also covers one bf16 rounding of a product).
-bool agree(const Scalar& a, const Scalar& b, DType t, bool tolerant) {
+// `tolerant`, within a relative 2^-10 (math functions are accurate to a few ulp of f32, f16
+// results to 1 ulp) or 2^-7 for bf16 arrays and for a contracted mma (`acc + a @ b` rounds the
+// product to bf16 or f16 first, `mma(a, b, acc)` does not: one ulp of the operand dtype).
+bool agree(const Scalar& a, const Scalar& b, DType t, bool tolerant, bool contracted) {
   if (!is_float(t) && !is_restricted(t)) return a.i == b.i;
   if (std::isnan(a.f) || std::isnan(b.f)) return std::isnan(a.f) && std::isnan(b.f);
   if (a.f == b.f) return true;
   if (!tolerant || std::isinf(a.f) || std::isinf(b.f)) return false;
-  double scale = t == DType::BF16 ? 0x1p-7 : 0x1p-10;
+  double scale = t == DType::BF16 || contracted ? 0x1p-7 : 0x1p-10;
   return std::fabs(a.f - b.f) <= scale * std::max({std::fabs(a.f), std::fabs(b.f), 1.0});
 }
 
 // The first element where `got` differs from `want`, as a message; "" when they agree.
 std::string compare(const ir::Function& f, const std::vector<interp::Arg>& want, const std::vector<interp::Arg>& got,
-                    bool tolerant) {
+                    bool tolerant, bool contracted) {
   for (size_t i = 0; i < f.sig.params.size(); ++i) {
     if (!f.sig.params[i].is_array) continue;
     const interp::HostArray &a = want[i].array, &b = got[i].array;
     for (size_t e = 0; e < a.data.size(); ++e)
-      if (!agree(a.data[e], b.data[e], a.dtype, tolerant)) {
+      if (!agree(a.data[e], b.data[e], a.dtype, tolerant, contracted)) {
         std::vector<int64_t> idx(a.extents.size());
         int64_t rest = int64_t(e);
         for (size_t d = idx.size(); d-- > 0;) {
@@ -147,8 +148,8 @@ int main(int argc, char** argv) {
         verdict = fmt::format("{} CTAs", r.ctas);
         continue;
       }
-      bool tolerant = math || (mma && &v == &variants[2]);
-      if (std::string diff = compare(f, reference, args, tolerant); !diff.empty()) {
+      bool contracted = mma && &v == &variants[2];
+      if (std::string diff = compare(f, reference, args, math || contracted, contracted); !diff.empty()) {
         std::printf("%s: kernel %s: %s differs from -O0: %s\n", path.c_str(), f.name.c_str(), v.name, diff.c_str());
         status = std::max(status, 1);
       }
