@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Random valid .tile kernels, deterministic by seed (GitHub issue 37).
+
+    gen.py --seed N [-o FILE]        one file of 1 to 3 kernels (stdout without -o)
+    gen.py --seeds A B --dir DIR     files DIR/gen_A.tile ... DIR/gen_{B-1}.tile
+
+Each file starts with a `# difftest:` line giving the extents of its dimension symbols and
+the values of its integer scalars, which tilec-difftest reads. The kernels are weighted
+toward what lowers in different ways: loads at tile indices and at element offsets (negative,
+past the end, unaligned), padding values, transposed loads (order=), elementwise arithmetic
+and casts across dtypes, broadcasts, reductions and scans on each axis, where, mma loops
+(ragged K, operands at offsets, f32 and i32 accumulators), gather/scatter/atomics/histogram,
+early returns and nested loops with break and continue.
+
+Rules that keep every kernel deterministic and its results comparable bit for bit:
+- a CTA stores only the tiles at its own tile index (bid), so no two CTAs write one element,
+  except through integer atomics (commutative) whose old values are never read;
+- scatters write distinct positions of the CTA's own tile; kernels read only inputs;
+- no integer // or % by a value that can be 0 (divisors are `(e & 3) + 1`), no 0 ** -n;
+- float products of many values are avoided (prod and cumprod only on integers), so sums of
+  the small dyadic inputs stay exact in any order.
+Every generated file must compile with tilec: an error on one is a generator bug or a
+compiler bug, and either is a finding.
+"""
+import argparse
+import os
+import random
+
+INTS = ["i8", "i32", "i64", "u8"]
+FLOATS = ["f32", "f16", "bf16"]
+DTYPES = INTS + FLOATS + ["bool"]
+
+
+def is_float(d):
+    return d in FLOATS or d == "f64"
+
+
+def is_int(d):
+    return d in INTS or d in ("i16", "u16", "u32", "u64")
+
+
+class Expr:
+    """A generated expression: its text and dtype (all tiles of one kernel share a shape)."""
+
+    def __init__(self, text, dtype):
+        self.text = text
+        self.dtype = dtype
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.header = {}   # dimension symbols and integer scalars -> value
+        self.lines = []
+
+    # ---- helpers ----------------------------------------------------------------------------
+    def pick(self, *choices):
+        return self.r.choice(choices)
+
+    def weighted(self, pairs):
+        total = sum(w for w, _ in pairs)
+        x = self.r.uniform(0, total)
+        for w, v in pairs:
+            x -= w
+            if x <= 0:
+                return v
+        return pairs[-1][1]
+
+    def dim(self, name, lo=1, hi=70):
+        self.header[name] = self.r.randint(lo, hi)
+        return name
+
+    def cast(self, e, d):
+        return e if e.dtype == d else Expr(f"{paren(e.text)}.astype({d})", d)
+
+    def literal(self, d):
+        if d == "bool":
+            return Expr(self.pick("True", "False"), d)
+        if is_float(d):
+            return Expr(self.pick("0.5", "-1.25", "2.0", "0.125", "3.0"), d)
+        if d.startswith("u"):
+            return Expr(str(self.r.randint(0, 9)), d)
+        return Expr(str(self.r.randint(-5, 9)), d)
+
+    # ---- elementwise expressions ----------------------------------------------------------
+    def expr(self, leaves, depth):
+        """A random expression over `leaves` (Exprs of one shape)."""
+        if depth <= 0 or self.r.random() < 0.25:
+            return self.r.choice(leaves)
+        kind = self.weighted([(4, "arith"), (2, "cast"), (2, "where"), (2, "minmax"), (1, "unary"),
+                              (2, "intop"), (1, "div"), (1, "fma"), (1, "cmp"), (0.4, "math"), (1, "lit")])
+        a = self.expr(leaves, depth - 1)
+        if kind == "cast":
+            return self.cast(a, self.r.choice(DTYPES))
+        if kind == "unary":
+            if a.dtype == "bool":
+                return Expr(f"~{paren(a.text)}", "bool")
+            return Expr(self.pick(f"-{paren(a.text)}", f"abs({a.text})", f"floor({a.text})"), a.dtype) \
+                if not a.dtype.startswith("u") else Expr(f"abs({a.text})", a.dtype)
+        if kind == "math":
+            f = self.cast(a, self.pick("f32", "f16", "bf16"))
+            fn = self.pick("exp", "tanh", "sigmoid", "sqrt", "sin")
+            arg = f"abs({f.text})" if fn == "sqrt" else f.text
+            return Expr(f"{fn}({arg})", f.dtype)
+        b = self.expr(leaves, depth - 1)
+        if kind == "lit":
+            b = self.literal(a.dtype if a.dtype != "bool" else "i32")
+            a = self.cast(a, "i32") if a.dtype == "bool" else a
+            return Expr(f"({a.text} {self.pick('+', '-', '*')} {b.text})", a.dtype)
+        d = self.common(a.dtype, b.dtype)
+        a, b = self.cast(a, d), self.cast(b, d)
+        if kind == "where":
+            c = self.compare(leaves, depth - 1)
+            return Expr(f"where({c.text}, {a.text}, {b.text})", d)
+        if kind == "cmp":
+            c = Expr(f"({a.text} {self.pick('<', '<=', '==', '!=', '>')} {b.text})", "bool")
+            return c
+        if d == "bool":
+            return Expr(f"({a.text} {self.pick('&', '|', '^')} {b.text})", "bool")
+        if kind == "minmax":
+            return Expr(f"{self.pick('minimum', 'maximum')}({a.text}, {b.text})", d)
+        if kind == "fma" and is_float(d):
+            c = self.cast(self.expr(leaves, depth - 1), d)
+            return Expr(f"fma({a.text}, {b.text}, {c.text})", d)
+        if kind == "intop" and is_int(d):
+            op = self.pick("&", "|", "^", "<<", ">>", "//", "%")
+            if op in ("<<", ">>"):
+                count = self.pick(f"({b.text} & 7)", str(self.r.randint(0, 70)))
+                return Expr(f"({a.text} {op} {count})", d)
+            if op in ("//", "%"):
+                return Expr(f"({a.text} {op} (({b.text} & 3) + 1))", d)
+            return Expr(f"({a.text} {op} {b.text})", d)
+        if kind == "div":
+            if is_int(d):  # true division gives f32 (f64 for 64-bit operands)
+                return Expr(f"({a.text} / (({b.text} & 3) + 1))", "f64" if d in ("i64", "u64") else "f32")
+            return Expr(f"({a.text} / (abs({b.text}) + 1.0))", d)
+        return Expr(f"({a.text} {self.pick('+', '-', '*')} {b.text})", d)
+
+    def compare(self, leaves, depth):
+        a = self.expr(leaves, depth)
+        if a.dtype == "bool":
+            return a
+        return Expr(f"({a.text} {self.pick('<', '>', '!=')} {self.literal(a.dtype).text})", "bool")
+
+    def common(self, x, y):
+        """A dtype both operands are cast to (promotion would reject u8 with i8, f16 with bf16)."""
+        if x == y:
+            return x
+        if x == "bool":
+            return y
+        if y == "bool":
+            return x
+        return self.pick(x, y)
+
+    # ---- kernels ----------------------------------------------------------------------------
+    def emit(self, line, indent=1):
+        self.lines.append("    " * indent + line)
+
+    def early_return(self, axis=0):
+        if self.r.random() < 0.25:
+            self.emit(f"if bid({axis}) == {self.r.randint(0, 2)}:")
+            self.emit("return", 2)
+
+    def scalar_loops(self, bound):
+        """A scalar s computed by nested loops with break and continue; returns its name."""
+        self.emit("s = 0")
+        self.emit(f"for t in range({bound}):")
+        self.emit(f"if t % {self.r.randint(2, 3)} == 1:", 2)
+        self.emit("continue", 3)
+        self.emit("s += t", 2)
+        if self.r.random() < 0.6:
+            self.emit("w = 0", 2)
+            self.emit("while w < 4:", 2)
+            self.emit("w += 1", 3)
+            self.emit("if w == s:", 3)
+            self.emit("break", 4)
+            self.emit("s += w", 3)
+        if self.r.random() < 0.4:
+            self.emit(f"if s > {self.r.randint(3, 9)}:", 2)
+            self.emit("break", 3)
+        return "s"
+
+    def load_1d(self, arr, size, d):
+        pad = self.literal(d).text if self.r.random() < 0.4 else None
+        padding = f", padding={pad}" if pad else ""
+        if self.r.random() < 0.5:
+            return f"load({arr}, index=(i,), shape=({size},){padding})"
+        shift = self.r.choice([-3, -1, 1, 2, 5, -size])
+        return f"load({arr}, offset=(i * {size} + ({shift}),), shape=({size},){padding})"
+
+    def kernel_elementwise(self, name):
+        """1-D or 2-D elementwise kernel: loads at indices and offsets, casts, broadcasts."""
+        n = self.dim(f"n_{name}")
+        size = self.pick(16, 32, 64, 128)
+        dts = [self.r.choice(DTYPES) for _ in range(self.r.randint(1, 3))]
+        out = self.r.choice(DTYPES)
+        params = [f"a{k}: {d}[{n}]" for k, d in enumerate(dts)] + [f"out: {out}[{n}]", f"r_{name}: i32"]
+        self.header[f"r_{name}"] = self.r.randint(0, 6)
+        self.lines.append(f"@kernel(grid=(cdiv({n}, {size}),))")
+        self.lines.append(f"def {name}({', '.join(params)}):")
+        self.emit("i = bid(0)")
+        leaves = []
+        for k, d in enumerate(dts):
+            self.emit(f"x{k} = {self.load_1d(f'a{k}', size, d)}")
+            leaves.append(Expr(f"x{k}", d))
+        if self.r.random() < 0.5:
+            s = self.scalar_loops(f"r_{name}")
+            leaves.append(Expr(f"arange({size})", "i32"))
+            leaves.append(Expr(s, "i32"))
+        self.early_return()
+        e = self.expr(leaves, 4)
+        if self.r.random() < 0.3:  # a broadcast through 2-D and back: row vector + column
+            row = f"({self.cast(e, 'f32').text} + zeros(({size},), f32))"  # e may be a scalar
+            self.emit(f"m = {row}[None, :] + zeros((2, {size}), f32)")
+            e = Expr("sum(m, axis=0)", "f32")
+        self.emit(f"store(out, index=(i,), tile={self.cast(e, out).text})")
+
+    def kernel_reduce(self, name):
+        """2-D tiles over a column loop: reductions and scans on each axis, transposed loads."""
+        m, n = self.dim(f"m_{name}"), self.dim(f"n_{name}")
+        bm, bn = self.pick(1, 2, 4, 8, 16), self.pick(4, 8, 16, 32)
+        d = self.r.choice(DTYPES)
+        acc = "f32" if is_float(d) else ("u32" if d.startswith("u") else "i32")
+        params = [f"a: {d}[{m}, {n}]", f"out: {acc}[{m}]", f"scan: {acc}[{m}, {n}]"]
+        self.lines.append(f"@kernel(grid=(cdiv({m}, {bm}),))")
+        self.lines.append(f"def {name}({', '.join(params)}):")
+        self.emit("i = bid(0)")
+        self.early_return()
+        self.emit(f"acc = zeros(({bm},), {acc})")
+        self.emit(f"for j in range(cdiv({n}, {bn})):")
+        if self.r.random() < 0.4:  # the same tile through a transposed view
+            self.emit(f"xt = load(a, index=(j, i), shape=({bn}, {bm}), order=(1, 0))", 2)
+            self.emit("x = permute(xt, (1, 0))", 2)
+        else:
+            self.emit(f"x = load(a, index=(i, j), shape=({bm}, {bn}))", 2)
+        self.emit(f"y = x.astype({acc})", 2)
+        red = self.pick("sum", "max", "min", "argmax", "argmin") if acc != "f32" or True else "sum"
+        if red in ("argmax", "argmin"):
+            self.emit(f"acc += {red}(y, axis=1).astype({acc})", 2)
+        elif red == "sum":
+            self.emit("acc += sum(y, axis=1)", 2)
+        else:
+            self.emit(f"acc = maximum(acc, {red}(y, axis=1))" if red == "max" else f"acc = minimum(acc, {red}(y, axis=1))", 2)
+        scan = self.pick("cumsum", "cumprod") if acc != "f32" else "cumsum"
+        axis = self.pick(0, 1)
+        self.emit(f"store(scan, index=(i, j), tile={scan}(y, axis={axis}))", 2)
+        if self.r.random() < 0.3:
+            self.emit(f"if j == {self.r.randint(0, 2)}:", 2)
+            self.emit(self.pick("break", "continue"), 3)
+        self.emit("store(out, index=(i,), tile=acc)")
+
+    def kernel_mma(self, name):
+        """acc = mma(a, b, acc) over a K loop: ragged K, operands at offsets, f32/i32 acc."""
+        m, k, n = self.dim(f"m_{name}", 1, 80), self.dim(f"k_{name}", 1, 80), self.dim(f"n_{name}", 1, 80)
+        bm, bn, bk = self.pick(16, 32, 64), self.pick(16, 32, 64), self.pick(16, 32)
+        d, acc = self.r.choice([("f16", "f32"), ("bf16", "f32"), ("i8", "i32"), ("f16", "f32")])
+        if d == "i8":
+            bk = 32
+        self.lines.append(f"@kernel(grid=(cdiv({m}, {bm}), cdiv({n}, {bn})))")
+        self.lines.append(f"def {name}(a: {d}[{m}, {k}], b: {d}[{k}, {n}], c: {acc}[{m}, {n}]):")
+        self.early_return(self.pick(0, 1))
+        self.emit(f"acc = zeros(({bm}, {bn}), {acc})")
+        self.emit(f"for kk in range(cdiv({k}, {bk})):")
+        if self.r.random() < 0.5:
+            dr, dk = self.pick(0, 0, -1, 3), self.pick(0, 8, -2, 1)
+            self.emit(f"x = load(a, offset=(bid(0) * {bm} + ({dr}), kk * {bk} + ({dk})), shape=({bm}, {bk}))", 2)
+        else:
+            self.emit(f"x = load(a, index=(bid(0), kk), shape=({bm}, {bk}))", 2)
+        self.emit(f"y = load(b, index=(kk, bid(1)), shape=({bk}, {bn}))", 2)
+        self.emit("acc = mma(x, y, acc)", 2)
+        epi = self.pick("acc", f"maximum(acc, {self.pick('0', '1')})", "acc * 2")
+        self.emit(f"store(c, index=(bid(0), bid(1)), tile={epi})")
+
+    def kernel_memory(self, name):
+        """gather at computed indices (some out of range, masked), scatter to distinct positions
+        of the CTA's own tile, integer atomics whose old values are not read, a histogram."""
+        n = self.dim(f"n_{name}")
+        size = self.pick(16, 32, 64)
+        d = self.r.choice(DTYPES)
+        self.lines.append(f"@kernel(grid=(cdiv({n}, {size}),))")
+        self.lines.append(f"def {name}(x: {d}[{n}], y: {d}[{n}], cnt: i32[16], hist: i32[8]):")
+        self.emit("i = bid(0)")
+        self.emit(f"e = i * {size} + arange({size})")
+        shift = self.r.randint(-5, 5)
+        mask = self.pick("", ", mask=(e % 3) != 1")
+        pad = f", padding={self.literal(d).text}" if self.r.random() < 0.5 else ""
+        self.emit(f"g = gather(x, e * {self.pick(1, 2, -1)} + ({shift}){mask}{pad})")
+        self.emit(f"rev = i * {size} + ({size - 1} - arange({size}))")
+        self.emit(f"scatter(y, rev, g{self.pick('', ', mask=e < ' + str(self.r.randint(0, 80)))})")
+        v = self.cast(Expr("g", d), "i32").text
+        op = self.pick("atomic_add", "atomic_max", "atomic_min", "atomic_or", "atomic_xor")
+        self.emit(f"{op}(cnt, (e % 16), {v})")
+        self.emit(f"h = histogram(({v}) & 7, 8)")
+        self.emit("atomic_add(hist, arange(8), h)")
+
+    def file(self, seed):
+        kinds = [(3, self.kernel_elementwise), (2, self.kernel_reduce), (1.5, self.kernel_mma),
+                 (1.5, self.kernel_memory)]
+        for k in range(self.r.randint(1, 3)):
+            self.weighted(kinds)(f"k{k}")
+            self.lines.append("")
+        head = " ".join(f"{key}={v}" for key, v in sorted(self.header.items()))
+        return f"# generated by tools/difftest/gen.py --seed {seed}\n# difftest: {head}\n\n" + "\n".join(self.lines)
+
+
+def paren(t):
+    return t if t.isidentifier() or (t.startswith("(") and t.endswith(")")) else f"({t})"
+
+
+def generate(seed):
+    return Gen(seed).file(seed)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("-o", "--output")
+    ap.add_argument("--seeds", type=int, nargs=2, metavar=("FIRST", "END"))
+    ap.add_argument("--dir")
+    args = ap.parse_args()
+    if args.seeds:
+        os.makedirs(args.dir or ".", exist_ok=True)
+        for s in range(*args.seeds):
+            with open(os.path.join(args.dir or ".", f"gen_{s}.tile"), "w") as f:
+                f.write(generate(s))
+        return
+    text = generate(args.seed if args.seed is not None else 1)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

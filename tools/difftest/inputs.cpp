@@ -1,0 +1,122 @@
+// Deterministic inputs and the binary files of a differential test (inputs.h).
+#include "difftest/inputs.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ir/interp/numerics.h"
+
+namespace tilec::difftest {
+
+Header parse_header(const std::string& text) {
+  Header h;
+  std::istringstream lines(text);
+  std::string line;
+  const std::string tag = "# difftest:";
+  while (std::getline(lines, line)) {
+    if (line.compare(0, tag.size(), tag) != 0) continue;
+    std::istringstream words(line.substr(tag.size()));
+    std::string w;
+    while (words >> w) {
+      size_t eq = w.find('=');
+      if (eq == std::string::npos) continue;
+      std::string key = w.substr(0, eq), value = w.substr(eq + 1);
+      if (key == "skip") h.skip = value;
+      else h.values[key] = std::stoll(value);
+    }
+    break;
+  }
+  return h;
+}
+
+uint64_t Rng::next() {
+  // splitmix64 (Steele, Lea, Flood 2014): the same sequence everywhere.
+  uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+namespace {
+
+Scalar random_value(DType t, Rng& rng) {
+  if (is_bool(t)) return Scalar{rng.range(0, 1), 0};
+  if (is_unsigned_int(t)) return Scalar{rng.range(0, 8), 0};
+  if (is_signed_int(t)) return Scalar{rng.range(-4, 4), 0};
+  if (is_restricted(t)) return Scalar{0, interp::round_to(double(rng.range(-8, 8)) / 4, t)};
+  return Scalar{0, double(rng.range(-32, 32)) / 8};
+}
+
+}  // namespace
+
+std::vector<interp::Arg> make_args(const ir::Function& f, const Header& h, Rng& rng) {
+  std::vector<int64_t> dims;
+  for (const ir::DimSymbol& d : f.sig.dims) {
+    auto it = h.values.find(d.name);
+    dims.push_back(it != h.values.end() ? it->second : rng.range(1, 48));
+  }
+  std::vector<interp::Arg> args(f.sig.params.size());
+  for (size_t i = 0; i < f.sig.params.size(); ++i) {
+    const ir::Param& p = f.sig.params[i];
+    interp::Arg& a = args[i];
+    if (!p.is_array) {
+      auto it = h.values.find(p.name);
+      if (is_float(p.dtype)) a.scalar = random_value(p.dtype, rng);
+      else a.scalar.i = interp::wrap(it != h.values.end() ? it->second : rng.range(0, 4), p.dtype);
+      continue;
+    }
+    a.array.dtype = p.array->dtype;
+    int64_t n = 1;
+    for (const ArrayDim& d : p.array->dims) {
+      int64_t e = d.symbol.empty() ? d.constant : dims[size_t(f.sig.dim_index(d.symbol))];
+      a.array.extents.push_back(e);
+      n *= e;
+    }
+    for (int64_t k = 0; k < n; ++k) a.array.data.push_back(random_value(a.array.dtype, rng));
+  }
+  return args;
+}
+
+bool write_arrays(const std::string& dir, const ir::Function& f, const std::vector<interp::Arg>& args,
+                  const std::vector<int64_t>& grid, const std::string& what, std::string& error) {
+  std::string json = fmt::format("{{\"kernel\": \"{}\", \"grid\": [{}], \"params\": [", f.name, fmt::join(grid, ", "));
+  for (size_t i = 0; i < f.sig.params.size(); ++i) {
+    const ir::Param& p = f.sig.params[i];
+    json += i ? ",\n  " : "\n  ";
+    if (!p.is_array) {
+      const Scalar& s = args[i].scalar;
+      std::string v = is_float(p.dtype) ? fmt::format("{}", s.f)
+                      : is_unsigned_int(p.dtype) ? fmt::format("{}", uint64_t(s.i)) : fmt::format("{}", s.i);
+      json += fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"value\": {}}}", p.name, dtype_name(p.dtype), v);
+      continue;
+    }
+    const interp::HostArray& a = args[i].array;
+    std::string path = fmt::format("{}/{}.{}.{}.bin", dir, f.name, what, p.name);
+    json += fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"extents\": [{}], \"file\": \"{}.{}.{}.bin\"}}", p.name,
+                        dtype_name(a.dtype), fmt::join(a.extents, ", "), f.name, "in", p.name);
+    std::string bytes;
+    int size = dtype_bytes(a.dtype);
+    for (const Scalar& s : a.data) {
+      uint64_t b = interp::to_bits(s, a.dtype);
+      for (int k = 0; k < size; ++k) bytes += char((b >> (8 * k)) & 0xff);
+    }
+    std::ofstream out(path, std::ios::binary);
+    if (!out.write(bytes.data(), std::streamsize(bytes.size()))) {
+      error = "cannot write '" + path + "'";
+      return false;
+    }
+  }
+  json += "\n]}\n";
+  if (what != "in") return true;
+  std::string path = fmt::format("{}/{}.json", dir, f.name);
+  std::ofstream out(path);
+  if (!(out << json)) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tilec::difftest
