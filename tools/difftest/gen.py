@@ -126,6 +126,8 @@ class Gen:
             op = self.pick("&", "|", "^", "<<", ">>", "//", "%")
             if op in ("<<", ">>"):
                 count = self.pick(f"({b.text} & 7)", str(self.r.randint(0, 70)))
+                if d.startswith("i") and self.r.random() < 0.3:
+                    count = f"(({b.text} & 7) - 4)"  # negative counts shift by 0 (§5.4)
                 return Expr(f"({a.text} {op} {count})", d)
             if op in ("//", "%"):
                 return Expr(f"({a.text} {op} (({b.text} & 3) + 1))", d)

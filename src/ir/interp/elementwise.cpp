@@ -113,9 +113,9 @@ Scalar binary(OpKind op, DType t, const Scalar& a, const Scalar& b, tilec::Op pr
     case OpKind::Xor: v = int64_t(ux ^ uy); break;
     case OpKind::Shl:
     case OpKind::Shr: {
-      // §5.4: the count is read as unsigned (of the operand width) and clamped to the width.
+      // §5.4: the count is clamped to [0, width]: a negative (signed) count shifts by 0.
       uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-      uint64_t count = std::min<uint64_t>(uy & mask, uint64_t(bits));
+      uint64_t count = !is_unsigned && b.i < 0 ? 0 : std::min<uint64_t>(uy & mask, uint64_t(bits));
       if (op == OpKind::Shl) v = count >= 64 ? 0 : int64_t(ux << count);
       else if (is_unsigned) v = count >= 64 ? 0 : int64_t((ux & mask) >> count);
       else v = count >= 64 ? (a.i < 0 ? -1 : 0) : (a.i >> count);

@@ -108,7 +108,9 @@ TEST_CASE("interp integer ops wrap, divide like Python and clamp shifts (§8.4)"
   CHECK(bin(K::FloorDiv, DType::I32, i(INT32_MIN), i(-1)).i == INT32_MIN);
   CHECK(bin(K::Shl, DType::I8, i(1), i(8)).i == 0);
   CHECK(bin(K::Shr, DType::I8, i(-128), i(100)).i == -1);
-  CHECK(bin(K::Shl, DType::I32, i(1), i(-1)).i == 0);  // the count is read as unsigned
+  CHECK(bin(K::Shl, DType::I32, i(5), i(-1)).i == 5);  // a negative count shifts by 0
+  CHECK(bin(K::Shr, DType::I64, i(-8), i(-3)).i == -8);
+  CHECK(bin(K::Shl, DType::U8, i(1), i(255)).i == 0);  // unsigned: 255 is past the width
   CHECK(bin(K::Shr, DType::U8, i(200), i(3)).i == 25);
   CHECK(bin(K::Add, DType::U8, i(200), i(100)).i == 44);
   CHECK(bin(K::Mul, DType::I8, i(100), i(3)).i == 44);
