@@ -41,13 +41,29 @@ def load(library=None, **build_options):
 
 
 def load_kernels(device=None):
-    """Loads every kernel onto `device` (default: the current CUDA device).
+    """Loads every kernel onto `device`: None or "cuda" (the current CUDA device), an index (1),
+    "cuda:1" or torch.device("cuda", 1).
 
     Call it for each device before capturing a CUDA graph that launches these ops: a launch
     inside capture must not load code (docs/header.md, "Graph capture").
     """
-    index = _torch.cuda.current_device() if device is None else _torch.device(device, 0).index
-    getattr(_torch.ops, NAMESPACE).tilec_load(index)
+    getattr(_torch.ops, NAMESPACE).tilec_load(_tilec_cuda_index(device))
+
+
+def _tilec_cuda_index(device):
+    """The index of a CUDA device given as load_kernels takes it; "cuda" without an index, like
+    None, is the current device, as for tensors."""
+    if device is None:
+        return _torch.cuda.current_device()
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = _torch.device("cuda", device)
+    try:
+        device = _torch.device(device)
+    except (RuntimeError, TypeError) as e:
+        raise ValueError(f"load_kernels: {device!r} is not a device ({e})") from None
+    if device.type != "cuda":
+        raise ValueError(f"load_kernels: the kernels run on CUDA devices, not on {device}")
+    return _torch.cuda.current_device() if device.index is None else device.index
 
 
 def _tilec_ops_exist():
