@@ -70,6 +70,24 @@ def _tilec_ops_exist():
     return hasattr(getattr(_torch.ops, NAMESPACE), "tilec_load")
 
 
+def _tilec_floordiv(a, b):
+    """a // b as the header's launch function computes it: a zero divisor gives -2**63 (a
+    symbolic divisor gets a guard that it is not 0, as PyTorch's own sizes 0 and 1 do)."""
+    return a // b if b != 0 else -(2**63)
+
+
+def _tilec_mod(a, b):
+    """a % b as the header's launch function computes it: a zero divisor gives a."""
+    return a % b if b != 0 else a
+
+
+def _tilec_wrap(x, bits, signed):
+    """x cast to an integer of `bits` bits, wrapping as the device does (no branch: no guard)."""
+    if signed:
+        return (x + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+    return x % 2**bits
+
+
 class _TilecKernel:
     """A kernel's tables: dimension symbols, arrays (name, extents, written), builds."""
 
@@ -78,7 +96,7 @@ class _TilecKernel:
         self.qualname = NAMESPACE + "::" + name
         self.dims = dims
         self.arrays = arrays    # (name, extents: symbol or int, written)
-        self.builds = builds    # (defines, torch dtypes, .tile dtypes)
+        self.builds = builds    # (defines, torch dtypes, .tile dtypes, asserts: (condition(e), message))
 
     def fail(self, overload, what):
         raise RuntimeError(f"{self.qualname}{overload} (tilec kernel '{self.name}'): {what}")
@@ -87,14 +105,14 @@ class _TilecKernel:
         return "[" + ", ".join(str(e) for e in self.arrays[i][1]) + "]"
 
     def expected_dtype(self, b, i):
-        defines, dtypes, tile_dtypes = self.builds[b]
+        defines, dtypes, tile_dtypes, _ = self.builds[b]
         text = f"{dtypes[i]} (the kernel's {tile_dtypes[i]}"
         if len(self.builds) > 1:
             text += f" in the build {defines}"
         return text + ")"
 
     def pick_build(self, overload, tensors):
-        for b, (_, dtypes, _) in enumerate(self.builds):
+        for b, (_, dtypes, _, _) in enumerate(self.builds):
             if all(t is None or t.dtype == d for t, d in zip(tensors, dtypes)):
                 return b
         alive = list(range(len(self.builds)))
@@ -150,6 +168,11 @@ class _TilecKernel:
                                   f"{who} is {got}, but {origin[e]} is {extents[e]}: both are the dimension symbol {e}")
                 else:
                     extents[e], origin[e] = got, who
+        # The kernel's asserts on extents, which the header's launch function checks: under
+        # torch.compile they fail while tracing, with the C++ op's message.
+        for condition, message in self.builds[build][3]:
+            _torch._check(condition(extents), lambda: f"{self.qualname}{overload} (tilec kernel '{self.name}'): the "
+                          f"kernel's assert on extents failed: {message}")
         device = tensors[first].device if first is not None else _torch.device("cuda")
         return build, extents, device
 
