@@ -242,16 +242,19 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
     return 2;
   };
-  // -arch is parsed here, once: everything later takes o.targets. A target that two values
-  // build (`-arch sm_90 -arch sm_80`) is built once, where it first appears.
+  // -arch is parsed here, once: everything later takes o.targets. A target is built once,
+  // where it first appears, however often the values name it: `-arch sm_80 -arch sm_80` like
+  // `-arch sm_90 -arch sm_80` (sm_90 builds sm_90a and sm_80). One rule for both, and the
+  // friendlier one: a build script that adds an arch already there gets the same build.
+  std::vector<std::string> unique;
+  for (const std::string& arch : o.archs)
+    if (std::find(unique.begin(), unique.end(), arch) == unique.end()) unique.push_back(arch);
+  o.archs = unique;
   std::vector<std::string> given = o.archs.empty() ? std::vector<std::string>{kDefaultArch} : o.archs;
-  for (size_t i = 0; i < given.size(); ++i) {
-    const std::string& arch = given[i];
+  for (const std::string& arch : given) {
     std::string why;
     if (!codegen::parse_target(arch, &why))
       return usage("unsupported -arch '" + arch + "': " + why + "; " + known_archs_text());
-    if (std::find(given.begin(), given.begin() + long(i), arch) != given.begin() + long(i))
-      return usage("-arch " + arch + " is given twice");
     for (const std::string& build : codegen::arch_builds(arch)) {
       bool seen = false;
       for (const codegen::Target& t : o.targets) seen = seen || t.arch == build;

@@ -68,10 +68,16 @@ TEST_CASE("-arch values become targets: sm_90 builds sm_90a and sm_80, each targ
   CHECK(targets({"-arch", "sm_90", "-arch", "sm_86"}) == V{"sm_90a", "sm_80", "sm_86"});
   CHECK(targets({"-arch", "sm_90a"}) == V{"sm_90a"});
   CHECK(targets({"-arch", "sm_89"}) == V{"sm_89"});
-  CHECK(targets({"-arch", "sm_90", "-arch", "sm_90"}) == V{"usage error"});
+  // A value given twice is built once, like a target two values build (one rule for both).
+  CHECK(targets({"-arch", "sm_90", "-arch", "sm_90"}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_80", "-arch", "sm_80"}) == V{"sm_80"});
+  CHECK(targets({"-arch", "sm_80", "-arch", "sm_90", "-arch", "sm_80"}) == V{"sm_80", "sm_90a"});
   Options o;
   CHECK(parse({"k.tile"}, o) == -1);
   CHECK(o.archs.empty());  // as given
+  Options twice;
+  CHECK(parse({"k.tile", "-arch", "sm_80", "-arch", "sm_86", "-arch", "sm_80"}, twice) == -1);
+  CHECK(twice.archs == V{"sm_80", "sm_86"});  // each once: a cubin's "at most one -arch" counts these
 }
 
 TEST_CASE("emit kinds parse", "[options]") {
