@@ -270,6 +270,20 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   for (const std::string& d : o.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return usage("-D needs NAME=VALUE, not '" + d + "'");
+  // Options that only mean something beside another one: without it they would be ignored
+  // without a word, so they are usage errors, like the other conflicts between options.
+  bool torch = o.emit_given && o.emit == EmitKind::Torch;
+  if (!o.dispatch.empty() && !torch)
+    return usage("--dispatch builds the ops of --emit=torch; add --emit=torch, or give -D NAME=VALUE for one build");
+  if (!o.torch_namespace.empty() && !torch)
+    return usage("--torch-namespace names the ops of --emit=torch; add --emit=torch");
+  if (!o.md) {
+    const char* alone = !o.mf.empty() ? "-MF names the depfile" : !o.mt.empty() ? "-MT names the target in the depfile"
+                        : o.mp ? "-MP adds phony rules to the depfile" : nullptr;
+    if (alone) return usage(std::string(alone) + " that -MD writes; add -MD");
+  }
+  if (o.md && o.emit_given && o.emit == EmitKind::None)
+    return usage("--emit=none writes no output, so -MD has no depfile to write beside it; drop -MD");
   if (!o.prefix.empty() && !is_c_identifier(o.prefix))
     return usage("--prefix '" + o.prefix + "' is not the start of a C identifier");
   if (o.input.empty() && !o.list_passes) {

@@ -80,6 +80,26 @@ TEST_CASE("-arch values become targets: sm_90 builds sm_90a and sm_80, each targ
   CHECK(twice.archs == V{"sm_80", "sm_86"});  // each once: a cubin's "at most one -arch" counts these
 }
 
+TEST_CASE("options that mean nothing without another one are usage errors", "[options]") {
+  auto code = [](std::vector<std::string> args) {
+    Options o;
+    args.insert(args.begin(), "k.tile");
+    return parse(args, o);
+  };
+  CHECK(code({"--dispatch", "T=f16,f32"}) == 2);
+  CHECK(code({"--dispatch", "T=f16,f32", "-o", "k_ops.cpp"}) == 2);  // the extension does not make torch
+  CHECK(code({"--dispatch", "T=f16,f32", "--emit=torch"}) == -1);
+  CHECK(code({"--torch-namespace", "ops"}) == 2);
+  CHECK(code({"--torch-namespace", "ops", "--emit=torch"}) == -1);
+  CHECK(code({"-MF", "k.d"}) == 2);
+  CHECK(code({"-MT", "k"}) == 2);
+  CHECK(code({"-MP"}) == 2);
+  CHECK(code({"-MD", "-MF", "k.d", "-MT", "k", "-MP"}) == -1);
+  CHECK(code({"--emit=none", "-MD"}) == 2);
+  CHECK(code({"--emit=none"}) == -1);
+  CHECK(code({"--emit=ptx", "-MD"}) == -1);
+}
+
 TEST_CASE("emit kinds parse", "[options]") {
   Options o;
   CHECK(parse({"k.tile", "--emit=tir-opt"}, o) == -1);
