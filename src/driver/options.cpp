@@ -171,7 +171,9 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
   app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
-  app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
+  // A callback, not a `!` flag bound to device_asserts: --help would print CLI11's default
+  // ("--no-device-asserts{false}").
+  app.add_flag_callback("--no-device-asserts", [&o] { o.device_asserts = false; }, "Remove device-side assert statements");
   app.add_option("-j,--jobs", o.jobs,
                  "Run at most N ptxas jobs at a time (one per -arch, and a register-cap retry beside "
                  "the others), and lower and emit PTX on at most N threads (kernels, targets and entries "

@@ -100,6 +100,14 @@ TEST_CASE("options that mean nothing without another one are usage errors", "[op
   CHECK(code({"--emit=ptx", "-MD"}) == -1);
 }
 
+TEST_CASE("--no-device-asserts turns device asserts off", "[options]") {
+  Options on, off;
+  CHECK(parse({"k.tile"}, on) == -1);
+  CHECK(on.device_asserts);
+  CHECK(parse({"k.tile", "--no-device-asserts"}, off) == -1);
+  CHECK_FALSE(off.device_asserts);
+}
+
 TEST_CASE("emit kinds parse", "[options]") {
   Options o;
   CHECK(parse({"k.tile", "--emit=tir-opt"}, o) == -1);
