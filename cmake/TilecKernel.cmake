@@ -12,9 +12,15 @@
 # -arch ... -MD -MF OUT.d`; the depfile makes Ninja and Makefile generators rebuild it when the
 # .tile file or anything it imports changes. That folder is added to <target>'s include path,
 # and <target> links CUDA::cuda_driver (find_package(CUDAToolkit)), which is all the header
-# needs (docs/header.md). The tilec executable is TILEC_EXECUTABLE, else `tilec` on PATH, else
-# the `tilec` target of the same build.
+# needs (docs/header.md). The tilec executable is TILEC_EXECUTABLE, else the `tilec` target of
+# the same build, else the `tilec` installed with this file (<prefix>/bin beside
+# <prefix>/share/tilec/cmake, where `cmake --install` puts both), else `tilec` on PATH.
 include_guard(GLOBAL)
+
+# This file's folder, kept when it is included: inside the function CMAKE_CURRENT_LIST_DIR is
+# the caller's. A global property, because include_guard(GLOBAL) skips a second include() from
+# another directory, which would not see a variable set by the first.
+set_property(GLOBAL PROPERTY TILEC_KERNEL_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(tilec_add_kernel target source)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "PREFIX;OUTPUT" "ARCH;OPTIONS")
@@ -25,13 +31,17 @@ function(tilec_add_kernel target source)
     message(FATAL_ERROR "tilec_add_kernel: '${target}' is not a target")
   endif()
 
-  # Which tilec: a cache variable the user can set, else the in-tree target, else PATH.
+  # Which tilec: a cache variable the user can set, else the in-tree target, else the one
+  # installed beside this module (searched before PATH, so that an installed module runs its
+  # own tilec whether or not <prefix>/bin is on PATH), else PATH.
   if(NOT TILEC_EXECUTABLE)
     if(TARGET tilec)
       set(TILEC_EXECUTABLE $<TARGET_FILE:tilec>)
       set(tilec_depends tilec)
     else()
-      find_program(TILEC_EXECUTABLE tilec REQUIRED)
+      get_property(module_dir GLOBAL PROPERTY TILEC_KERNEL_MODULE_DIR)
+      get_filename_component(installed_bin "${module_dir}/../../../bin" ABSOLUTE)
+      find_program(TILEC_EXECUTABLE tilec HINTS "${installed_bin}" REQUIRED)
     endif()
   endif()
   if(NOT TARGET CUDA::cuda_driver)

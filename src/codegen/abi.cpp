@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "basic/diagnostics.h"
 #include "codegen/host_assert.h"
+#include "codegen/host_expr.h"
 
 namespace tilec::codegen {
 namespace {
@@ -104,9 +106,14 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
   }
   for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
+  // Dimension symbols are identifiers: no escapes needed in the string key.
+  HostLeaves python{[&k](int dim) { return "e[\"" + k.dims[size_t(dim)].name + "\"]"; }, nullptr};
   for (const auto& [op, condition] : host_checked_asserts(*low.fn)) {
     abi.host_asserts.push_back(condition);
     abi.host_assert_messages.push_back(op->text);
+    std::optional<std::string> py = host_python_expr(*low.fn, op->operands[0], python);
+    TILEC_ASSERT(py.has_value(), "an assert on extents with a C condition and no Python one");
+    abi.host_asserts_python.push_back(*py);
   }
   for (const LoweredKernel* l : specific) abi.paths.push_back(tma_wgmma_path(*l));
   AbiPath path;

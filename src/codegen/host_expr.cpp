@@ -6,23 +6,32 @@
 namespace tilec::codegen {
 namespace {
 
-// Integer arithmetic wraps on the device: compute in uint64_t and convert back.
-std::string wrap(const std::string& a, const char* o, const std::string& b) {
+// Which text: C for the launch stub, or Python for the fake implementations of --emit=torch
+// (host_python_expr).
+enum class Lang { C, Python };
+
+// Integer arithmetic wraps on the device: compute in uint64_t and convert back. Python's
+// integers are exact (host_python_expr says why that is enough).
+std::string wrap(Lang lang, const std::string& a, const char* o, const std::string& b) {
+  if (lang == Lang::Python) return fmt::format("({} {} {})", a, o, b);
   return fmt::format("(int64_t)((uint64_t)({}) {} (uint64_t)({}))", a, o, b);
 }
 
 // `x` (an int64_t expression for a value of any integer dtype) cast to integer dtype `d`, as an
 // int64_t: the device's wrap into 8 to 32 bits; `x` itself for 64-bit `d` (a widening cast keeps
 // the value, a cast between i64 and u64 the bits).
-std::string narrow(const std::string& x, DType d) {
+std::string narrow(Lang lang, const std::string& x, DType d) {
   int bits = dtype_bits(d);
   if (bits == 64) return x;
+  if (lang == Lang::Python)
+    return fmt::format("_tilec_wrap({}, {}, {})", x, bits, is_unsigned_int(d) ? "False" : "True");
   std::string u = fmt::format("uint{}_t", bits);
   if (is_unsigned_int(d)) return fmt::format("(int64_t)({})({})", u, x);
   return fmt::format("(int64_t)(int{}_t)({})({})", bits, u, x);
 }
 
-std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves, int depth) {
+std::optional<std::string> to_c(Lang lang, const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves,
+                                int depth) {
   if (depth > 32 || v->type.is_array || !v->type.is_scalar()) return std::nullopt;
   DType d = v->type.tile.dtype;
   if (!is_integer(d) && d != DType::Bool) return std::nullopt;
@@ -34,10 +43,13 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, cons
     if (param < 0 || !leaves.scalar) return std::nullopt;
     return leaves.scalar(param);
   }
-  auto sub = [&](int i) { return to_c(fn, op->operands[size_t(i)], leaves, depth + 1); };
+  auto sub = [&](int i) { return to_c(lang, fn, op->operands[size_t(i)], leaves, depth + 1); };
+  bool py = lang == Lang::Python;
   switch (op->kind) {
     case ir::OpKind::Constant:
+      if (d == DType::Bool && py) return std::string(op->value.i ? "True" : "False");
       if (d == DType::Bool) return std::string(op->value.i ? "1" : "0");
+      if (py) return op->value.i < 0 ? fmt::format("({})", op->value.i) : std::to_string(op->value.i);
       if (op->value.i == INT64_MIN) return std::string("INT64_MIN");
       return fmt::format("INT64_C({})", op->value.i);
     case ir::OpKind::Cast: {
@@ -46,19 +58,19 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, cons
       auto a = sub(0);
       if (!a) return std::nullopt;
       // Into 64 bits the value is kept (or, from 64 bits, its bits); narrower, it wraps.
-      return narrow(*a, d);
+      return narrow(lang, *a, d);
     }
     case ir::OpKind::Neg: {
       if (!signed64) return std::nullopt;
       auto a = sub(0);
       if (!a) return std::nullopt;
-      return wrap("0", "-", *a);
+      return wrap(lang, "0", "-", *a);
     }
     case ir::OpKind::Add: case ir::OpKind::Sub: case ir::OpKind::Mul: {
       if (!signed64) return std::nullopt;
       auto a = sub(0), b = sub(1);
       if (!a || !b) return std::nullopt;
-      return wrap(*a, op->kind == ir::OpKind::Add ? "+" : op->kind == ir::OpKind::Sub ? "-" : "*", *b);
+      return wrap(lang, *a, op->kind == ir::OpKind::Add ? "+" : op->kind == ir::OpKind::Sub ? "-" : "*", *b);
     }
     case ir::OpKind::FloorDiv: case ir::OpKind::Mod: {
       // Python's floor semantics, as on the device (tilec_floordiv_wrap: INT64_MIN // -1
@@ -67,15 +79,18 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, cons
       if (!signed64) return std::nullopt;
       auto a = sub(0), b = sub(1);
       if (!a || !b) return std::nullopt;
+      if (py) return fmt::format("_tilec_{}({}, {})", op->kind == ir::OpKind::FloorDiv ? "floordiv" : "mod", *a, *b);
       std::string q = fmt::format("tilec_floordiv_wrap({}, {})", *a, *b);
       if (op->kind == ir::OpKind::FloorDiv) return q;
-      return wrap(*a, "-", wrap(*b, "*", q));
+      return wrap(lang, *a, "-", wrap(lang, *b, "*", q));
     }
     case ir::OpKind::Min: case ir::OpKind::Max: {
       if (!signed64) return std::nullopt;
       auto a = sub(0), b = sub(1);
       if (!a || !b) return std::nullopt;
-      return fmt::format("tilec_{}({}, {})", op->kind == ir::OpKind::Min ? "min" : "max", *a, *b);
+      // sym_min/sym_max take SymInts without a guard, and ints.
+      return fmt::format("{}_{}({}, {})", py ? "_torch.sym" : "tilec", op->kind == ir::OpKind::Min ? "min" : "max",
+                         *a, *b);
     }
     case ir::OpKind::Cmp: {
       DType od = op->operands[0]->type.tile.dtype;
@@ -98,13 +113,15 @@ std::optional<std::string> to_c(const ir::Function& fn, const ir::Value* v, cons
       if (d != DType::Bool) return std::nullopt;
       auto a = sub(0), b = sub(1);
       if (!a || !b) return std::nullopt;
-      return fmt::format("({} {} {})", *a, op->kind == ir::OpKind::And ? "&&" : "||", *b);
+      // & and | on Python's bools and SymBools: `and`/`or` would ask a SymBool for its value.
+      const char* o = op->kind == ir::OpKind::And ? (py ? "&" : "&&") : (py ? "|" : "||");
+      return fmt::format("({} {} {})", *a, o, *b);
     }
     case ir::OpKind::Not: {
       if (d != DType::Bool) return std::nullopt;
       auto a = sub(0);
       if (!a) return std::nullopt;
-      return "(!" + *a + ")";
+      return py ? "_torch.sym_not(" + *a + ")" : "(!" + *a + ")";
     }
     default: return std::nullopt;
   }
@@ -122,7 +139,11 @@ int integer_scalar_index(const ir::Function& fn, const ir::Value* v) {
 }
 
 std::optional<std::string> host_c_expr(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves) {
-  return to_c(fn, v, leaves, 0);
+  return to_c(Lang::C, fn, v, leaves, 0);
+}
+
+std::optional<std::string> host_python_expr(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves) {
+  return to_c(Lang::Python, fn, v, leaves, 0);
 }
 
 }  // namespace tilec::codegen

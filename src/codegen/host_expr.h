@@ -28,6 +28,15 @@ struct HostLeaves {
 /// translated.
 std::optional<std::string> host_c_expr(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves);
 
+/// `v` as a Python expression over the leaves, for the fake implementations of --emit=torch
+/// (torch/python_runtime.cpp defines the helpers it calls), exactly when host_c_expr has one: on
+/// ints and torch.SymInts alike, an int or SymInt for an integer, a bool or SymBool for a
+/// condition (& | and torch.sym_not, which put no guard on symbolic sizes). // and % go through
+/// _tilec_floordiv and _tilec_mod (the C's zero-divisor results), narrowing casts through
+/// _tilec_wrap; + - * are Python's exact integers, not wrapped at 64 bits: they differ from the
+/// C only past 2^63, where the op's C++ check still applies when it runs.
+std::optional<std::string> host_python_expr(const ir::Function& fn, const ir::Value* v, const HostLeaves& leaves);
+
 /// The position in fn.sig.params of the integer scalar parameter whose kernel argument is `v`,
 /// or -1.
 int integer_scalar_index(const ir::Function& fn, const ir::Value* v);

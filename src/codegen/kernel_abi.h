@@ -116,6 +116,9 @@ struct KernelAbi {
   /// all of them hold; the vectorized variant leaves them out.
   std::vector<std::string> host_asserts;
   std::vector<std::string> host_assert_messages;  ///< per host assert: its message, for the header's comment
+  /// Per host assert: its condition in Python over the dict `e` of extents by dimension symbol
+  /// (`e["N"] <= 1024`; host_python_expr), for the fake implementations of --emit=torch.
+  std::vector<std::string> host_asserts_python;
   std::vector<AbiPath> paths;             ///< arch-specific paths first, the portable path last
 
   const AbiPath& portable() const { return paths.back(); }

@@ -171,7 +171,9 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   app.add_flag("--fast-math", o.fast_math, "Use hardware approximations for f32 math");
   app.add_option("--fmad", fmad, "Allow contracting a*b+c into one FMA and c + a@b into one mma: true (the default) or false");
   app.add_flag("--lineinfo", o.lineinfo, "Emit .file/.loc line information into the PTX");
-  app.add_flag("!--no-device-asserts", o.device_asserts, "Remove device-side assert statements");
+  // A callback, not a `!` flag bound to device_asserts: --help would print CLI11's default
+  // ("--no-device-asserts{false}").
+  app.add_flag_callback("--no-device-asserts", [&o] { o.device_asserts = false; }, "Remove device-side assert statements");
   app.add_option("-j,--jobs", o.jobs,
                  "Run at most N ptxas jobs at a time (one per -arch, and a register-cap retry beside "
                  "the others), and lower and emit PTX on at most N threads (kernels, targets and entries "
@@ -242,16 +244,19 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     std::cerr << "tilec: error: " << msg << "\nRun 'tilec --help' for the options.\n";
     return 2;
   };
-  // -arch is parsed here, once: everything later takes o.targets. A target that two values
-  // build (`-arch sm_90 -arch sm_80`) is built once, where it first appears.
+  // -arch is parsed here, once: everything later takes o.targets. A target is built once,
+  // where it first appears, however often the values name it: `-arch sm_80 -arch sm_80` like
+  // `-arch sm_90 -arch sm_80` (sm_90 builds sm_90a and sm_80). One rule for both, and the
+  // friendlier one: a build script that adds an arch already there gets the same build.
+  std::vector<std::string> unique;
+  for (const std::string& arch : o.archs)
+    if (std::find(unique.begin(), unique.end(), arch) == unique.end()) unique.push_back(arch);
+  o.archs = unique;
   std::vector<std::string> given = o.archs.empty() ? std::vector<std::string>{kDefaultArch} : o.archs;
-  for (size_t i = 0; i < given.size(); ++i) {
-    const std::string& arch = given[i];
+  for (const std::string& arch : given) {
     std::string why;
     if (!codegen::parse_target(arch, &why))
       return usage("unsupported -arch '" + arch + "': " + why + "; " + known_archs_text());
-    if (std::find(given.begin(), given.begin() + long(i), arch) != given.begin() + long(i))
-      return usage("-arch " + arch + " is given twice");
     for (const std::string& build : codegen::arch_builds(arch)) {
       bool seen = false;
       for (const codegen::Target& t : o.targets) seen = seen || t.arch == build;
@@ -267,6 +272,20 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   for (const std::string& d : o.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return usage("-D needs NAME=VALUE, not '" + d + "'");
+  // Options that only mean something beside another one: without it they would be ignored
+  // without a word, so they are usage errors, like the other conflicts between options.
+  bool torch = o.emit_given && o.emit == EmitKind::Torch;
+  if (!o.dispatch.empty() && !torch)
+    return usage("--dispatch builds the ops of --emit=torch; add --emit=torch, or give -D NAME=VALUE for one build");
+  if (!o.torch_namespace.empty() && !torch)
+    return usage("--torch-namespace names the ops of --emit=torch; add --emit=torch");
+  if (!o.md) {
+    const char* alone = !o.mf.empty() ? "-MF names the depfile" : !o.mt.empty() ? "-MT names the target in the depfile"
+                        : o.mp ? "-MP adds phony rules to the depfile" : nullptr;
+    if (alone) return usage(std::string(alone) + " that -MD writes; add -MD");
+  }
+  if (o.md && o.emit_given && o.emit == EmitKind::None)
+    return usage("--emit=none writes no output, so -MD has no depfile to write beside it; drop -MD");
   if (!o.prefix.empty() && !is_c_identifier(o.prefix))
     return usage("--prefix '" + o.prefix + "' is not the start of a C identifier");
   if (o.input.empty() && !o.list_passes) {

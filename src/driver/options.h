@@ -34,7 +34,7 @@ struct Options {
   bool emit_given = false;
   std::vector<std::string> defines;  ///< NAME=VALUE
   std::vector<std::string> include_dirs;
-  std::vector<std::string> archs;    ///< -arch values as given (sm_80 ... sm_90a); may be empty
+  std::vector<std::string> archs;    ///< -arch values as given (sm_80 ... sm_90a), each once; may be empty
   /// The targets the -arch values build (codegen::arch_builds: `sm_90` builds sm_90a and
   /// sm_80), each once, in order; kDefaultArch's when none is given. Parsed by
   /// parse_command_line, the only parser; the single-arch outputs (ptx, cubin) take the first.

@@ -36,6 +36,26 @@ struct Staged {
   int slot = -1;
 };
 
+// Why the temporary file beside `path` could not be created (mkstemp's `err`), naming the
+// folder when that is what is missing.
+std::string temp_file_error(const std::string& path, int err) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  if (err == ENOENT) return "the folder '" + folder + "' does not exist";
+  if (err == ENOTDIR) return "'" + folder + "' is not a folder";
+  return std::string("cannot create a temporary file beside it: ") + std::strerror(err);
+}
+
+// The permissions the output gets: an existing file's own (replacing it must not change its
+// mode), else the usual ones for a new file (0666 less the umask). mkstemp creates 0600.
+mode_t output_mode(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
 // Writes `data` into a fresh `<path>.tmp.XXXXXX`, registered for removal on a signal.
 bool stage(const std::string& path, const std::string& data, Staged& out, std::string& error) {
   std::string temp = path + ".tmp.XXXXXX";
@@ -50,17 +70,14 @@ bool stage(const std::string& path, const std::string& data, Staged& out, std::s
     if (fd >= 0) out.slot = register_cleanup(buf.data(), false);
   }
   if (fd < 0) {
-    error = std::string("cannot create a temporary file beside it: ") + std::strerror(saved);
+    error = temp_file_error(path, saved);
     return false;
   }
   out.path = path;
   out.temp = buf.data();
   bool ok = write_all(fd, data);
   saved = errno;
-  // Files are created 0600 by mkstemp; give the output the usual permissions (umask applies).
-  mode_t mask = umask(0);
-  umask(mask);
-  if (ok && fchmod(fd, 0666 & ~mask) != 0) {
+  if (ok && fchmod(fd, output_mode(path)) != 0) {
     ok = false;
     saved = errno;
   }
@@ -124,10 +141,31 @@ bool write_in_place(const std::string& path, const std::string& data, std::strin
   return ok;
 }
 
+// Whether an existing output at `path` may be replaced: the rename needs only the folder's
+// permission, so without this check a file the user cannot write (or made read-only) would be
+// replaced all the same. A new file needs nothing here; the temporary file's creation checks
+// the folder.
+bool may_replace(const std::string& path, std::string& error) {
+  if (::access(path.c_str(), F_OK) != 0 || ::access(path.c_str(), W_OK) == 0) return true;
+  error = errno == EACCES ? "permission denied (the file is not writable; tilec does not replace it)"
+                          : std::strerror(errno);
+  return false;
+}
+
 }  // namespace
 
 bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files, std::string& failed,
                         std::string& error) {
+  // Every existing output is checked before anything is written, so that a refusal leaves all
+  // of them as they were.
+  for (const auto& [given, data] : files) {
+    bool device = false;
+    std::string path = given == "-" ? given : output_target(given, device);
+    if (given != "-" && !device && !may_replace(path, error)) {
+      failed = path;
+      return false;
+    }
+  }
   std::vector<Staged> staged;
   std::vector<std::pair<std::string, const std::string*>> in_place;
   for (const auto& [given, data] : files) {

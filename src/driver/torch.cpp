@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "basic/diagnostics.h"
 #include "basic/source.h"
@@ -99,7 +100,9 @@ int compile_torch(const Options& opts, const std::string& output) {
   if (!make_builds(opts.dispatch, builds, error)) return usage(error);
 
   codegen::torch::TorchInput in;
-  in.source_name = opts.input == "-" ? "<stdin>" : opts.input;
+  // The file name without its folder, as in the header: the output's bytes do not depend on how
+  // the input's path was typed (CMake passes absolute paths).
+  in.source_name = opts.input == "-" ? "<stdin>" : std::filesystem::path(opts.input).filename().string();
   in.tilec_version = TILEC_VERSION;
   in.ns = !opts.torch_namespace.empty() ? opts.torch_namespace
           : opts.input == "-"           ? module

@@ -249,8 +249,8 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
                "multiples of 16 bytes, and " + join(names, " and ") + " (read or written by TMA) have no zero extent and none over 2^31 - 1";
     }
     std::string path = a.paths.size() > 1 ? "the " + p.name + " path, " : "";
-    std::string launch = fmt::format("{}: {}{} threads per CTA ({} warps); {}", where, path, p.threads_per_cta,
-                                     p.num_warps, shared);
+    std::string launch = fmt::format("{}: {}{} threads per CTA ({} warp{}); {}", where, path, p.threads_per_cta,
+                                     p.num_warps, p.num_warps == 1 ? "" : "s", shared);
     if (p.num_stages > 1) launch += fmt::format("; {} pipeline stages", p.num_stages);
     if (p.cluster_dims[0] * p.cluster_dims[1] * p.cluster_dims[2] > 1)
       launch += fmt::format("; clusters of ({}, {}, {}) CTAs", p.cluster_dims[0], p.cluster_dims[1], p.cluster_dims[2]);

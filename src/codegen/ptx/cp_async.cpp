@@ -57,7 +57,6 @@ void CpAsyncPipeline::prologue(const ir::Op& loop, const Pipeline& p, State& st)
   st.write = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {st.read, "0"});
   b_.ins("mov.u32", {st.write, "0"});
-  const ir::Value* iv_value = loop.regions[0]->args[0];
   int threads = cx_.k_.threads();
 
   for (const AsyncLoad& al : p.loads) {

@@ -150,7 +150,43 @@ std::string launch_function(const TorchInput& in, const TorchOp& op, size_t k) {
   return out;
 }
 
-std::string out_function(const TorchOp& op) {
+bool has_asserts(const TorchInput& in, size_t k) {
+  for (const TorchBuild& b : in.builds)
+    if (!b.kernels[k].abi.host_asserts.empty()) return true;
+  return false;
+}
+
+// The kernel's asserts on extents, in the header's own C over `tilec_sym` (its helpers are in
+// the embedded header). The header's launch function checks them too, but can only return
+// CUDA_ERROR_INVALID_VALUE; checked here first, the error says which assert failed.
+std::string asserts_function(const TorchInput& in, const TorchOp& op, size_t k) {
+  std::string out = "// The kernel's asserts on extents, with their messages (docs/torch.md, \"Checks\").\n";
+  out += "void tilec_check_asserts(const tilec_torch::Call& tilec_call) {\n";
+  if (!op.dims.empty()) {  // conditions without extents (constants alone) do not read it
+    out += fmt::format("  int64_t tilec_sym[{}];\n", op.dims.size());
+    out += fmt::format("  for (int tilec_s = 0; tilec_s < {}; ++tilec_s) tilec_sym[tilec_s] = tilec_call.extent(tilec_s);\n",
+                       op.dims.size());
+  }
+  out += "  switch (tilec_call.build()) {\n";
+  for (size_t b = 0; b < in.builds.size(); ++b) {
+    const KernelAbi& abi = in.builds[b].kernels[k].abi;
+    if (abi.host_asserts.empty()) continue;
+    out += fmt::format("    case {}:{}\n", b, in.builds[b].defines.empty() ? "" : "  // " + in.builds[b].defines);
+    for (size_t i = 0; i < abi.host_asserts.size(); ++i)
+      out += fmt::format("      if (!({})) tilec_call.fail({});\n", abi.host_asserts[i],
+                         c_string_literal("the kernel's assert on extents failed: " + abi.host_assert_messages[i]));
+    out += "      break;\n";
+  }
+  out += "  }\n}\n";
+  return out;
+}
+
+// The call of tilec_check_asserts after the checks of `Call`, where the kernel has asserts.
+std::string asserts_call(const TorchInput& in, size_t k) {
+  return has_asserts(in, k) ? "  tilec_check_asserts(tilec_call);\n" : "";
+}
+
+std::string out_function(const TorchInput& in, const TorchOp& op, size_t k) {
   std::vector<std::string> ptrs;
   for (const OpArg& a : op.args)
     if (a.array >= 0) ptrs.push_back("&" + a.param->name);
@@ -158,11 +194,12 @@ std::string out_function(const TorchOp& op) {
   out += "void tilec_out(" + all_params(op) + ") {\n";
   out += "  const torch::stable::Tensor* tilec_given[] = {" + join(ptrs, ", ") + "};\n";
   out += "  tilec_torch::Call tilec_call(tilec_kernel, \".out\", tilec_given);\n";
+  out += asserts_call(in, k);
   out += "  tilec_launch(tilec_call, " + all_args(op) + ");\n}\n";
   return out;
 }
 
-std::string functional_function(const TorchOp& op) {
+std::string functional_function(const TorchInput& in, const TorchOp& op, size_t k) {
   std::vector<std::string> params, ptrs, outputs;
   const std::string* first_input = nullptr;
   for (const OpArg& a : op.args) {
@@ -197,6 +234,7 @@ std::string functional_function(const TorchOp& op) {
   }
   out += "  tilec_torch::Call tilec_call(tilec_kernel, \"\", tilec_given" +
          (sizes == "nullptr" ? std::string() : ", " + sizes) + ");\n";
+  out += asserts_call(in, k);
   for (const OpArg& a : op.args)
     if (a.output)
       out += fmt::format("  torch::stable::Tensor {} = tilec_call.output({}, {});\n", a.param->name, a.array, *first_input);
@@ -212,8 +250,9 @@ std::string kernel_section(const TorchInput& in, const TorchOp& op, size_t k) {
   out += "namespace {\nnamespace " + ns_of(op) + " {\n\n";
   out += kernel_tables(in, op) + "\n";
   out += launch_function(in, op, k) + "\n";
-  out += out_function(op);
-  if (op.functional) out += "\n" + functional_function(op);
+  if (has_asserts(in, k)) out += asserts_function(in, op, k) + "\n";
+  out += out_function(in, op, k);
+  if (op.functional) out += "\n" + functional_function(in, op, k);
   out += "\n}  // namespace " + ns_of(op) + "\n}  // namespace\n";
   return out;
 }

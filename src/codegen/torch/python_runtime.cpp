@@ -41,17 +41,51 @@ def load(library=None, **build_options):
 
 
 def load_kernels(device=None):
-    """Loads every kernel onto `device` (default: the current CUDA device).
+    """Loads every kernel onto `device`: None or "cuda" (the current CUDA device), an index (1),
+    "cuda:1" or torch.device("cuda", 1).
 
     Call it for each device before capturing a CUDA graph that launches these ops: a launch
     inside capture must not load code (docs/header.md, "Graph capture").
     """
-    index = _torch.cuda.current_device() if device is None else _torch.device(device, 0).index
-    getattr(_torch.ops, NAMESPACE).tilec_load(index)
+    getattr(_torch.ops, NAMESPACE).tilec_load(_tilec_cuda_index(device))
+
+
+def _tilec_cuda_index(device):
+    """The index of a CUDA device given as load_kernels takes it; "cuda" without an index, like
+    None, is the current device, as for tensors."""
+    if device is None:
+        return _torch.cuda.current_device()
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = _torch.device("cuda", device)
+    try:
+        device = _torch.device(device)
+    except (RuntimeError, TypeError) as e:
+        raise ValueError(f"load_kernels: {device!r} is not a device ({e})") from None
+    if device.type != "cuda":
+        raise ValueError(f"load_kernels: the kernels run on CUDA devices, not on {device}")
+    return _torch.cuda.current_device() if device.index is None else device.index
 
 
 def _tilec_ops_exist():
     return hasattr(getattr(_torch.ops, NAMESPACE), "tilec_load")
+
+
+def _tilec_floordiv(a, b):
+    """a // b as the header's launch function computes it: a zero divisor gives -2**63 (a
+    symbolic divisor gets a guard that it is not 0, as PyTorch's own sizes 0 and 1 do)."""
+    return a // b if b != 0 else -(2**63)
+
+
+def _tilec_mod(a, b):
+    """a % b as the header's launch function computes it: a zero divisor gives a."""
+    return a % b if b != 0 else a
+
+
+def _tilec_wrap(x, bits, signed):
+    """x cast to an integer of `bits` bits, wrapping as the device does (no branch: no guard)."""
+    if signed:
+        return (x + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+    return x % 2**bits
 
 
 class _TilecKernel:
@@ -62,7 +96,7 @@ class _TilecKernel:
         self.qualname = NAMESPACE + "::" + name
         self.dims = dims
         self.arrays = arrays    # (name, extents: symbol or int, written)
-        self.builds = builds    # (defines, torch dtypes, .tile dtypes)
+        self.builds = builds    # (defines, torch dtypes, .tile dtypes, asserts: (condition(e), message))
 
     def fail(self, overload, what):
         raise RuntimeError(f"{self.qualname}{overload} (tilec kernel '{self.name}'): {what}")
@@ -71,14 +105,14 @@ class _TilecKernel:
         return "[" + ", ".join(str(e) for e in self.arrays[i][1]) + "]"
 
     def expected_dtype(self, b, i):
-        defines, dtypes, tile_dtypes = self.builds[b]
+        defines, dtypes, tile_dtypes, _ = self.builds[b]
         text = f"{dtypes[i]} (the kernel's {tile_dtypes[i]}"
         if len(self.builds) > 1:
             text += f" in the build {defines}"
         return text + ")"
 
     def pick_build(self, overload, tensors):
-        for b, (_, dtypes, _) in enumerate(self.builds):
+        for b, (_, dtypes, _, _) in enumerate(self.builds):
             if all(t is None or t.dtype == d for t, d in zip(tensors, dtypes)):
                 return b
         alive = list(range(len(self.builds)))
@@ -134,6 +168,11 @@ class _TilecKernel:
                                   f"{who} is {got}, but {origin[e]} is {extents[e]}: both are the dimension symbol {e}")
                 else:
                     extents[e], origin[e] = got, who
+        # The kernel's asserts on extents, which the header's launch function checks: under
+        # torch.compile they fail while tracing, with the C++ op's message.
+        for condition, message in self.builds[build][3]:
+            _torch._check(condition(extents), lambda: f"{self.qualname}{overload} (tilec kernel '{self.name}'): the "
+                          f"kernel's assert on extents failed: {message}")
         device = tensors[first].device if first is not None else _torch.device("cuda")
         return build, extents, device
 

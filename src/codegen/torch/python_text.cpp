@@ -23,7 +23,9 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
 // A Python string literal (c_string_literal's escapes are valid Python too).
 std::string py_str(const std::string& s) { return c_string_literal(s); }
 
-std::string kernel_table(const TorchInput& in, const TorchOp& op) {
+// Kernel `k`'s tables; per build its -D values, dtypes and asserts on extents (each a condition
+// on the dict of extents and its message).
+std::string kernel_table(const TorchInput& in, const TorchOp& op, size_t k) {
   std::vector<std::string> dims, arrays, builds;
   for (const std::string& d : op.dims) dims.push_back(py_str(d));
   for (const OpArg& a : op.args) {
@@ -39,7 +41,13 @@ std::string kernel_table(const TorchInput& in, const TorchOp& op) {
       t.push_back("_torch." + torch_name(x));
       d.push_back(py_str(std::string(dtype_name(x))));
     }
-    builds.push_back(fmt::format("({}, ({},), ({},))", py_str(in.builds[b].defines), join(t, ", "), join(d, ", ")));
+    const KernelAbi& abi = in.builds[b].kernels[k].abi;
+    std::vector<std::string> asserts;
+    for (size_t i = 0; i < abi.host_asserts_python.size(); ++i)
+      asserts.push_back(fmt::format("(lambda e: {}, {})", abi.host_asserts_python[i], py_str(abi.host_assert_messages[i])));
+    std::string assert_table = asserts.empty() ? "()" : "(\n            " + join(asserts, ",\n            ") + ",\n        )";
+    builds.push_back(fmt::format("({}, ({},), ({},), {})", py_str(in.builds[b].defines), join(t, ", "), join(d, ", "),
+                                 assert_table));
   }
   std::string out = fmt::format("_tilec_{} = _TilecKernel(\n    {},\n    dims=({}{}),\n", op.name, py_str(op.name),
                                 join(dims, ", "), dims.size() == 1 ? "," : "");
@@ -113,8 +121,9 @@ std::string generate_torch_python(const TorchInput& in) {
   out += "SOURCE = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), " + py_str(in.module + ".cpp") + ")\n";
   out += std::string(python_runtime_section());
   std::vector<std::string> fakes;
-  for (const TorchOp& op : ops) {
-    out += "\n\n# ---- " + op.name + " ----\n" + kernel_table(in, op) + fake_functions(op);
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const TorchOp& op = ops[k];
+    out += "\n\n# ---- " + op.name + " ----\n" + kernel_table(in, op, k) + fake_functions(op);
     if (op.functional) fakes.push_back(fmt::format("(NAMESPACE + \"::{0}\", _tilec_fake_{0})", op.name));
     fakes.push_back(fmt::format("(NAMESPACE + \"::{0}.out\", _tilec_fake_{0}_out)", op.name));
   }

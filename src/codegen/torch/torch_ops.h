@@ -33,7 +33,7 @@ struct TorchBuild {
 
 /// Everything one --emit=torch output is made from.
 struct TorchInput {
-  std::string source_name;    ///< the .tile file as given on the command line (banners)
+  std::string source_name;    ///< the .tile file's name without its folder (banners), or "<stdin>"
   std::string tilec_version;  ///< "0.1.0"
   std::string ns;             ///< the torch.library namespace: ops are torch.ops.<ns>.<kernel>
   std::string module;         ///< the companion Python module's name and the library's (`softmax_ops`)

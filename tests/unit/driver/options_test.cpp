@@ -68,10 +68,44 @@ TEST_CASE("-arch values become targets: sm_90 builds sm_90a and sm_80, each targ
   CHECK(targets({"-arch", "sm_90", "-arch", "sm_86"}) == V{"sm_90a", "sm_80", "sm_86"});
   CHECK(targets({"-arch", "sm_90a"}) == V{"sm_90a"});
   CHECK(targets({"-arch", "sm_89"}) == V{"sm_89"});
-  CHECK(targets({"-arch", "sm_90", "-arch", "sm_90"}) == V{"usage error"});
+  // A value given twice is built once, like a target two values build (one rule for both).
+  CHECK(targets({"-arch", "sm_90", "-arch", "sm_90"}) == V{"sm_90a", "sm_80"});
+  CHECK(targets({"-arch", "sm_80", "-arch", "sm_80"}) == V{"sm_80"});
+  CHECK(targets({"-arch", "sm_80", "-arch", "sm_90", "-arch", "sm_80"}) == V{"sm_80", "sm_90a"});
   Options o;
   CHECK(parse({"k.tile"}, o) == -1);
   CHECK(o.archs.empty());  // as given
+  Options twice;
+  CHECK(parse({"k.tile", "-arch", "sm_80", "-arch", "sm_86", "-arch", "sm_80"}, twice) == -1);
+  CHECK(twice.archs == V{"sm_80", "sm_86"});  // each once: a cubin's "at most one -arch" counts these
+}
+
+TEST_CASE("options that mean nothing without another one are usage errors", "[options]") {
+  auto code = [](std::vector<std::string> args) {
+    Options o;
+    args.insert(args.begin(), "k.tile");
+    return parse(args, o);
+  };
+  CHECK(code({"--dispatch", "T=f16,f32"}) == 2);
+  CHECK(code({"--dispatch", "T=f16,f32", "-o", "k_ops.cpp"}) == 2);  // the extension does not make torch
+  CHECK(code({"--dispatch", "T=f16,f32", "--emit=torch"}) == -1);
+  CHECK(code({"--torch-namespace", "ops"}) == 2);
+  CHECK(code({"--torch-namespace", "ops", "--emit=torch"}) == -1);
+  CHECK(code({"-MF", "k.d"}) == 2);
+  CHECK(code({"-MT", "k"}) == 2);
+  CHECK(code({"-MP"}) == 2);
+  CHECK(code({"-MD", "-MF", "k.d", "-MT", "k", "-MP"}) == -1);
+  CHECK(code({"--emit=none", "-MD"}) == 2);
+  CHECK(code({"--emit=none"}) == -1);
+  CHECK(code({"--emit=ptx", "-MD"}) == -1);
+}
+
+TEST_CASE("--no-device-asserts turns device asserts off", "[options]") {
+  Options on, off;
+  CHECK(parse({"k.tile"}, on) == -1);
+  CHECK(on.device_asserts);
+  CHECK(parse({"k.tile", "--no-device-asserts"}, off) == -1);
+  CHECK_FALSE(off.device_asserts);
 }
 
 TEST_CASE("emit kinds parse", "[options]") {
