@@ -309,6 +309,8 @@ class Gen:
         d = self.pick("f16", "bf16")
         a_form = self.weighted([(3, "runtime"), (1, "unaligned"), (1, "index"), (1, "aligned")])
         bk = 64 if a_form in ("index", "aligned") else self.pick(16, 32, 64)
+        if self.r.random() < 0.3:  # tests/gpu/offsets_mm.tile's mm_a_off (issue 35's register-A case)
+            bm, bn, warps, bk, d, a_form = 128, 128, 8, 64, d, "runtime"
         self.tag(f"mma-{d}", f"mma-a-{a_form}")
         params = [f"a: {d}[{m}, {k}]", f"b: {d}[{k}, {n}]", f"c: f32[{m}, {n}]"]
         if a_form == "runtime":
