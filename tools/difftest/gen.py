@@ -52,6 +52,11 @@ class Gen:
         self.r = random.Random(seed)
         self.header = {}   # dimension symbols and integer scalars -> value
         self.lines = []
+        self.tags = {}     # kernel name -> constructs it holds (gpu_campaign.py's summary)
+        self.kernel = None
+
+    def tag(self, *names):
+        self.tags.setdefault(self.kernel, set()).update(names)
 
     # ---- helpers ----------------------------------------------------------------------------
     def pick(self, *choices):
@@ -98,6 +103,7 @@ class Gen:
             return Expr(self.pick(f"-{paren(a.text)}", f"abs({a.text})", f"floor({a.text})"), a.dtype) \
                 if not a.dtype.startswith("u") else Expr(f"abs({a.text})", a.dtype)
         if kind == "math":
+            self.tag("math")
             f = self.cast(a, self.pick("f32", "f16", "bf16"))
             fn = self.pick("exp", "tanh", "sigmoid", "sqrt", "sin")
             arg = f"abs({f.text})" if fn == "sqrt" else f.text
@@ -160,11 +166,13 @@ class Gen:
 
     def early_return(self, axis=0):
         if self.r.random() < 0.25:
+            self.tag("early-return")
             self.emit(f"if bid({axis}) == {self.r.randint(0, 2)}:")
             self.emit("return", 2)
 
     def scalar_loops(self, bound):
         """A scalar s computed by nested loops with break and continue; returns its name."""
+        self.tag("scalar-loops")
         self.emit("s = 0")
         self.emit(f"for t in range({bound}):")
         self.emit(f"if t % {self.r.randint(2, 3)} == 1:", 2)
@@ -185,8 +193,11 @@ class Gen:
     def load_1d(self, arr, size, d):
         pad = self.literal(d).text if self.r.random() < 0.4 else None
         padding = f", padding={pad}" if pad else ""
+        if pad:
+            self.tag("padding")
         if self.r.random() < 0.5:
             return f"load({arr}, index=(i,), shape=({size},){padding})"
+        self.tag("load-offset")
         shift = self.r.choice([-3, -1, 1, 2, 5, -size])
         return f"load({arr}, offset=(i * {size} + ({shift}),), shape=({size},){padding})"
 
@@ -212,6 +223,7 @@ class Gen:
         self.early_return()
         e = self.expr(leaves, 4)
         if self.r.random() < 0.3:  # a broadcast through 2-D and back: row vector + column
+            self.tag("broadcast")
             row = f"({self.cast(e, 'f32').text} + zeros(({size},), f32))"  # e may be a scalar
             self.emit(f"m = {row}[None, :] + zeros((2, {size}), f32)")
             e = Expr("sum(m, axis=0)", "f32")
@@ -231,6 +243,7 @@ class Gen:
         self.emit(f"acc = zeros(({bm},), {acc})")
         self.emit(f"for j in range(cdiv({n}, {bn})):")
         if self.r.random() < 0.4:  # the same tile through a transposed view
+            self.tag("transposed-load")
             self.emit(f"xt = load(a, index=(j, i), shape=({bn}, {bm}), order=(1, 0))", 2)
             self.emit("x = permute(xt, (1, 0))", 2)
         else:
@@ -246,7 +259,9 @@ class Gen:
         scan = self.pick("cumsum", "cumprod") if acc != "f32" else "cumsum"
         axis = self.pick(0, 1)
         self.emit(f"store(scan, index=(i, j), tile={scan}(y, axis={axis}))", 2)
+        self.tag(red, scan)
         if self.r.random() < 0.3:
+            self.tag("loop-exit")
             self.emit(f"if j == {self.r.randint(0, 2)}:", 2)
             self.emit(self.pick("break", "continue"), 3)
         self.emit("store(out, index=(i,), tile=acc)")
@@ -263,7 +278,9 @@ class Gen:
         self.early_return(self.pick(0, 1))
         self.emit(f"acc = zeros(({bm}, {bn}), {acc})")
         self.emit(f"for kk in range(cdiv({k}, {bk})):")
+        self.tag(f"mma-{d}")
         if self.r.random() < 0.5:
+            self.tag("mma-a-offset")
             dr, dk = self.pick(0, 0, -1, 3), self.pick(0, 8, -2, 1)
             self.emit(f"x = load(a, offset=(bid(0) * {bm} + ({dr}), kk * {bk} + ({dk})), shape=({bm}, {bk}))", 2)
         else:
@@ -271,6 +288,64 @@ class Gen:
         self.emit(f"y = load(b, index=(kk, bid(1)), shape=({bk}, {bn}))", 2)
         self.emit("acc = mma(x, y, acc)", 2)
         epi = self.pick("acc", f"maximum(acc, {self.pick('0', '1')})", "acc * 2")
+        self.emit(f"store(c, index=(bid(0), bid(1)), tile={epi})")
+
+    def kernel_mma_tma(self, name):
+        """An f16/bf16 mma loop shaped for sm_90a's tma_wgmma path (language.md §7.9): a 64- or
+        128-row accumulator, B at tile indices or at offsets whose innermost part is a multiple of
+        16 bytes (a TMA copy), and A at tile indices (TMA), at run-time offsets (scalar
+        parameters: wgmma's A from registers unless the offset is a known multiple of 16 bytes)
+        or at constant unaligned offsets (registers). Extents are mostly multiples of 8, so every
+        row is 16-byte aligned and the launch takes the `_wgmma` entry on a 9.0 device."""
+        def extent(lo, hi):
+            v = self.r.randint(lo, hi)
+            return v - v % 8 + 8 if self.r.random() < 0.8 else v
+        m, k, n = f"m_{name}", f"k_{name}", f"n_{name}"
+        self.header[m] = self.r.randint(1, 200)
+        self.header[k] = extent(1, 200)
+        self.header[n] = extent(1, 200)
+        bm, bn = self.pick(64, 128, 128), self.pick(64, 128)
+        warps = self.pick(4, 8, 8)
+        d = self.pick("f16", "bf16")
+        a_form = self.weighted([(3, "runtime"), (1, "unaligned"), (1, "index"), (1, "aligned")])
+        bk = 64 if a_form in ("index", "aligned") else self.pick(16, 32, 64)
+        if self.r.random() < 0.3:  # tests/gpu/offsets_mm.tile's mm_a_off (issue 35's register-A case)
+            bm, bn, warps, bk, d, a_form = 128, 128, 8, 64, d, "runtime"
+        self.tag(f"mma-{d}", f"mma-a-{a_form}")
+        params = [f"a: {d}[{m}, {k}]", f"b: {d}[{k}, {n}]", f"c: f32[{m}, {n}]"]
+        if a_form == "runtime":
+            params += [f"r0_{name}: i64", f"c0_{name}: i64"]
+            self.header[f"r0_{name}"] = self.r.randint(-3, 5)
+            # an aligned run-time offset (c0 % 8 == 0) still takes registers: only known
+            # multiples of 16 bytes get a TMA box
+            self.header[f"c0_{name}"] = self.pick(0, 0, 8, 1, 3, -1, 5, -8)
+        b_off = self.r.random() < 0.3
+        if b_off:
+            params.append(f"t0_{name}: i64")
+            self.header[f"t0_{name}"] = self.r.randint(-3, 5)
+            self.tag("mma-b-offset")
+        self.lines.append(f"@kernel(grid=(cdiv({m}, {bm}), cdiv({n}, {bn})), num_warps={warps})")
+        self.lines.append(f"def {name}({', '.join(params)}):")
+        if self.r.random() < 0.15:
+            self.early_return(self.pick(0, 1))
+        self.emit(f"acc = zeros(({bm}, {bn}), f32)")
+        self.emit(f"for kk in range(cdiv({k}, {bk})):")
+        if a_form == "runtime":
+            self.emit(f"x = load(a, offset=(r0_{name} + bid(0) * {bm}, c0_{name} + kk * {bk}), shape=({bm}, {bk}))", 2)
+        elif a_form == "unaligned":
+            dr, dk = self.pick(0, -1, 2), self.pick(1, -2, 3, 4, -5)
+            self.emit(f"x = load(a, offset=(bid(0) * {bm} + ({dr}), kk * {bk} + ({dk})), shape=({bm}, {bk}))", 2)
+        elif a_form == "aligned":
+            dr, dk = self.pick(0, -1, 3), self.pick(0, 8, -8, 16)
+            self.emit(f"x = load(a, offset=(bid(0) * {bm} + ({dr}), kk * {bk} + ({dk})), shape=({bm}, {bk}))", 2)
+        else:
+            self.emit(f"x = load(a, index=(bid(0), kk), shape=({bm}, {bk}))", 2)
+        if b_off:
+            self.emit(f"y = load(b, offset=(t0_{name} + kk * {bk}, bid(1) * {bn}), shape=({bk}, {bn}))", 2)
+        else:
+            self.emit(f"y = load(b, index=(kk, bid(1)), shape=({bk}, {bn}))", 2)
+        self.emit("acc = mma(x, y, acc)", 2)
+        epi = self.pick("acc", "maximum(acc, 0)", "acc * 2", "acc + 1.5")
         self.emit(f"store(c, index=(bid(0), bid(1)), tile={epi})")
 
     def kernel_memory(self, name):
@@ -286,6 +361,7 @@ class Gen:
         shift = self.r.randint(-5, 5)
         mask = self.pick("", ", mask=(e % 3) != 1")
         pad = f", padding={self.literal(d).text}" if self.r.random() < 0.5 else ""
+        self.tag("gather", "scatter", "atomic", "histogram")
         self.emit(f"g = gather(x, e * {self.pick(1, 2, -1)} + ({shift}){mask}{pad})")
         self.emit(f"rev = i * {size} + ({size - 1} - arange({size}))")
         self.emit(f"scatter(y, rev, g{self.pick('', ', mask=e < ' + str(self.r.randint(0, 80)))})")
@@ -297,9 +373,12 @@ class Gen:
 
     def file(self, seed):
         kinds = [(3, self.kernel_elementwise), (2, self.kernel_reduce), (1.5, self.kernel_mma),
-                 (1.5, self.kernel_memory)]
+                 (1.5, self.kernel_mma_tma), (1.5, self.kernel_memory)]
         for k in range(self.r.randint(1, 3)):
-            self.weighted(kinds)(f"k{k}")
+            make = self.weighted(kinds)
+            self.kernel = f"k{k}"
+            self.tag(make.__name__[len("kernel_"):])
+            make(self.kernel)
             self.lines.append("")
         head = " ".join(f"{key}={v}" for key, v in sorted(self.header.items()))
         return f"# generated by tools/difftest/gen.py --seed {seed}\n# difftest: {head}\n\n" + "\n".join(self.lines)
@@ -311,6 +390,13 @@ def paren(t):
 
 def generate(seed):
     return Gen(seed).file(seed)
+
+
+def generate_tagged(seed):
+    """The file of `seed` and, per kernel name, the sorted list of constructs it holds."""
+    g = Gen(seed)
+    text = g.file(seed)
+    return text, {k: sorted(v) for k, v in g.tags.items()}
 
 
 def main():

@@ -51,6 +51,22 @@ Scalar random_value(DType t, Rng& rng) {
 
 }  // namespace
 
+void array_access(const ir::Function& f, size_t param, bool& read, bool& written) {
+  read = written = false;
+  const auto* array = f.sig.params[param].array;
+  ir::walk(const_cast<ir::Block&>(f.body), [&](ir::Op& op) {
+    if (op.operands.empty() || !op.operands[0]->type.is_array || op.operands[0]->type.array != array) return;
+    switch (op.kind) {
+      case ir::OpKind::Load:
+      case ir::OpKind::Gather: read = true; break;
+      case ir::OpKind::Store:
+      case ir::OpKind::Scatter: written = true; break;
+      case ir::OpKind::Atomic: read = written = true; break;
+      default: read = true; break;  // anything else that takes the array: count it as a read
+    }
+  });
+}
+
 std::vector<interp::Arg> make_args(const ir::Function& f, const Header& h, Rng& rng) {
   std::vector<int64_t> dims;
   for (const ir::DimSymbol& d : f.sig.dims) {
@@ -74,14 +90,32 @@ std::vector<interp::Arg> make_args(const ir::Function& f, const Header& h, Rng& 
       a.array.extents.push_back(e);
       n *= e;
     }
-    for (int64_t k = 0; k < n; ++k) a.array.data.push_back(random_value(a.array.dtype, rng));
+    bool read = false, written = false;
+    array_access(f, i, read, written);
+    bool poison = written && !read && !is_bool(a.array.dtype);
+    for (int64_t k = 0; k < n; ++k)
+      a.array.data.push_back(poison ? interp::from_bits(~uint64_t(0), a.array.dtype) : random_value(a.array.dtype, rng));
   }
   return args;
 }
 
 bool write_arrays(const std::string& dir, const ir::Function& f, const std::vector<interp::Arg>& args,
-                  const std::vector<int64_t>& grid, const std::string& what, std::string& error) {
-  std::string json = fmt::format("{{\"kernel\": \"{}\", \"grid\": [{}], \"params\": [", f.name, fmt::join(grid, ", "));
+                  const std::vector<int64_t>& grid, const std::string& what, std::string& error,
+                  const std::string& extra) {
+  std::string json = fmt::format("{{\"kernel\": \"{}\", \"grid\": [{}],{}\n \"dims\": [", f.name, fmt::join(grid, ", "),
+                                 extra.empty() ? "" : " " + extra + ",");
+  for (size_t d = 0; d < f.sig.dims.size(); ++d) {
+    // The extent of a dimension symbol: from the first array that has it.
+    int64_t value = -1;
+    for (size_t i = 0; i < f.sig.params.size() && value < 0; ++i) {
+      const ir::Param& p = f.sig.params[i];
+      if (!p.is_array) continue;
+      for (size_t k = 0; k < p.array->dims.size(); ++k)
+        if (p.array->dims[k].symbol == f.sig.dims[d].name) value = args[i].array.extents[k];
+    }
+    json += fmt::format("{}{{\"name\": \"{}\", \"value\": {}}}", d ? ", " : "", f.sig.dims[d].name, value);
+  }
+  json += "],\n \"params\": [";
   for (size_t i = 0; i < f.sig.params.size(); ++i) {
     const ir::Param& p = f.sig.params[i];
     json += i ? ",\n  " : "\n  ";
@@ -94,8 +128,11 @@ bool write_arrays(const std::string& dir, const ir::Function& f, const std::vect
     }
     const interp::HostArray& a = args[i].array;
     std::string path = fmt::format("{}/{}.{}.{}.bin", dir, f.name, what, p.name);
-    json += fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"extents\": [{}], \"file\": \"{}.{}.{}.bin\"}}", p.name,
-                        dtype_name(a.dtype), fmt::join(a.extents, ", "), f.name, "in", p.name);
+    bool read = false, written = false;
+    array_access(f, i, read, written);
+    json += fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"extents\": [{}], \"file\": \"{}.{}.{}.bin\", "
+                        "\"read\": {}, \"written\": {}}}",
+                        p.name, dtype_name(a.dtype), fmt::join(a.extents, ", "), f.name, "in", p.name, read, written);
     std::string bytes;
     int size = dtype_bytes(a.dtype);
     for (const Scalar& s : a.data) {

@@ -9,7 +9,8 @@
 //   tilec-difftest FILE.tile [--seed N] [--out DIR] [-v]
 //
 // --out DIR writes each kernel's inputs and the -O0 results as binary files plus a JSON
-// manifest (inputs.h), which a GPU runner compares the compiled kernel against.
+// manifest (inputs.h; with "math" and "mma": which comparison rule applies, and "ir_hash"),
+// which the GPU runners of gpu_campaign.py compare the compiled kernel against.
 // Exit status: 0 agree, 1 a mismatch or an interpreter error, 2 the file does not compile,
 // 3 a value the language leaves unspecified was computed (a generator bug), 64 usage.
 #include <fmt/format.h>
@@ -79,6 +80,16 @@ std::string compare(const ir::Function& f, const std::vector<interp::Arg>& want,
       }
   }
   return "";
+}
+
+// A hash of the kernel's printed IR with its name (and the names derived from it, `m_k0`)
+// taken out, so that a GPU campaign can count distinct kernels: FNV-1a, 64 bits.
+std::string ir_hash(const ir::Function& f) {
+  std::string text = ir::print(f);
+  for (size_t at = 0; !f.name.empty() && (at = text.find(f.name, at)) != std::string::npos;) text.replace(at, f.name.size(), "K");
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return fmt::format("{:016x}", h);
 }
 
 int usage() {
@@ -156,7 +167,8 @@ int main(int argc, char** argv) {
     }
     if (!out_dir.empty() && !reference.empty()) {
       std::vector<int64_t> grid = interp::grid(f, inputs, {}, error);
-      if (!difftest::write_arrays(out_dir, f, inputs, grid, "in", error) ||
+      std::string extra = fmt::format("\"math\": {}, \"mma\": {}, \"ir_hash\": \"{}\"", math, mma, ir_hash(f));
+      if (!difftest::write_arrays(out_dir, f, inputs, grid, "in", error, extra) ||
           !difftest::write_arrays(out_dir, f, reference, grid, "expected", error)) {
         std::fprintf(stderr, "tilec-difftest: %s\n", error.c_str());
         return 1;
