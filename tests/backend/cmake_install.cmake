@@ -7,12 +7,7 @@
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
 set(project "${WORK}/project")
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed: ${ARGV}\n${out}${err}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/run_or_fail.cmake")
 
 run(${CMAKE_COMMAND} --install "${BUILD}" --prefix "${prefix}")
 
