@@ -277,8 +277,8 @@ std::string print_lowered(const LoweredKernel& k) {
                          why_mma_sync(k, *mma));
     return out + launch_divisors_text(k) + layouts_text(k) + ir::print(*k.fn, async_notes(k));
   }
-  std::string out = fmt::format("// kernel {}: {} warps ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
-                                k.fn->name, k.num_warps, k.threads(), k.conversion_smem);
+  std::string out = fmt::format("// kernel {}: {} warp{} ({} threads per CTA), {} bytes of shared memory for layout conversions\n",
+                                k.fn->name, k.num_warps, k.num_warps == 1 ? "" : "s", k.threads(), k.conversion_smem);
   for (const Pipeline& p : k.pipelines) {
     out += fmt::format("// cp.async pipeline (vectorized variant): {} stages of {} bytes at shared offset {};", p.stages,
                        p.stage_bytes, k.pipeline_offset);
