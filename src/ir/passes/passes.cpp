@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "basic/stage_timer.h"
+
 namespace tilec::ir {
 
 const std::vector<PassInfo>& all_passes() {
@@ -59,7 +61,11 @@ std::string run_passes(Function& f, const std::vector<std::string>& names, bool 
     pass->run(f);
     double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     spdlog::trace("pass {:<13} {:>8.1f} us  ({})", name, us, f.name);
-    std::string problem = verify(f);
+    std::string problem;
+    {
+      StageTimer timer("verify", f.name);
+      problem = verify(f);
+    }
     if (!problem.empty()) return "internal compiler error: the IR is invalid after pass '" + name + "': " + problem;
     if (print_after) trace += "// -----// IR after " + name + " //----- //\n" + print(f);
   }
