@@ -75,7 +75,7 @@ std::set<const ir::Op*> computed_at_launch(const LoweredKernel& k) {
     changed = false;
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       const ir::Op& op = **it;
-      bool removable = !dead.count(&op) && ir::is_pure(op) && op.regions.empty() && op.kind != ir::OpKind::Load &&
+      bool removable = !dead.count(&op) && op.regions.empty() && ir::is_pure(op) && op.kind != ir::OpKind::Load &&
                        op.kind != ir::OpKind::Yield && !op.results.empty();
       for (const ir::Value* r : op.results) removable = removable && r->type.is_scalar() && uses[r] == 0;
       if (!removable) continue;

@@ -704,11 +704,4 @@ std::string verify(const Function& f) {
   return v.error;
 }
 
-void replace_uses(Block& b, Value* from, Value* to) {
-  walk(b, [&](Op& op) {
-    for (Value*& v : op.operands)
-      if (v == from) v = to;
-  });
-}
-
 }  // namespace tilec::ir

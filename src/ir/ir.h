@@ -273,7 +273,4 @@ void walk(Block& b, Fn&& fn) {
   }
 }
 
-/// Replaces every use of `from` by `to` inside `b` (and nested regions).
-void replace_uses(Block& b, Value* from, Value* to);
-
 }  // namespace tilec::ir

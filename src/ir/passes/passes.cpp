@@ -25,8 +25,8 @@ std::vector<std::string> default_pipeline(int opt_level) {
   return {"fold", "canonicalize", "cse", "licm", "fold", "canonicalize", "cse", "dce"};
 }
 
-bool is_pure(const Op& op) {
-  switch (op.kind) {
+bool is_pure_kind(OpKind k) {
+  switch (k) {
     case OpKind::Store:
     case OpKind::Scatter:
     case OpKind::Atomic:
@@ -40,15 +40,19 @@ bool is_pure(const Op& op) {
     case OpKind::Assert:
     case OpKind::Print: return false;
     case OpKind::While: return false;  // may not terminate: never removed
-    case OpKind::For:
-    case OpKind::If: {
-      bool pure = true;
-      for (const auto& r : op.regions)
-        walk(*r, [&](Op& inner) { pure = pure && (inner.kind == OpKind::Yield || is_pure(inner)); });
-      return pure;
-    }
     default: return true;
   }
+}
+
+bool is_pure(const Op& op) {
+  if (!is_pure_kind(op.kind)) return false;
+  // A for or an if is pure when what it runs is: each op of its regions, whose own regions
+  // that op's is_pure looks at (once: a walk here would look at every nested op again at
+  // each level, exponential in the nesting depth).
+  for (const auto& r : op.regions)
+    for (const auto& inner : r->ops)
+      if (inner->kind != OpKind::Yield && !is_pure(*inner)) return false;
+  return true;
 }
 
 std::string run_passes(Function& f, const std::vector<std::string>& names, bool print_after, std::string& trace) {

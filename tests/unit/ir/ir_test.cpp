@@ -6,6 +6,7 @@
 
 #include "frontend/builtins.h"
 #include "ir/ir.h"
+#include "ir/replacements.h"
 #include "ir/test_kernel.h"
 
 using namespace tilec::ir;
@@ -253,6 +254,24 @@ TEST_CASE("the verifier catches a use before the definition", "[ir][verify]") {
     k.b.binary(OpKind::Add, inner, k.s, k.loc);
     CHECK(verify(k.f) == "add: uses a value that does not dominate it");
   }
+}
+
+TEST_CASE("value replacements apply to the operands of each op the walk reaches", "[ir]") {
+  Kernel k;
+  Value* a = k.b.binary(OpKind::Add, k.s, k.s, k.loc);
+  Value* b = k.b.binary(OpKind::Mul, a, a, k.loc);
+  Value* c = k.b.binary(OpKind::Sub, b, a, k.loc);
+  ValueReplacements r;
+  CHECK(r.empty());
+  CHECK(r.get(a) == a);
+  r.replace(a, k.s);
+  r.replace(b, a);  // resolves to what a stands for
+  CHECK(r.get(b) == k.s);
+  r.replace(k.s, k.s);  // a value standing for itself is no replacement (and no cycle)
+  CHECK(r.get(k.s) == k.s);
+  r.apply(*c->def);
+  CHECK(c->def->operands == std::vector<Value*>{k.s, k.s});
+  CHECK(b->def->operands == std::vector<Value*>{a, a});  // untouched until the walk gets there
 }
 
 TEST_CASE("the verifier reports wrong operand and result counts instead of crashing", "[ir][verify]") {
