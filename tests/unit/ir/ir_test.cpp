@@ -254,6 +254,17 @@ TEST_CASE("the verifier catches a use before the definition", "[ir][verify]") {
     k.b.binary(OpKind::Add, inner, k.s, k.loc);
     CHECK(verify(k.f) == "add: uses a value that does not dominate it");
   }
+  SECTION("a value of an if's then branch used in its else branch") {
+    // The verifier takes each block's values out of its visible set when the block ends.
+    Kernel k;
+    Op* branch = k.b.create(OpKind::If, k.loc, {k.b.cmp(tilec::Op::Gt, k.s, k.s, k.loc)}, {k.s->type});
+    k.b.set_end(k.b.new_block(branch));
+    Value* then_value = k.b.binary(OpKind::Mul, k.s, k.s, k.loc);
+    k.b.create(OpKind::Yield, k.loc, {then_value}, {});
+    k.b.set_end(k.b.new_block(branch));
+    k.b.create(OpKind::Yield, k.loc, {k.b.binary(OpKind::Add, then_value, k.s, k.loc)}, {});
+    CHECK(verify(k.f) == "add: uses a value that does not dominate it");
+  }
 }
 
 TEST_CASE("value replacements apply to the operands of each op the walk reaches", "[ir]") {
