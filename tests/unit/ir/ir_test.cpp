@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frontend/builtins.h"
+#include "ir/build_env.h"
 #include "ir/ir.h"
 #include "ir/replacements.h"
 #include "ir/test_kernel.h"
@@ -283,6 +284,28 @@ TEST_CASE("value replacements apply to the operands of each op the walk reaches"
   r.apply(*c->def);
   CHECK(c->def->operands == std::vector<Value*>{k.s, k.s});
   CHECK(b->def->operands == std::vector<Value*>{a, a});  // untouched until the walk gets there
+}
+
+TEST_CASE("the IR builder's environment rolls back to a mark", "[ir]") {
+  Kernel k;
+  BuildEnv env(3);
+  env.set_value(0, k.s);  // no scope open: not recorded
+  BuildEnv::Mark outer = env.open();
+  env.set(2, BVal{nullptr, {BVal::of(k.i)}, true});
+  BuildEnv::Mark inner = env.open();
+  env.resize(5);  // a helper's early-return slots
+  env.set_value(4, k.i);
+  env.set_value(2, k.n);  // keeps the tuple's elements
+  CHECK(env[2].tuple);
+  CHECK(env.changed_since(inner) == std::vector<size_t>{2});  // slots past the mark's size left out
+  env.resize(3);
+  env.rollback(inner);
+  CHECK(env.size() == 3);
+  CHECK(env[2].v == nullptr);
+  CHECK(env.changed_since(outer) == std::vector<size_t>{2});
+  env.rollback(outer);
+  CHECK(env[0].v == k.s);
+  CHECK_FALSE(env[2].tuple);
 }
 
 TEST_CASE("the verifier reports wrong operand and result counts instead of crashing", "[ir][verify]") {
