@@ -1,8 +1,6 @@
 // The pass table and the pass runner.
 #include "ir/passes/passes.h"
 
-#include <chrono>
-
 #include <spdlog/spdlog.h>
 
 #include "basic/stage_timer.h"
@@ -61,9 +59,9 @@ std::string run_passes(Function& f, const std::vector<std::string>& names, bool 
     for (const PassInfo& p : all_passes())
       if (name == p.name) pass = &p;
     if (!pass) return "unknown pass '" + name + "' (see --list-passes)";
-    auto start = std::chrono::steady_clock::now();
+    double start = thread_cpu_us();
     pass->run(f);
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    double us = thread_cpu_us() - start;
     spdlog::trace("pass {:<13} {:>8.1f} us  ({})", name, us, f.name);
     std::string problem;
     {
