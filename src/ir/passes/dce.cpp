@@ -1,6 +1,6 @@
 // dce: removes pure operations whose results nobody uses, including those whose only users are
 // removed, and unused results of nothing else.
-#include <unordered_map>
+#include <vector>
 
 #include "ir/passes/passes.h"
 
@@ -14,9 +14,9 @@ namespace {
 // changes would take once per link.
 class Dce {
  public:
-  explicit Dce(Block& body) {
-    walk(body, [&](Op& op) {
-      for (const Value* v : op.operands) ++uses_[v];
+  explicit Dce(Function& f) : uses_(f.values.size()) {
+    walk(f.body, [&](Op& op) {
+      for (const Value* v : op.operands) ++uses_[v->id];
     });
   }
 
@@ -30,7 +30,7 @@ class Dce {
       bool pure = is_pure_kind(op.kind);
       for (auto& r : op.regions) pure = sweep(*r) && pure;
       bool dead = pure;
-      for (const Value* r : op.results) dead = dead && uses_[r] == 0;
+      for (const Value* r : op.results) dead = dead && uses_[r->id] == 0;
       if (dead) {
         release(op);
         it = b.ops.erase(it);
@@ -44,16 +44,16 @@ class Dce {
  private:
   // `op` and the ops of its regions go away: so do their uses.
   void release(Op& op) {
-    for (const Value* v : op.operands) --uses_[v];
+    for (const Value* v : op.operands) --uses_[v->id];
     for (auto& r : op.regions)
       for (auto& inner : r->ops) release(*inner);
   }
 
-  std::unordered_map<const Value*, int> uses_;
+  std::vector<int> uses_;  ///< by Value::id
 };
 
 }  // namespace
 
-void eliminate_dead_code(Function& f) { Dce(f.body).sweep(f.body); }
+void eliminate_dead_code(Function& f) { Dce(f).sweep(f.body); }
 
 }  // namespace tilec::ir

@@ -9,6 +9,7 @@
 #include "ir/ir.h"
 #include "ir/replacements.h"
 #include "ir/test_kernel.h"
+#include "ir/users.h"
 
 using namespace tilec::ir;
 using tilec::DType;
@@ -284,6 +285,22 @@ TEST_CASE("value replacements apply to the operands of each op the walk reaches"
   r.apply(*c->def);
   CHECK(c->def->operands == std::vector<Value*>{k.s, k.s});
   CHECK(b->def->operands == std::vector<Value*>{a, a});  // untouched until the walk gets there
+}
+
+TEST_CASE("use lists: each value's users in program order, by Value::id", "[ir]") {
+  Kernel k;
+  Value* a = k.b.binary(OpKind::Add, k.s, k.s, k.loc);
+  Value* b = k.b.binary(OpKind::Mul, a, k.s, k.loc);
+  Op* loop = k.loop(a, [&](Value*, Value* it) { return std::vector<Value*>{k.b.binary(OpKind::Sub, it, b, k.loc)}; });
+  Users users(k.f);
+  Value* later = k.b.binary(OpKind::Add, b, b, k.loc);  // made after the table
+  CHECK(k.f.values[a->id].get() == a);
+  std::vector<const Op*> of_s(users.of(k.s).begin(), users.of(k.s).end());
+  CHECK(of_s == std::vector<const Op*>{a->def, a->def, b->def});  // once per operand
+  REQUIRE(users.of(b).size() == 1);
+  CHECK(users.of(b)[0]->parent == loop->regions[0].get());  // the sub in the loop body
+  CHECK(users.of(later).empty());
+  CHECK(users.of(loop->result()).empty());
 }
 
 TEST_CASE("the IR builder's environment rolls back to a mark", "[ir]") {
