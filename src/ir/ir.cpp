@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "basic/consteval.h"
+#include "basic/diagnostics.h"
 
 namespace tilec::ir {
 namespace {
@@ -198,9 +199,15 @@ namespace {
 
 class Cloner {
  public:
-  explicit Cloner(Function& to) : to_(to) {}
+  Cloner(const Function& from, Function& to) : to_(to), map_(from.values.size(), nullptr) {
+    to.values.reserve(from.values.size());
+  }
 
-  Value* value(const Value* v) { return map_.at(v); }
+  Value* value(const Value* v) {
+    Value* c = map_.at(v->id);
+    TILEC_ASSERT(c, "clone: a value is used before its definition");
+    return c;
+  }
   Type type(Type t) const {
     if (t.is_array) t.array = arrays_.at(t.array);
     return t;
@@ -213,20 +220,24 @@ class Cloner {
       v->index = a->index;
       v->name = a->name;
       into.args.push_back(v);
-      map_[a] = v;
+      map_.at(a->id) = v;
     }
     for (const auto& op : from.ops) {
       auto c = std::make_unique<Op>(op->kind, op->loc);
       // The clone test in tests/unit/ir compares printed forms.
       copy_attributes(*op, *c);
       c->parent = &into;
+      // Sized once: growing them one push at a time left small freed blocks between the
+      // clone's ops, which made every later walk over a large clone slower (issue 35).
+      c->operands.reserve(op->operands.size());
+      c->results.reserve(op->results.size());
       for (const Value* o : op->operands) c->operands.push_back(value(o));
       for (const Value* old : op->results) {
         Value* r = to_.new_value(type(old->type));
         r->def = c.get();
         r->index = old->index;
         r->name = old->name;
-        map_[old] = r;
+        map_.at(old->id) = r;
         c->results.push_back(r);
       }
       for (const auto& region : op->regions) {
@@ -240,7 +251,7 @@ class Cloner {
 
  private:
   Function& to_;
-  std::map<const Value*, Value*> map_;
+  std::vector<Value*> map_;  ///< by the original's Value::id
 };
 
 }  // namespace
@@ -255,7 +266,7 @@ std::unique_ptr<Function> clone(const Function& f) {
   s.dims = f.sig.dims;
   s.grid = f.sig.grid;
   s.options = f.sig.options;
-  Cloner c(*out);
+  Cloner c(f, *out);
   for (const auto& a : f.sig.arrays) {
     s.arrays.push_back(std::make_unique<ArrayParam>(*a));
     c.arrays_[a.get()] = s.arrays.back().get();
