@@ -24,7 +24,7 @@ void hoist_from(Block& body, Block& b, std::list<std::unique_ptr<Op>>::iterator 
     bool invariant = movable(o);
     for (const Value* v : o.operands) invariant = invariant && !inside.count(v);
     if (!invariant) {
-      // Values defined in o's regions are not visible to the ops after it.
+      // Only its results: what its regions define is not visible to the ops after it.
       inside.insert(o.results.begin(), o.results.end());
       ++op;
       continue;
