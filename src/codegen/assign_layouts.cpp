@@ -22,6 +22,7 @@
 // Conversions the emitter cannot do in registers go through shared memory.
 #include "codegen/lowering_steps.h"
 #include "ir/passes/passes.h"
+#include "ir/users.h"
 
 #include <algorithm>
 #include <map>
@@ -37,11 +38,7 @@ using RematDone = std::vector<std::pair<std::pair<const ir::Value*, Layout>, ir:
 
 class LayoutAssignment {
  public:
-  explicit LayoutAssignment(LoweredKernel& k) : k_(k) {
-    ir::walk(k.fn->body, [&](ir::Op& op) {
-      for (const ir::Value* v : op.operands) users_[v].push_back(&op);
-    });
-  }
+  explicit LayoutAssignment(LoweredKernel& k) : k_(k), users_(*k.fn) {}
 
   void block(ir::Block& b);
   /// Dry run: layouts are assigned but the IR is left alone (no conversions inserted); the
@@ -122,7 +119,7 @@ class LayoutAssignment {
   std::vector<std::vector<Layout>> loops_;  ///< carried layouts of the enclosing loops
   /// The ops that use each value, in the IR as it was before the assignment (epilogue loads
   /// look ahead through it; later ops are assigned after the load, so it stays accurate).
-  std::map<const ir::Value*, std::vector<const ir::Op*>> users_;
+  ir::Users users_;
   SourceRange loc_;                         ///< the op being lowered
 };
 
@@ -231,9 +228,9 @@ bool LayoutAssignment::epilogue_load_layout(const ir::Value* v, Layout& out) con
   std::vector<std::pair<const ir::Op*, size_t>> chain;  // (user, operand index of the value)
   const Layout* target = nullptr;
   for (const ir::Value* cur = v; !target && chain.size() < 4;) {
-    auto u = users_.find(cur);
-    if (u == users_.end() || u->second.size() != 1) return false;
-    const ir::Op& user = *u->second[0];
+    std::span<const ir::Op* const> u = users_.of(cur);
+    if (u.size() != 1) return false;
+    const ir::Op& user = *u[0];
     size_t index = size_t(std::find(user.operands.begin(), user.operands.end(), cur) - user.operands.begin());
     if (user.results.size() != 1 || user.results[0]->type.is_scalar() ||
         std::count(user.operands.begin(), user.operands.end(), cur) != 1)

@@ -63,26 +63,24 @@ int64_t param_bytes_before_divisors(const LoweredKernel& k) {
 // those (transitively): the emitter leaves them out. ptxas would drop most of them, but not a
 // 64-bit division's branch to its subroutine (H // HK of two extents).
 std::set<const ir::Op*> computed_at_launch(const LoweredKernel& k) {
-  std::map<const ir::Value*, int> uses;
+  std::vector<int> uses(k.fn->values.size());  // by Value::id
   std::vector<const ir::Op*> ops;
   ir::walk(k.fn->body, [&](ir::Op& op) {
     ops.push_back(&op);
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (!(i == 1 && k.divided_at_launch.count(&op))) ++uses[op.operands[i]];
+      if (!(i == 1 && k.divided_at_launch.count(&op))) ++uses[op.operands[i]->id];
   });
+  // One pass from the last op to the first: every user of a value comes after its definition,
+  // so each op's use counts are final when it is reached (whole chains go in one pass).
   std::set<const ir::Op*> dead;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-      const ir::Op& op = **it;
-      bool removable = !dead.count(&op) && ir::is_pure(op) && op.regions.empty() && op.kind != ir::OpKind::Load &&
-                       op.kind != ir::OpKind::Yield && !op.results.empty();
-      for (const ir::Value* r : op.results) removable = removable && r->type.is_scalar() && uses[r] == 0;
-      if (!removable) continue;
-      dead.insert(&op);
-      for (const ir::Value* v : op.operands) --uses[v];
-      changed = true;
-    }
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    const ir::Op& op = **it;
+    bool removable = op.regions.empty() && ir::is_pure(op) && op.kind != ir::OpKind::Load &&
+                     op.kind != ir::OpKind::Yield && !op.results.empty();
+    for (const ir::Value* r : op.results) removable = removable && r->type.is_scalar() && uses[r->id] == 0;
+    if (!removable) continue;
+    dead.insert(&op);
+    for (const ir::Value* v : op.operands) --uses[v->id];
   }
   return dead;
 }

@@ -6,7 +6,6 @@
 #include "codegen/lower.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <utility>
 
@@ -14,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "basic/diagnostics.h"
+#include "basic/stage_timer.h"
 #include "codegen/integer_facts.h"
 #include "codegen/lowering_steps.h"
 #include "codegen/mma_shape.h"
@@ -178,9 +178,9 @@ bool run_steps(LoweringContext& cx, std::string* print_after) {
   for (const std::string& name : lowering_pipeline(k.path)) {
     const LoweringStep* step = find_step(name);
     TILEC_ASSERT(step, "lowering step '" + name + "' is not in the table");
-    auto start = std::chrono::steady_clock::now();
+    double start = thread_cpu_us();
     bool ok = step->run(cx);
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    double us = thread_cpu_us() - start;
     spdlog::trace("lowering {:<15} {:>8.1f} us  ({}, {} path for {})", name, us, k.fn->name, code_path_name(k.path),
                   k.target.arch);
     if (!ok) return false;

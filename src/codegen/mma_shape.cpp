@@ -16,11 +16,13 @@ MmaInstructionShape mma_sync_shape(DType t) {
 
 namespace {
 
-bool pad_block(ir::Function& f, ir::Block& b) {
+// `cut`: each padded product's extract, for the uses after it (applied as the walk reaches them).
+bool pad_block(ir::Function& f, ir::Block& b, ir::ValueReplacements& cut) {
   bool changed = false;
   for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
     ir::Op& op = **it;
-    for (auto& r : op.regions) changed = pad_block(f, *r) || changed;
+    cut.apply(op);
+    for (auto& r : op.regions) changed = pad_block(f, *r, cut) || changed;
     if (op.kind != ir::OpKind::Mma) continue;
     MmaInstructionShape s = mma_sync_shape(op.operands[0]->type.tile.dtype);
     ir::Builder bld(f, &b);
@@ -50,9 +52,8 @@ bool pad_block(ir::Function& f, ir::Block& b) {
     bld.set_before(&b, std::next(it));
     ir::Op* e = bld.create(ir::OpKind::Extract, op.loc, {result}, {out});
     e->order = {0, 0};
-    ir::replace_uses(b, result, e->result());
-    e->operands[0] = result;
-    ++it;  // past the extract
+    cut.replace(result, e->result());
+    ++it;  // past the extract, which keeps its operand
   }
   return changed;
 }
@@ -62,7 +63,8 @@ bool pad_block(ir::Function& f, ir::Block& b) {
 void pad_mma_operands(ir::Function& f, const Target&) {
   // The zero tiles are new constants: cse merges them with the ones the kernel already has.
   std::string trace;
-  if (pad_block(f, f.body)) ir::run_passes(f, {"cse", "dce"}, false, trace);
+  ir::ValueReplacements cut;
+  if (pad_block(f, f.body, cut)) ir::run_passes(f, {"cse", "dce"}, false, trace);
 }
 
 }  // namespace tilec::codegen

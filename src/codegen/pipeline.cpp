@@ -11,9 +11,12 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "codegen/integer_facts.h"
 #include "codegen/lower.h"
+#include "ir/users.h"
 
 #include <fmt/format.h>
 
@@ -26,7 +29,7 @@ int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-using Users = std::map<const ir::Value*, std::vector<const ir::Op*>>;
+using ir::Users;
 using UnalignedLoad = LoweredKernel::UnalignedLoad;
 
 bool contains_exit(ir::Block& b) {
@@ -38,10 +41,19 @@ bool contains_exit(ir::Block& b) {
   return found;
 }
 
-// Follows `load`'s result through permutes and unit-dimension reshapes to an mma operand in
-// `body`. Fills the shared-memory shape of `al` and records the chain's values.
-bool follow_chain(const ir::Op& load, const Users& users, const std::set<const ir::Op*>& body_ops, AsyncLoad& al,
-                  std::vector<const ir::Value*>& chain) {
+// Whether `v` is defined in `b` or in a region nested in it (a block argument included).
+bool defined_in(const ir::Value* v, const ir::Block& b) {
+  for (const ir::Block* home = v->def ? v->def->parent : v->owner; home;
+       home = home->parent ? home->parent->parent : nullptr)
+    if (home == &b) return true;
+  return false;
+}
+
+// Follows `load`'s result through permutes and unit-dimension reshapes to an mma operand at
+// the top level of `body` (or of `outer`, when given). Fills the shared-memory shape of `al`
+// and records the chain's values.
+bool follow_chain(const ir::Op& load, const Users& users, const ir::Block& body, const ir::Block* outer,
+                  AsyncLoad& al, std::vector<const ir::Value*>& chain) {
   const ir::Value* v = load.results[0];
   const std::vector<int64_t>& shape = v->type.tile.shape;
   if (shape.size() < 2 || shape.back() < 2) return false;
@@ -55,10 +67,10 @@ bool follow_chain(const ir::Op& load, const Users& users, const std::set<const i
   for (size_t i = 0; i < shape.size(); ++i) pos[i] = int(i);
   chain.push_back(v);
   while (true) {
-    auto it = users.find(v);
-    if (it == users.end() || it->second.size() != 1) return false;
-    const ir::Op* u = it->second[0];
-    if (!body_ops.count(u)) return false;
+    std::span<const ir::Op* const> of = users.of(v);
+    if (of.size() != 1) return false;
+    const ir::Op* u = of[0];
+    if (u->parent != &body && u->parent != outer) return false;
     if (u->kind == ir::OpKind::Mma) {
       if (u->operands[2] == v || (u->operands[0] == v) == (u->operands[1] == v)) return false;
       al.mma = u;
@@ -133,16 +145,13 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
                                      std::vector<UnalignedLoad>& unaligned) {
   ir::Block& outer = *loop.parent;
   ir::Block& body = *loop.regions[0];
-  std::set<const ir::Op*> ops;
-  for (auto& op : outer.ops) ops.insert(op.get());
-  for (auto& op : body.ops) ops.insert(op.get());
   std::vector<AsyncLoad> out;
   for (auto& op : outer.ops) {
     if (op.get() == &loop) break;
     Copy kind = copy_kind(*op, facts);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (kind == Copy::No || !follow_chain(*op, users, ops, al, chain) || al.operand != 0 ||
+    if (kind == Copy::No || !follow_chain(*op, users, body, &outer, al, chain) || al.operand != 0 ||
         al.mma->parent != &body || !tma_box_ok(al))
       continue;
     if (kind == Copy::Yes)
@@ -157,19 +166,13 @@ std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const Int
 std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath path, const IntegerFacts& facts,
                                   std::vector<UnalignedLoad>& unaligned) {
   ir::Block& body = *loop.regions[0];
-  std::set<const ir::Op*> body_ops;
-  std::set<const ir::Value*> inside{body.args.begin(), body.args.end()};
-  ir::walk(body, [&](ir::Op& op) {
-    for (const ir::Value* r : op.results) inside.insert(r);
-  });
-  for (auto& op : body.ops) body_ops.insert(op.get());
   // An index is the induction variable or a value from before the loop. On the TMA path it may
   // also be computed from those by scalar arithmetic at the top of the body (`k + s`, `k * 64`):
   // the producer computes it again for the iteration it issues (Emitter::value_at); on the
   // portable path by i64 +, - and * by constants (affine_index), so that it moves by a constant.
-  std::map<const ir::Value*, bool> known;
+  std::unordered_map<const ir::Value*, bool> known;
   std::function<bool(const ir::Value*)> follows_loop = [&](const ir::Value* v) -> bool {
-    if (v == body.args[0] || !inside.count(v)) return true;
+    if (v == body.args[0] || !defined_in(v, body)) return true;
     const ir::Op* d = v->def;
     // The portable path's copies move by a constant per iteration (ptx/cp_async.cpp).
     if (path != CodePath::TmaWgmma) return affine_index(v, loop).has_value();
@@ -188,7 +191,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
     for (size_t i = 1; i < op->operands.size(); ++i) indices_ok = indices_ok && follows_loop(op->operands[i]);
     AsyncLoad al;
     std::vector<const ir::Value*> chain;
-    if (!indices_ok || !follow_chain(*op, users, body_ops, al, chain)) continue;
+    if (!indices_ok || !follow_chain(*op, users, body, nullptr, al, chain)) continue;
     if (kind == Copy::Yes)
       loads.push_back(al);
     else
@@ -271,10 +274,6 @@ std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop) 
 void plan_pipelines(LoweredKernel& k, int num_stages) {
   k.unaligned_loads.clear();
   if (num_stages == 1) return;  // no pipelining asked for
-  Users users;
-  ir::walk(k.fn->body, [&](ir::Op& op) {
-    for (const ir::Value* v : op.operands) users[v].push_back(&op);
-  });
   std::vector<ir::Op*> loops;
   ir::walk(k.fn->body, [&](ir::Op& op) {
     if (op.kind != ir::OpKind::For) return;
@@ -282,7 +281,9 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
     if (step && step->kind == ir::OpKind::Constant && step->value.i > 0 && !contains_exit(*op.regions[0]))
       loops.push_back(&op);
   });
-  std::set<const ir::Op*> planned;
+  if (loops.empty()) return;  // nothing to pipeline: no use lists needed
+  Users users(*k.fn);
+  std::unordered_set<const ir::Op*> planned;
   // Divisors of offsets from constants and loop variables only: the TMA path's launch checks
   // strides, not extents.
   IntegerFacts facts(k, false);
@@ -318,9 +319,8 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
           const ir::Value* v = todo.back();
           todo.pop_back();
           k.async_values[v] = &al;
-          if (auto it = users.find(v); it != users.end())
-            for (const ir::Op* u : it->second)
-              if (u->kind != ir::OpKind::Mma) todo.push_back(u->results[0]);
+          for (const ir::Op* u : users.of(v))
+            if (u->kind != ir::OpKind::Mma) todo.push_back(u->results[0]);
         }
       }
 }

@@ -19,6 +19,8 @@
 // keeps its st.global store.
 #include <algorithm>
 #include <climits>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -32,21 +34,18 @@ constexpr int64_t kAlign = 1024;
 bool tma_store_dtype(DType d) { return d == DType::F16 || d == DType::BF16 || d == DType::F32; }
 
 // Whether `op` or an op nested in it reads or writes array `arr`.
-bool accesses(const ir::Op& op, const ir::ArrayParam* arr) {
+// Adds the arrays `op` and the ops of its regions access to `out`.
+void accessed_arrays(const ir::Op& op, std::set<const ir::ArrayParam*>& out) {
   switch (op.kind) {
     case ir::OpKind::Load:
     case ir::OpKind::Store:
     case ir::OpKind::Gather:
     case ir::OpKind::Scatter:
-    case ir::OpKind::Atomic:
-      if (op.operands[0]->type.array == arr) return true;
-      break;
+    case ir::OpKind::Atomic: out.insert(op.operands[0]->type.array); break;
     default: break;
   }
   for (const auto& r : op.regions)
-    for (const auto& o : r->ops)
-      if (accesses(*o, arr)) return true;
-  return false;
+    for (const auto& o : r->ops) accessed_arrays(*o, out);
 }
 
 // The swizzled staging address of element (line, byte) (see the top of the file).
@@ -145,6 +144,14 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
   size_t last_loop = 0;
   for (size_t i = 0; i < ops.size(); ++i)
     if (k.pipeline(ops[i])) last_loop = i;
+  // The last op that accesses each array (found once: asking each store about every op after
+  // it was quadratic in a kernel of many stores).
+  std::map<const ir::ArrayParam*, size_t> last_access;
+  for (size_t i = last_loop + 1; i < ops.size(); ++i) {
+    std::set<const ir::ArrayParam*> arrays;
+    accessed_arrays(*ops[i], arrays);
+    for (const ir::ArrayParam* a : arrays) last_access[a] = i;
+  }
   std::vector<TmaStore> candidates;
   for (size_t i = last_loop + 1; i < ops.size(); ++i) {
     const ir::Op& op = *ops[i];
@@ -164,8 +171,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     // Box extents are at most 256 per dimension: the lines (the product of the other
     // dimensions) are at most 256, so each of them is.
     if (ts.pitch() % 128 || ts.lines % 8 || ts.lines > 256) continue;
-    bool later = false;
-    for (size_t j = i + 1; j < ops.size(); ++j) later = later || accesses(*ops[j], arr);
+    bool later = last_access.at(arr) > i;
     if (k.layout(tile).replicated() || later) continue;
     candidates.push_back(std::move(ts));
   }

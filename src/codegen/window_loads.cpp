@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "ir/users.h"
+
 namespace tilec::codegen {
 namespace {
 
@@ -96,34 +98,32 @@ Affine affine(const ir::Value* v) {
   return a;
 }
 
-// Whether `op` or an op nested in it writes memory that a load could read.
+// Whether `op` itself writes memory that a load could read (not counting its regions).
 bool writes_memory(const ir::Op& op) {
-  if (op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic) return true;
-  for (const auto& r : op.regions)
-    for (const auto& o : r->ops)
-      if (writes_memory(*o)) return true;
-  return false;
+  return op.kind == ir::OpKind::Store || op.kind == ir::OpKind::Scatter || op.kind == ir::OpKind::Atomic;
 }
 
 bool same_padding(const Scalar& a, const Scalar& b) { return a.i == b.i && std::memcmp(&a.f, &b.f, sizeof a.f) == 0; }
 
 class Finder {
  public:
-  explicit Finder(const LoweredKernel& k) : k_(k) {
-    ir::walk(k.fn->body, [&](ir::Op& op) {
-      for (const ir::Value* v : op.operands) users_[v].push_back(&op);
-    });
-  }
+  explicit Finder(const LoweredKernel& k) : k_(k), users_(*k.fn) {}
 
-  void scan(const ir::Block& b) {
+  // Scans `b` and the blocks nested in it; true when one of their ops writes memory (so that
+  // each op is looked at once: asking that of each op with regions walked them at every level).
+  bool scan(const ir::Block& b) {
+    bool writes = false;
     std::vector<const ir::Op*> seen;  // loads at offsets since the last write, in program order
     for (const auto& o : b.ops) {
-      if (writes_memory(*o)) seen.clear();
-      for (const auto& r : o->regions) scan(*r);
+      bool op_writes = writes_memory(*o);
+      for (const auto& r : o->regions) op_writes = scan(*r) || op_writes;
+      if (op_writes) seen.clear();
+      writes = writes || op_writes;
       if (!candidate(*o)) continue;
       match(*o, seen);
       seen.push_back(o.get());
     }
+    return writes;
   }
 
   std::map<const ir::Op*, WindowLoad> out;
@@ -135,9 +135,8 @@ class Finder {
     if (op.kind != ir::OpKind::Load || !op.offsets || op.results[0]->type.is_scalar()) return false;
     const ir::Value* res = op.results[0];
     if (res->type.tile.dtype == DType::Bool || k_.async_load(res)) return false;
-    auto u = users_.find(res);
-    if (u != users_.end() && u->second.size() == 1 &&
-        (u->second[0]->kind == ir::OpKind::Mma || u->second[0]->kind == ir::OpKind::Reshape))
+    std::span<const ir::Op* const> u = users_.of(res);
+    if (u.size() == 1 && (u[0]->kind == ir::OpKind::Mma || u[0]->kind == ir::OpKind::Reshape))
       return false;  // the general variant may stage it for the mma, never defining registers
     const Layout& l = k_.layout(res);
     int last = l.rank() - 1;
@@ -172,7 +171,7 @@ class Finder {
   }
 
   const LoweredKernel& k_;
-  std::map<const ir::Value*, std::vector<const ir::Op*>> users_;
+  ir::Users users_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "frontend/ast.h"
 #include "frontend/check.h"
 #include "basic/diagnostics.h"
+#include "basic/stage_timer.h"
 #include "frontend/parse.h"
 #include "codegen/parallel.h"
 #include "codegen/abi.h"
@@ -91,7 +92,10 @@ SourceRange declaration_range(const ir::Signature& k, const std::string& name) {
 
 std::string print_all(const std::vector<std::unique_ptr<ir::Function>>& kernels) {
   std::string out;
-  for (const auto& f : kernels) out += ir::print(*f);
+  for (const auto& f : kernels) {
+    StageTimer timer("print", f->name);
+    out += ir::print(*f);
+  }
   return out;
 }
 
@@ -289,7 +293,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   }
 
   auto module = std::make_unique<Module>();
-  parse_file(sm, main_file, diag, *module);
+  {
+    StageTimer timer("parse", opts.input);
+    parse_file(sm, main_file, diag, *module);
+  }
   // After syntax errors the checker still runs on the statements that parsed, as it does for
   // an imported module, so that their errors are reported in the same run.
   if (diag.has_errors() && (emit == EmitKind::Syntax || diag.too_many())) return finish(1);
@@ -297,7 +304,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
 
   Program program;
   CheckOptions check_opts{opts.defines, opts.include_dirs};
-  check_program(sm, diag, check_opts, std::move(module), program);
+  {
+    StageTimer timer("check", opts.input);
+    check_program(sm, diag, check_opts, std::move(module), program);
+  }
   check_target_keys(program.kernels, diag);
   deps = program.dependencies;
   if (program.kernels.empty() && kernel_output_name(emit) && !diag.has_errors()) {
@@ -313,9 +323,16 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   // or the checker's output: each function carries its signature (ir/signature.h).
   std::vector<std::unique_ptr<ir::Function>> kernels;
   for (const KernelInfo& k : program.kernels) {
-    kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
+    {
+      StageTimer timer("build-ir", k.name);
+      kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
+    }
     if (diag.has_errors()) return finish(1);
-    std::string problem = ir::verify(*kernels.back());
+    std::string problem;
+    {
+      StageTimer timer("verify", k.name);
+      problem = ir::verify(*kernels.back());
+    }
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
     codegen::check_param_space(kernels.back()->sig, diag);
   }
@@ -390,7 +407,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, true, nullptr, std::nullopt, {}});
   std::vector<std::exception_ptr> thrown = codegen::parallel_for(lowerings.size(), threads, [&](size_t j) {
     Lowering& l = lowerings[j];
-    l.copy = clone_for(l.i, l.wgmma ? targets[l.t] : plan_target);
+    {
+      StageTimer timer("clone", kernels[l.i]->name);
+      l.copy = clone_for(l.i, l.wgmma ? targets[l.t] : plan_target);
+    }
     if (l.wgmma)
       l.low = codegen::lower_tma_wgmma(*l.copy, targets[l.t], targets[l.t].max_shared_per_cta(), l.why, lower_trace);
     else
@@ -443,6 +463,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   if (opts.print_after_all) std::fwrite(lowering_trace.data(), 1, lowering_trace.size(), stderr);
   for (size_t t = 0; t < targets.size(); ++t)
     for (const codegen::LoweredKernel& low : lowered[t]) {
+      StageTimer timer("limits", low.fn->name + ", " + targets[t].arch);
       codegen::check_registers(low, diag);
       for (const codegen::LoweringWarning& w : low.warnings) diag.warning(w.id, w.loc, w.text);
     }
@@ -451,7 +472,10 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     std::string text;
     for (size_t t = 0; t < targets.size(); ++t) {
       if (targets.size() > 1) text += "// ---- target " + targets[t].arch + " ----\n";
-      for (const auto& k : lowered[t]) text += codegen::print_lowered(k);
+      for (const auto& k : lowered[t]) {
+        StageTimer timer("print", k.fn->name + ", " + targets[t].arch);
+        text += codegen::print_lowered(k);
+      }
     }
     for (const std::string& n : no_path_notes) text += n;
     return write(text);
@@ -585,7 +609,12 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     torch->deps = deps;
     return finish(0);
   }
-  return write(generate_header(hi));
+  std::string header;
+  {
+    StageTimer timer("header", hi.source_name);
+    header = generate_header(hi);
+  }
+  return write(header);
 }
 
 }  // namespace

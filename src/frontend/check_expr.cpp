@@ -155,11 +155,7 @@ Value Checker::check_literal(Expr& e) {
   }
 }
 
-LocalVar* Checker::lookup_local(const std::string& name) {
-  if (!fn_) return nullptr;
-  auto it = fn_->vars.find(name);
-  return it == fn_->vars.end() ? nullptr : &it->second;
-}
+const LocalVar* Checker::lookup_local(const std::string& name) const { return fn_ ? fn_->vars.find(name) : nullptr; }
 
 const Global* Checker::lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r) {
   if (auto it = ms.globals.find(name); it != ms.globals.end()) return &it->second;
@@ -183,7 +179,7 @@ const Global* Checker::lookup_global(const std::string& name, ModuleScope& ms, c
 std::vector<std::string> Checker::visible_names() const {
   std::vector<std::string> names = builtin_names();
   if (fn_)
-    for (const auto& [name, var] : fn_->vars) names.push_back(name);
+    for (const auto& [name, var] : fn_->vars.all()) names.push_back(name);
   if (module_) {
     for (const auto& [name, g] : module_->globals) names.push_back(name);
     for (const auto& [alias, m] : module_->imports)
@@ -200,21 +196,24 @@ std::vector<std::string> Checker::visible_names() const {
 }
 
 Value Checker::check_name(Expr& e) {
-  if (LocalVar* lv = lookup_local(e.name)) {
-    if (lv->state == LocalVar::State::MaybeUnassigned && module_ && module_->broken) {
-      lv->state = LocalVar::State::Assigned;  // a line that did not parse may have assigned it
-      lv->value = Value::error();
+  if (const LocalVar* lv = lookup_local(e.name)) {
+    // Changes go through set(): a branch's are rolled back before the other branch.
+    auto as_error = [&] {
+      LocalVar now = *lv;
+      now.state = LocalVar::State::Assigned;
+      now.value = Value::error();
+      fn_->vars.set(e.name, now);
       return Value::error();
-    }
+    };
+    if (lv->state == LocalVar::State::MaybeUnassigned && module_ && module_->broken)
+      return as_error();  // a line that did not parse may have assigned it
     if (lv->state != LocalVar::State::Assigned) {
       Diagnostic& d = diag_.error(e.range, lv->state != LocalVar::State::Conflict ? "'" + e.name + "' may be used before it is assigned"
                                            : lv->value.kind == ValueKind::Array
                                                ? "'" + e.name + "' refers to different arrays on different paths"
                                                : "'" + e.name + "' has a different type on different paths");
       DiagnosticEngine::note(d, lv->why_at, lv->why);
-      lv->state = LocalVar::State::Assigned;  // report once
-      lv->value = Value::error();
-      return Value::error();
+      return as_error();  // report once
     }
     if (in_grid_) {
       bool dim = kernel_ && std::any_of(kernel_->dims.begin(), kernel_->dims.end(),

@@ -459,7 +459,7 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
               lv.id = s.var;
               lv.value = Value::make_scalar(DType::I64);
               lv.def = d.range;
-              fn_->vars[d.name] = lv;
+              fn_->vars.set(d.name, lv);
             }
           }
         } else if (std::string sym = extent_symbol(d); !sym.empty()) {
@@ -489,7 +489,7 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
         lv.id = kp.var;
         lv.value = Value::error();
         lv.def = p.range;
-        fn_->vars[p.name] = lv;
+        fn_->vars.set(p.name, lv);
         continue;
       }
       kp.is_array = true;
@@ -510,7 +510,7 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
     lv.id = kp.var;
     lv.value = pv;
     lv.def = p.range;
-    fn_->vars[p.name] = lv;
+    fn_->vars.set(p.name, lv);
     k.params.push_back(kp);
   }
   for (const DimSymbol& s : k.dims)

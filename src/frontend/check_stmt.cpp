@@ -192,7 +192,7 @@ void Checker::bind_name(Expr& name, const Value& v) {
     diag_.error(name.range, "cannot assign " + describe(v) + " to a variable");
     return;
   }
-  if (LocalVar* old = lookup_local(name.name); old && old->state == LocalVar::State::Assigned && !v.is_error()) {
+  if (const LocalVar* old = lookup_local(name.name); old && old->state == LocalVar::State::Assigned && !v.is_error()) {
     // Kernel arrays and dimension symbols describe the launch: read-only (docs §3.9). Any
     // other name holding an array keeps holding one.
     bool kernel_scope = !fn_->def && kernel_;
@@ -217,11 +217,14 @@ void Checker::bind_name(Expr& name, const Value& v) {
                                                "; it cannot become " + now);
     DiagnosticEngine::note(d, carried->second.second->range, "the loop starts here; a loop-carried value keeps its type");
   }
-  LocalVar& lv = fn_->vars[name.name];
+  // The other fields (an earlier explanation) stay as they were.
+  const LocalVar* old = fn_->vars.find(name.name);
+  LocalVar lv = old ? *old : LocalVar{};
   lv.state = LocalVar::State::Assigned;
   lv.id = var_id(name.name);
   lv.value = v;
   lv.def = name.range;
+  fn_->vars.set(name.name, lv);
   name.var = lv.id;
   name.value = v;
 }
@@ -238,53 +241,59 @@ bool Checker::check_if(Stmt& s) {
     bool taken = scalar_truth(*c.constant, c.tile.dtype);
     return check_block(taken ? s.body : s.orelse);
   }
-  std::map<std::string, LocalVar> before = fn_->vars;
-  bool then_done = check_block(s.body);
-  std::map<std::string, LocalVar> after_then = fn_->vars;
-  fn_->vars = before;
-  bool else_done = check_block(s.orelse);
-  std::map<std::string, LocalVar> after_else = fn_->vars;
+  // Each branch is checked in place and rolled back; what it assigned is kept aside, so that
+  // joining the paths looks at those names only (the others are the same on both paths).
+  using Assigned = std::map<std::string, LocalVar>;
+  auto branch = [&](StmtList& body, Assigned& out) {
+    LocalVars::Mark m = fn_->vars.open();
+    bool done = check_block(body);
+    for (const LocalVars::Changed& c : fn_->vars.changed_since(m)) out[c.name] = *fn_->vars.find(c.name);
+    fn_->vars.rollback(m);
+    return done;
+  };
+  Assigned after_then, after_else;
+  bool then_done = branch(s.body, after_then);
+  bool else_done = branch(s.orelse, after_else);
 
   // Paths that end in return/break/continue do not reach the code after the `if`.
-  if (then_done && else_done) {
-    fn_->vars = before;
-    return true;
-  }
+  if (then_done && else_done) return true;
   if (then_done || else_done) {
-    fn_->vars = then_done ? after_else : after_then;
+    for (const auto& [n, lv] : then_done ? after_else : after_then) fn_->vars.set(n, lv);
   } else {
-    std::map<std::string, LocalVar> merged;
     std::set<std::string> names;
     for (auto& [n, v] : after_then) names.insert(n);
     for (auto& [n, v] : after_else) names.insert(n);
     for (const std::string& n : names) {
-      auto a = after_then.find(n), b = after_else.find(n);
-      if (a == after_then.end() || b == after_else.end() ||
-          a->second.state == LocalVar::State::MaybeUnassigned || b->second.state == LocalVar::State::MaybeUnassigned) {
-        LocalVar lv = a != after_then.end() ? a->second : b->second;
+      // The variable at the end of each path: as the branch left it, else as before the `if`.
+      auto at_end = [&](const Assigned& branch_vars) {
+        auto it = branch_vars.find(n);
+        return it != branch_vars.end() ? &it->second : fn_->vars.find(n);
+      };
+      const LocalVar* a = at_end(after_then);
+      const LocalVar* b = at_end(after_else);
+      if (!a || !b || a->state == LocalVar::State::MaybeUnassigned || b->state == LocalVar::State::MaybeUnassigned) {
+        LocalVar lv = a ? *a : *b;
         lv.state = LocalVar::State::MaybeUnassigned;
         lv.why = "'" + n + "' is not assigned on every path through this 'if'";
         lv.why_at = s.range;
-        merged[n] = lv;
+        fn_->vars.set(n, lv);
         continue;
       }
-      LocalVar lv = a->second;
-      if (a->second.state == LocalVar::State::Conflict || b->second.state == LocalVar::State::Conflict) {
-        lv = a->second.state == LocalVar::State::Conflict ? a->second : b->second;
-      } else if (!same_type(a->second.value, b->second.value) && !a->second.value.is_error() &&
-                 !b->second.value.is_error()) {
+      LocalVar lv = *a;
+      if (a->state == LocalVar::State::Conflict || b->state == LocalVar::State::Conflict) {
+        lv = a->state == LocalVar::State::Conflict ? *a : *b;
+      } else if (!same_type(a->value, b->value) && !a->value.is_error() && !b->value.is_error()) {
         lv.state = LocalVar::State::Conflict;
-        auto [x, y] = describe_apart(a->second.value, b->second.value);
+        auto [x, y] = describe_apart(a->value, b->value);
         lv.why = "'" + n + "' is " + x + " on one path through this 'if' and " + y + " on the other";
-        if (a->second.value.kind == ValueKind::Array)
+        if (a->value.kind == ValueKind::Array)
           lv.why += "; which array a name refers to must be known at compile time";
         lv.why_at = s.range;
       } else {
-        lv.value = merge_values(a->second.value, b->second.value);
+        lv.value = merge_values(a->value, b->value);
       }
-      merged[n] = lv;
+      fn_->vars.set(n, lv);
     }
-    fn_->vars = merged;
   }
   // Variables the IR must merge: assigned in a branch and defined after the `if`.
   std::set<std::string> assigned;
@@ -292,8 +301,8 @@ bool Checker::check_if(Stmt& s) {
   for (StmtList* b : branches) assigned_names(*b, assigned);
   s.carried.clear();
   for (const std::string& n : assigned) {
-    auto it = fn_->vars.find(n);
-    if (it != fn_->vars.end() && it->second.state == LocalVar::State::Assigned) s.carried.push_back(it->second.id);
+    const LocalVar* var = fn_->vars.find(n);
+    if (var && var->state == LocalVar::State::Assigned) s.carried.push_back(var->id);
   }
   std::sort(s.carried.begin(), s.carried.end());
   return false;
@@ -303,18 +312,22 @@ void Checker::check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, co
   std::set<std::string> assigned;
   assigned_names(body, assigned);
   if (index_target && index_target->kind == ExprKind::Name) assigned.erase(index_target->name);
-  std::map<std::string, LocalVar> before = fn_->vars;
-  auto saved_carried = fn_->carried;
+  // The enclosing loops' carried names this loop overrides, to put back after it.
+  std::vector<std::pair<std::string, std::optional<std::pair<Value, const Stmt*>>>> shadowed;
   loop.carried.clear();
   for (const std::string& n : assigned) {
-    auto it = fn_->vars.find(n);
-    if (it == fn_->vars.end() || it->second.state != LocalVar::State::Assigned) continue;
-    it->second.value = runtime_value(it->second.value);
-    fn_->carried[n] = {it->second.value, &loop};
-    loop.carried.push_back(it->second.id);
+    const LocalVar* var = fn_->vars.find(n);
+    if (!var || var->state != LocalVar::State::Assigned) continue;
+    LocalVar lv = *var;
+    lv.value = runtime_value(lv.value);
+    fn_->vars.set(n, lv);
+    auto [it, fresh] = fn_->carried.try_emplace(n);
+    shadowed.push_back({n, fresh ? std::nullopt : std::optional(it->second)});
+    it->second = {lv.value, &loop};
+    loop.carried.push_back(lv.id);
   }
   std::sort(loop.carried.begin(), loop.carried.end());
-  std::map<std::string, LocalVar> entry = fn_->vars;
+  LocalVars::Mark entry = fn_->vars.open();
   if (index_target) {
     if (index_target->kind != ExprKind::Name) diag_.error(index_target->range, "a loop index must be a single name");
     else bind_name(*index_target, *index_value);
@@ -322,24 +335,29 @@ void Checker::check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, co
   ++fn_->loop_depth;
   check_block(body);
   --fn_->loop_depth;
-  fn_->carried = saved_carried;
+  for (auto it = shadowed.rbegin(); it != shadowed.rend(); ++it) {
+    if (it->second) fn_->carried[it->first] = *it->second;
+    else fn_->carried.erase(it->first);
+  }
   // After the loop: carried names keep their entry type; names first assigned inside it may
   // be unassigned (the loop can run zero times).
-  std::map<std::string, LocalVar> after = entry;
   const std::string* index_name =
       index_target && index_target->kind == ExprKind::Name ? &index_target->name : nullptr;
-  for (auto& [n, v] : fn_->vars) {
-    bool is_index = index_name && n == *index_name;
-    // The index is not carried, so a value it had before the loop is gone too.
-    if (after.count(n) && !is_index) continue;
-    LocalVar lv = v;
+  std::vector<std::pair<std::string, LocalVar>> unassigned;
+  auto may_be_unassigned = [&](const std::string& n, bool is_index) {
+    LocalVar lv = *fn_->vars.find(n);
     lv.state = LocalVar::State::MaybeUnassigned;
     lv.why = is_index ? "the loop index '" + n + "' is not available after the loop"
                       : "'" + n + "' is assigned only inside the loop, which may run zero times";
     lv.why_at = loop.range;
-    after[n] = lv;
-  }
-  fn_->vars = after;
+    unassigned.push_back({n, lv});
+  };
+  for (const LocalVars::Changed& c : fn_->vars.changed_since(entry))
+    if (!c.existed && !(index_name && c.name == *index_name)) may_be_unassigned(c.name, false);
+  // The index is not carried, so a value it had before the loop is gone too.
+  if (index_name && fn_->vars.find(*index_name)) may_be_unassigned(*index_name, true);
+  fn_->vars.rollback(entry);
+  for (const auto& [n, lv] : unassigned) fn_->vars.set(n, lv);
 }
 
 void Checker::check_for(Stmt& s) {
@@ -358,13 +376,15 @@ void Checker::check_while(Stmt& s) {
   // The condition is evaluated each iteration, with the carried values of the loop.
   std::set<std::string> assigned;
   assigned_names(s.body, assigned);
-  std::map<std::string, LocalVar> saved = fn_->vars;
-  for (const std::string& n : assigned) {
-    auto it = fn_->vars.find(n);
-    if (it != fn_->vars.end()) it->second.value = runtime_value(it->second.value);
-  }
+  LocalVars::Mark m = fn_->vars.open();
+  for (const std::string& n : assigned)
+    if (const LocalVar* var = fn_->vars.find(n)) {
+      LocalVar lv = *var;
+      lv.value = runtime_value(lv.value);
+      fn_->vars.set(n, lv);
+    }
   Value c = check_expr(*s.value);
-  fn_->vars = saved;
+  fn_->vars.rollback(m);
   if (!c.is_error() && !c.is_scalar())
     diag_.error(s.value->range, "a 'while' condition must be a scalar, not " + describe(c));
   check_loop_body(s, s.body, nullptr, nullptr);

@@ -13,6 +13,7 @@
 
 #include "frontend/builtins.h"
 #include "frontend/check.h"
+#include "frontend/local_vars.h"
 
 namespace tilec {
 
@@ -35,21 +36,10 @@ struct ModuleScope {
   bool broken = false;    ///< had syntax errors: names missing from it are not reported
 };
 
-/// A local variable of a kernel or an inlined helper call.
-struct LocalVar {
-  enum class State { Assigned, MaybeUnassigned, Conflict };
-  State state = State::Assigned;
-  int id = -1;
-  Value value;
-  SourceRange def;      ///< the assignment that defined it
-  std::string why;      ///< MaybeUnassigned/Conflict: the explanation for a later use
-  SourceRange why_at;   ///< the statement the explanation points at
-};
-
 /// The variables of one function body (kernel or inlined helper), Python-style: one scope per
 /// function, no block scopes.
 struct FunctionScope {
-  std::map<std::string, LocalVar> vars;
+  LocalVars vars;
   std::map<std::string, int> ids;  ///< name → variable id, stable across branches
   const Stmt* def = nullptr;       ///< helper being inlined (null for the kernel)
   std::vector<Value> returns;      ///< values of `return` statements seen
@@ -181,7 +171,7 @@ class Checker {
   std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where, const char* subject = "a tile");
 
   // ---- names and scopes
-  LocalVar* lookup_local(const std::string& name);
+  const LocalVar* lookup_local(const std::string& name) const;
   const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
   /// Every name a use could mean here (locals, the module's and its imports' names, dtypes,
   /// built-ins), for the "did you mean" of an undefined one.

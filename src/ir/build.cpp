@@ -18,19 +18,19 @@ void IrBuilder::build() {
     Value* v = b_.block_arg(&f_.body, Type{true, {}, f_.sig.params[i].array});
     v->name = p.name;
     arrays_[p.array] = v;
-    env_[size_t(p.var)].v = v;
+    env_.set_value(size_t(p.var), v);
   }
   for (const tilec::DimSymbol& d : k_.dims) {
     Value* v = b_.block_arg(&f_.body, Type::scalar(DType::I64));
     v->name = d.name;
     dims_[d.name] = v;
-    if (d.var >= 0) env_[size_t(d.var)].v = v;
+    if (d.var >= 0) env_.set_value(size_t(d.var), v);
   }
   for (const KernelParam& p : k_.params)
     if (!p.is_array) {
       Value* v = b_.block_arg(&f_.body, Type::scalar(p.dtype));
       v->name = p.name;
-      env_[size_t(p.var)].v = v;
+      env_.set_value(size_t(p.var), v);
     }
   block(k_.def->body);
 }

@@ -208,9 +208,9 @@ BVal IrBuilder::inline_helper(const Expr& e) {
   if (!ret_) return inline_body(e);
   // Inside a helper with an early return, `if not returned` carries every variable its rest
   // changes: forget the callee's locals (the caller's variables do not change).
-  std::vector<BVal> saved = env_;
+  BuildEnv::Mark saved = env_.open();
   BVal r = inline_body(e);
-  env_ = std::move(saved);
+  env_.rollback(saved);
   return r;
 }
 
@@ -231,7 +231,7 @@ BVal IrBuilder::inline_body(const Expr& e) {
       }
   for (size_t i = 0; i < def.params.size(); ++i) {
     if (!given[i] && def.params[i].default_value) values[i] = expr(*def.params[i].default_value);
-    if (def.params[i].var >= 0) env_[size_t(def.params[i].var)] = values[i];
+    if (def.params[i].var >= 0) env_.set(size_t(def.params[i].var), values[i]);
   }
   // A helper whose only `return` is its last statement inlines as straight-line code.
   if (!has_early_return(def.body)) {
@@ -260,7 +260,7 @@ BVal IrBuilder::inline_body(const Expr& e) {
   hr.loops = loops_.size();
   hr.type = &e.value;
   env_.resize(hr.flag + 2);
-  env_[hr.flag].v = hr.no;
+  env_.set_value(hr.flag, hr.no);
   std::vector<BVal>* saved = returns_;
   HelperReturn* saved_ret = ret_;
   returns_ = nullptr;

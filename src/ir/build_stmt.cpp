@@ -3,6 +3,8 @@
 // an inlined helper (language.md §6.7).
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <set>
 
 #include "basic/consteval.h"
 #include "ir/ir_builder.h"
@@ -49,12 +51,12 @@ std::vector<Value*> IrBuilder::loop_values(const LoopFrame& l, SourceRange r) {
 }
 
 void IrBuilder::bind_loop_values(const LoopFrame& l, const std::vector<Value*>& v, bool body) {
-  for (size_t i = 0; i < l.vars->size(); ++i) env_[size_t((*l.vars)[i])].v = v[i];
+  for (size_t i = 0; i < l.vars->size(); ++i) env_.set_value(size_t((*l.vars)[i]), v[i]);
   if (!l.helper) return;
   // An iteration starts only when the helper has not returned: a return leaves the loop.
-  env_[ret_->flag].v = body ? ret_->no : v[l.vars->size()];
+  env_.set_value(ret_->flag, body ? ret_->no : v[l.vars->size()]);
   auto it = v.cbegin() + std::ptrdiff_t(l.vars->size() + 1);
-  env_[ret_->result] = unflatten(*ret_->type, it);
+  env_.set(ret_->result, unflatten(*ret_->type, it));
 }
 
 Value* IrBuilder::placeholder(const Type& t, SourceRange r) {
@@ -105,8 +107,8 @@ BVal IrBuilder::unflatten(const tilec::Value& t, std::vector<Value*>::const_iter
 void IrBuilder::helper_return(const Stmt& s) {
   BVal v = s.value ? expr(*s.value) : BVal{};
   if (failed_) return;
-  env_[ret_->result] = conform(v, *ret_->type, s.range);
-  env_[ret_->flag].v = ret_->yes;
+  env_.set(ret_->result, conform(v, *ret_->type, s.range));
+  env_.set_value(ret_->flag, ret_->yes);
   // Inside the helper's own loops, leave them: the flag and result go out with the break.
   if (loops_.size() > ret_->loops) leave(OpKind::Break, s.range);
 }
@@ -116,11 +118,11 @@ void IrBuilder::rest_unless_returned(const StmtList& body, size_t from) {
   bool in_loop = loops_.size() > ret_->loops;
   const std::function<void()> branch[2] = {
       [&] {
-        env_[ret_->flag].v = ret_->yes;
+        env_.set_value(ret_->flag, ret_->yes);
         if (in_loop) leave(OpKind::Break, r);
       },
       [&] {
-        env_[ret_->flag].v = ret_->no;
+        env_.set_value(ret_->flag, ret_->no);
         block(body, from);
       }};
   emit_if(env_[ret_->flag].v, r, nullptr, branch);
@@ -168,7 +170,7 @@ void IrBuilder::stmt(const Stmt& s) {
 
 void IrBuilder::assign(const Expr& target, const BVal& v) {
   if (target.kind == ExprKind::Name) {
-    if (target.var >= 0) env_[size_t(target.var)] = v;
+    if (target.var >= 0) env_.set(size_t(target.var), v);
     return;
   }
   if (target.kind == ExprKind::Tuple)
@@ -250,23 +252,28 @@ void IrBuilder::emit_if(Value* cond, SourceRange r, const std::vector<int>* carr
                         const std::function<void()> (&branch)[2]) {
   Op* op = b_.create(OpKind::If, r, {cond}, {});
   Block* blocks[2] = {b_.new_block(op), b_.new_block(op)};
-  std::vector<BVal> before = env_;
-  std::vector<BVal> after[2];
+  // Each branch is built in place and rolled back; the values it left in the slots it changed
+  // are kept aside (the other slots are as before the `if`, which env_ holds afterwards).
+  std::map<size_t, BVal> changed[2];
   bool left[2] = {false, false};  // the branch ends in break/continue/return
   Block* outer = b_.block();
   for (int i = 0; i < 2; ++i) {
-    env_ = before;
+    BuildEnv::Mark before = env_.open();
     terminated_ = false;
     b_.set_end(blocks[i]);
     branch[i]();
     left[i] = terminated_;
-    after[i] = std::move(env_);
-    after[i].resize(before.size());
+    for (size_t slot : env_.changed_since(before)) changed[i][slot] = env_[slot];
+    env_.rollback(before);
   }
   terminated_ = left[0] && left[1];
-  env_ = before;
   if (failed_) return;
-  auto returned = [&](int i) { return ret_ && after[i][ret_->flag].v == ret_->yes; };
+  // A slot's value at the end of branch i.
+  auto after = [&](int i, size_t slot) -> const BVal& {
+    auto it = changed[i].find(slot);
+    return it != changed[i].end() ? it->second : env_[slot];
+  };
+  auto returned = [&](int i) { return ret_ && after(i, ret_->flag).v == ret_->yes; };
 
   // Each result: its value from each branch (null: a placeholder, where it is never read).
   struct Result {
@@ -280,7 +287,7 @@ void IrBuilder::emit_if(Value* cond, SourceRange r, const std::vector<int>* carr
       Result res{{nullptr, nullptr}, {}};
       for (int i = 0; i < 2; ++i) {
         if (left[i]) continue;
-        res.in[i] = after[i][size_t(var)].v;
+        res.in[i] = after(i, size_t(var)).v;
         if (res.in[i]) res.type = res.in[i]->type;
         else if (!returned(i)) return (void)unsupported(r, "a tuple or array assigned inside an 'if'");
       }
@@ -298,24 +305,29 @@ void IrBuilder::emit_if(Value* cond, SourceRange r, const std::vector<int>* carr
   };
   std::vector<Merged> merged;
   std::vector<size_t> slots;
-  if (!carried)
-    for (size_t i = 0; i < before.size(); ++i) slots.push_back(i);
-  else if (ret_)
+  if (!carried) {
+    // A slot no branch changed is the same on both paths.
+    std::set<size_t> either;
+    for (const auto& c : changed)
+      for (const auto& [slot, v] : c) either.insert(slot);
+    slots.assign(either.begin(), either.end());
+  } else if (ret_) {
     slots = {ret_->flag, ret_->result};
+  }
   for (size_t slot : slots) {
     const BVal* shape = nullptr;
-    bool changed = false;
+    bool differs = false;
     for (int i = 0; i < 2; ++i) {
-      if (left[i] || same_bval(after[i][slot], before[slot])) continue;
-      changed = true;
-      if (!shape || (!shape->v && !shape->tuple)) shape = &after[i][slot];
+      if (left[i] || same_bval(after(i, slot), env_[slot])) continue;
+      differs = true;
+      if (!shape || (!shape->v && !shape->tuple)) shape = &after(i, slot);
     }
-    if (!changed || (!shape->v && !shape->tuple)) continue;
+    if (!differs || (!shape->v && !shape->tuple)) continue;
     Merged m{slot, *shape, {}, {}};
     std::vector<Value*> from[2], old;
     for (int i = 0; i < 2; ++i)
-      if (!left[i]) leaves(m.shape, &after[i][slot], from[i]);
-    leaves(m.shape, &before[slot], old);
+      if (!left[i]) leaves(m.shape, &after(i, slot), from[i]);
+    leaves(m.shape, &env_[slot], old);
     std::vector<Value*> tmpl;
     leaves(m.shape, &m.shape, tmpl);
     for (size_t j = 0; j < tmpl.size(); ++j) {
@@ -359,12 +371,12 @@ void IrBuilder::emit_if(Value* cond, SourceRange r, const std::vector<int>* carr
   }
   size_t next = 0;
   if (carried)
-    for (int var : *carried) env_[size_t(var)].v = op->results[next++];
+    for (int var : *carried) env_.set_value(size_t(var), op->results[next++]);
   for (Merged& m : merged) {
     for (size_t j = 0; j < m.leaves.size(); ++j)
       if (m.result[j]) m.leaves[j] = op->results[next++];
     std::vector<Value*>::const_iterator it = m.leaves.cbegin();
-    env_[m.slot] = with_leaves(m.shape, it);
+    env_.set(m.slot, with_leaves(m.shape, it));
   }
 }
 
@@ -372,7 +384,7 @@ void IrBuilder::build_while(const Stmt& s) {
   LoopFrame loop{&s.carried, ret_ && may_return(s.body)};
   std::vector<Value*> init = loop_values(loop, s.range);
   if (failed_) return;
-  std::vector<BVal> before = env_;
+  BuildEnv::Mark before = env_.open();
   std::vector<Type> types;
   for (Value* v : init) types.push_back(v->type);
   Op* op = b_.create(OpKind::While, s.range, init, types);
@@ -385,12 +397,12 @@ void IrBuilder::build_while(const Stmt& s) {
   bind_loop_values(loop, args, false);
   b_.set_end(cond);
   Value* c = to_bool(expr(*s.value).v, s.value->range);
-  if (!c) return;
+  if (!c) return env_.rollback(before);
   b_.create(OpKind::Yield, s.value->range, {c}, {});
   args.clear();
   for (const Type& t : types) args.push_back(b_.block_arg(body, t));
   bind_loop_values(loop, args, true);
-  loop_body(s, loop, op, outer, body, std::move(before));
+  loop_body(s, loop, op, outer, body, before);
 }
 
 void IrBuilder::build_for(const Stmt& s) {
@@ -411,7 +423,7 @@ void IrBuilder::build_for(const Stmt& s) {
   std::vector<Value*> operands{lower, upper, step};
   std::vector<Value*> init = loop_values(loop, s.range);
   if (failed_) return;
-  std::vector<BVal> before = env_;
+  BuildEnv::Mark before = env_.open();
   operands.insert(operands.end(), init.begin(), init.end());
   std::vector<Type> result_types;
   for (size_t i = 3; i < operands.size(); ++i) result_types.push_back(operands[i]->type);
@@ -421,28 +433,28 @@ void IrBuilder::build_for(const Stmt& s) {
   std::vector<Value*> iter;
   for (const Type& t : result_types) iter.push_back(b_.block_arg(body, t));
   bind_loop_values(loop, iter, true);
-  if (s.target->var >= 0) env_[size_t(s.target->var)].v = iv;
-  loop_body(s, loop, op, b_.block(), body, std::move(before));
+  if (s.target->var >= 0) env_.set_value(size_t(s.target->var), iv);
+  loop_body(s, loop, op, b_.block(), body, before);
 }
 
 void IrBuilder::loop_body(const Stmt& s, const LoopFrame& loop, Op* op, Block* outer, Block* body,
-                          std::vector<BVal> before) {
+                          BuildEnv::Mark before) {
   b_.set_end(body);
   loops_.push_back(loop);
   bool saved = terminated_;
   terminated_ = false;
   block(s.body);
   loops_.pop_back();
-  if (failed_) return;
+  if (failed_) return env_.rollback(before);
   if (!terminated_) {
     std::vector<Value*> yields = loop_values(loop, s.range);
-    if (failed_) return;
+    if (failed_) return env_.rollback(before);
     b_.create(OpKind::Yield, s.range, yields, {});
   }
   terminated_ = saved;
   b_.set_end(outer);
   // Names first assigned in the body, and the index, are not available after the loop.
-  env_ = std::move(before);
+  env_.rollback(before);
   bind_loop_values(loop, op->results, false);
 }
 

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "basic/consteval.h"
+#include "basic/diagnostics.h"
 
 namespace tilec::ir {
 namespace {
@@ -197,9 +199,15 @@ namespace {
 
 class Cloner {
  public:
-  explicit Cloner(Function& to) : to_(to) {}
+  Cloner(const Function& from, Function& to) : to_(to), map_(from.values.size(), nullptr) {
+    to.values.reserve(from.values.size());
+  }
 
-  Value* value(const Value* v) { return map_.at(v); }
+  Value* value(const Value* v) {
+    Value* c = map_.at(v->id);
+    TILEC_ASSERT(c, "clone: a value is used before its definition");
+    return c;
+  }
   Type type(Type t) const {
     if (t.is_array) t.array = arrays_.at(t.array);
     return t;
@@ -212,20 +220,24 @@ class Cloner {
       v->index = a->index;
       v->name = a->name;
       into.args.push_back(v);
-      map_[a] = v;
+      map_.at(a->id) = v;
     }
     for (const auto& op : from.ops) {
       auto c = std::make_unique<Op>(op->kind, op->loc);
       // The clone test in tests/unit/ir compares printed forms.
       copy_attributes(*op, *c);
       c->parent = &into;
+      // Sized once: growing them one push at a time left small freed blocks between the
+      // clone's ops, which made every later walk over a large clone slower (issue 35).
+      c->operands.reserve(op->operands.size());
+      c->results.reserve(op->results.size());
       for (const Value* o : op->operands) c->operands.push_back(value(o));
       for (const Value* old : op->results) {
         Value* r = to_.new_value(type(old->type));
         r->def = c.get();
         r->index = old->index;
         r->name = old->name;
-        map_[old] = r;
+        map_.at(old->id) = r;
         c->results.push_back(r);
       }
       for (const auto& region : op->regions) {
@@ -239,7 +251,7 @@ class Cloner {
 
  private:
   Function& to_;
-  std::map<const Value*, Value*> map_;
+  std::vector<Value*> map_;  ///< by the original's Value::id
 };
 
 }  // namespace
@@ -254,7 +266,7 @@ std::unique_ptr<Function> clone(const Function& f) {
   s.dims = f.sig.dims;
   s.grid = f.sig.grid;
   s.options = f.sig.options;
-  Cloner c(*out);
+  Cloner c(f, *out);
   for (const auto& a : f.sig.arrays) {
     s.arrays.push_back(std::make_unique<ArrayParam>(*a));
     c.arrays_[a.get()] = s.arrays.back().get();
@@ -507,29 +519,50 @@ class Verifier {
     if (error.empty()) error = std::string(op_name(op.kind)) + ": " + msg;
   }
 
-  void block(const Block& b, std::set<const Value*> visible, bool needs_yield, size_t yields) {
-    for (const Value* a : b.args) visible.insert(a);
+  // Checks `b`; the values visible in it are those of the enclosing blocks up to its parent
+  // op, then its arguments and its ops' results. They are added to one set and taken out again
+  // when the block ends, rather than copying the set into every region (quadratic in a kernel
+  // of many small regions).
+  void block(const Block& b, bool needs_yield, size_t yields) {
+    size_t mark = defined_.size();
+    bool complete = ops(b);
+    for (; defined_.size() > mark; defined_.pop_back()) visible_.erase(defined_.back());
+    if (complete && needs_yield) check_yield(b, yields);
+  }
+
+  void define(const Value* v) {
+    if (visible_.insert(v).second) defined_.push_back(v);
+  }
+
+  // False when an op's counts are wrong (the rest of the block is not checked).
+  bool ops(const Block& b) {
+    for (const Value* a : b.args) define(a);
     for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
       const Op& op = **it;
       if (op.parent != &b) fail(op, "parent pointer does not match its block");
-      if (!counts(op)) return;  // the checks below index operands, results and regions
+      if (!counts(op)) return false;  // the checks below index operands, results and regions
       for (const Value* v : op.operands)
-        if (!visible.count(v)) fail(op, "uses a value that does not dominate it");
+        if (!visible_.count(v)) fail(op, "uses a value that does not dominate it");
       if (is_terminator(op.kind) && std::next(it) != b.ops.end())
         fail(op, "a terminator must be the last op of its block");
       check(op);
-      if (op.kind == OpKind::For) block(*op.regions[0], visible, true, op.results.size());
+      if (op.kind == OpKind::For) block(*op.regions[0], true, op.results.size());
       if (op.kind == OpKind::While) {
-        block(*op.regions[0], visible, true, 1);
-        block(*op.regions[1], visible, true, op.results.size());
+        block(*op.regions[0], true, 1);
+        block(*op.regions[1], true, op.results.size());
       }
       if (op.kind == OpKind::If)
-        for (auto& r : op.regions) block(*r, visible, !op.results.empty(), op.results.size());
-      for (const Value* r : op.results) visible.insert(r);
+        for (auto& r : op.regions) block(*r, !op.results.empty(), op.results.size());
+      for (const Value* r : op.results) define(r);
     }
+    return true;
+  }
+
+  // The end of a region that produces values.
+  void check_yield(const Block& b, size_t yields) {
     // A block that leaves early (break, continue, return) yields nothing.
     bool leaves = !b.ops.empty() && is_terminator(b.ops.back()->kind) && b.ops.back()->kind != OpKind::Yield;
-    if (needs_yield && !leaves) {
+    if (!leaves) {
       if (b.ops.empty() || b.ops.back()->kind != OpKind::Yield) {
         if (error.empty()) error = "region does not end with yield";
       } else if (b.ops.back()->operands.size() != yields) {
@@ -694,21 +727,18 @@ class Verifier {
       }
     }
   }
+
+ private:
+  std::unordered_set<const Value*> visible_;
+  std::vector<const Value*> defined_;  ///< what the open blocks added to visible_, in order
 };
 
 }  // namespace
 
 std::string verify(const Function& f) {
   Verifier v;
-  v.block(f.body, {}, false, 0);
+  v.block(f.body, false, 0);
   return v.error;
-}
-
-void replace_uses(Block& b, Value* from, Value* to) {
-  walk(b, [&](Op& op) {
-    for (Value*& v : op.operands)
-      if (v == from) v = to;
-  });
 }
 
 }  // namespace tilec::ir

@@ -146,6 +146,9 @@ struct Value {
   Block* owner = nullptr;   ///< block arguments: their block
   int index = 0;            ///< result number, or argument number
   std::string name;         ///< optional readable name for printing (kernel parameters)
+  /// Its position in its function's arena (Function::values): per-value tables of a whole
+  /// function are vectors indexed by it (ir::Users), not maps of pointers.
+  size_t id = 0;
 };
 
 /// A single-block region body: arguments and a list of ops ending with `yield` when the
@@ -195,6 +198,7 @@ struct Function {
   Value* new_value(Type t) {
     values.push_back(std::make_unique<Value>());
     values.back()->type = std::move(t);
+    values.back()->id = values.size() - 1;
     return values.back().get();
   }
 };
@@ -272,8 +276,13 @@ void walk(Block& b, Fn&& fn) {
     for (auto& r : op->regions) walk(*r, fn);
   }
 }
-
-/// Replaces every use of `from` by `to` inside `b` (and nested regions).
-void replace_uses(Block& b, Value* from, Value* to);
+/// The same over a block that is not changed: `fn` takes a const Op&.
+template <typename Fn>
+void walk(const Block& b, Fn&& fn) {
+  for (const auto& op : b.ops) {
+    fn(static_cast<const Op&>(*op));
+    for (const auto& r : op->regions) walk(static_cast<const Block&>(*r), fn);
+  }
+}
 
 }  // namespace tilec::ir

@@ -12,17 +12,9 @@
 
 #include "frontend/builtins.h"
 #include "ir/build.h"
+#include "ir/build_env.h"
 
 namespace tilec::ir {
-
-/// A built value: an IR value, a tuple of built values, or nothing (dtypes, strings, ...).
-struct BVal {
-  Value* v = nullptr;
-  std::vector<BVal> elems;
-  bool tuple = false;
-  /// One IR value.
-  static BVal of(Value* v) { return BVal{v, {}, false}; }
-};
 
 class IrBuilder {
  public:
@@ -63,8 +55,9 @@ class IrBuilder {
   void build_while(const Stmt& s);
   /// The statements of loop `s` into `body`, the block of loop op `op` (env_ names its
   /// arguments), ending in a yield of the carried values; then, back at the end of `outer`,
-  /// env_ as it was `before` the loop with the carried variables bound to the loop's results.
-  void loop_body(const Stmt& s, const LoopFrame& loop, Op* op, Block* outer, Block* body, std::vector<BVal> before);
+  /// env_ rolled back to `before` (opened before the loop) with the carried variables bound
+  /// to the loop's results.
+  void loop_body(const Stmt& s, const LoopFrame& loop, Op* op, Block* outer, Block* body, BuildEnv::Mark before);
   /// break, continue or return: ends the current block.
   void leave(OpKind k, SourceRange r);
   /// The values a loop carries, as they are now; empty after an error.
@@ -144,7 +137,7 @@ class IrBuilder {
   DiagnosticEngine& diag_;
   Function& f_;
   Builder b_;
-  std::vector<BVal> env_;          ///< by variable id
+  BuildEnv env_;                   ///< by variable id
   std::map<const tilec::ArrayParam*, Value*> arrays_;
   std::map<std::string, Value*> dims_;
   std::vector<BVal>* returns_ = nullptr;  ///< the helper being inlined collects its return here

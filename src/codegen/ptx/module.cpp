@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "basic/stage_timer.h"
 #include "codegen/abi.h"
 #include "codegen/parallel.h"
 #include "codegen/ptx/emitter.h"
@@ -45,6 +46,7 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
     o.vectorized = p.vec;
     o.sm = &sm;
     p.diag = std::make_unique<DiagnosticEngine>(sm);
+    StageTimer timer("emit", p.name + ", " + opts.target.arch);
     Emitter e(*p.k, o, *p.diag);
     p.text = e.entry(p.name);
     p.globals = e.globals();

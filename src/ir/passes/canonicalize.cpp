@@ -117,16 +117,22 @@ Value* simplify(Function& f, Block& b, std::list<std::unique_ptr<Op>>::iterator 
   }
 }
 
-void canonicalize_block(Function& f, Block& b) {
+// `replaced`: the results simplified so far, applied to each op as the walk reaches it (so
+// `simplify` sees operands, and their definitions' operands, already rewritten).
+void canonicalize_block(Function& f, Block& b, ValueReplacements& replaced) {
   for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
-    for (auto& r : (*it)->regions) canonicalize_block(f, *r);
+    replaced.apply(**it);
+    for (auto& r : (*it)->regions) canonicalize_block(f, *r, replaced);
     if ((*it)->results.size() != 1) continue;
-    if (Value* v = simplify(f, b, it)) replace_uses(f.body, (*it)->results[0], v);
+    if (Value* v = simplify(f, b, it)) replaced.replace((*it)->results[0], v);
   }
 }
 
 }  // namespace
 
-void canonicalize(Function& f) { canonicalize_block(f, f.body); }
+void canonicalize(Function& f) {
+  ValueReplacements replaced;
+  canonicalize_block(f, f.body, replaced);
+}
 
 }  // namespace tilec::ir

@@ -22,25 +22,39 @@ Key key_of(const Op& op) {
              op.shape, op.order, op.axis, int(op.pred), op.approx, int(op.combine)};
 }
 
-void cse_block(Function& f, Block& b, std::map<Key, Value*> seen) {
-  for (auto& op : b.ops) {
-    // Loads can observe stores; control flow and yields are never merged.
-    bool candidate = is_pure(*op) && op->regions.empty() && op->results.size() == 1 && op->kind != OpKind::Load;
-    if (candidate) {
-      Key k = key_of(*op);
-      auto it = seen.find(k);
-      if (it != seen.end()) {
-        replace_uses(f.body, op->results[0], it->second);
-        continue;
+// One walk over the function in program order. `seen` holds the candidates of the enclosing
+// blocks and of the current one before the op being looked at; `added` lists what each open
+// block put there, so that leaving the block takes exactly that out again (a value found in a
+// region is not available after it, nor in its sibling region).
+class Cse {
+ public:
+  void block(Block& b) {
+    size_t mark = added_.size();
+    for (auto& op : b.ops) {
+      replacements_.apply(*op);
+      // Loads can observe stores; control flow and yields are never merged.
+      bool candidate = op->regions.empty() && is_pure(*op) && op->results.size() == 1 && op->kind != OpKind::Load;
+      if (candidate) {
+        auto [it, inserted] = seen_.try_emplace(key_of(*op), op->results[0]);
+        if (!inserted) {
+          replacements_.replace(op->results[0], it->second);
+          continue;
+        }
+        added_.push_back(it);
       }
-      seen[k] = op->results[0];
+      for (auto& r : op->regions) block(*r);
     }
-    for (auto& r : op->regions) cse_block(f, *r, seen);
+    for (; added_.size() > mark; added_.pop_back()) seen_.erase(added_.back());
   }
-}
+
+ private:
+  std::map<Key, Value*> seen_;
+  std::vector<std::map<Key, Value*>::iterator> added_;
+  ValueReplacements replacements_;
+};
 
 }  // namespace
 
-void eliminate_common_subexpressions(Function& f) { cse_block(f, f.body, {}); }
+void eliminate_common_subexpressions(Function& f) { Cse().block(f.body); }
 
 }  // namespace tilec::ir

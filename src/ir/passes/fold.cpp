@@ -65,22 +65,27 @@ std::optional<Scalar> fold(const Op& op) {
   }
 }
 
-void fold_block(Function& f, Block& b) {
+// `replaced`: the results folded so far, applied to each op as the walk reaches it.
+void fold_block(Function& f, Block& b, ValueReplacements& replaced) {
   Builder builder(f, &b);
   for (auto it = b.ops.begin(); it != b.ops.end(); ++it) {
     Op& op = **it;
-    for (auto& r : op.regions) fold_block(f, *r);
+    replaced.apply(op);
+    for (auto& r : op.regions) fold_block(f, *r, replaced);
     if (op.kind == OpKind::Constant) continue;
     std::optional<Scalar> v = fold(op);
     if (!v) continue;
     builder.set_before(&b, it);
     Value* c = builder.constant(op.results[0]->type.tile.dtype, *v, op.loc);
-    replace_uses(f.body, op.results[0], c);
+    replaced.replace(op.results[0], c);
   }
 }
 
 }  // namespace
 
-void fold_constants(Function& f) { fold_block(f, f.body); }
+void fold_constants(Function& f) {
+  ValueReplacements replaced;
+  fold_block(f, f.body, replaced);
+}
 
 }  // namespace tilec::ir

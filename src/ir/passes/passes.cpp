@@ -1,9 +1,9 @@
 // The pass table and the pass runner.
 #include "ir/passes/passes.h"
 
-#include <chrono>
-
 #include <spdlog/spdlog.h>
+
+#include "basic/stage_timer.h"
 
 namespace tilec::ir {
 
@@ -25,8 +25,8 @@ std::vector<std::string> default_pipeline(int opt_level, bool contract) {
   return {"fold", "canonicalize", "cse", "contract", "licm", "fold", "canonicalize", "cse", "dce"};
 }
 
-bool is_pure(const Op& op) {
-  switch (op.kind) {
+bool is_pure_kind(OpKind k) {
+  switch (k) {
     case OpKind::Store:
     case OpKind::Scatter:
     case OpKind::Atomic:
@@ -40,15 +40,19 @@ bool is_pure(const Op& op) {
     case OpKind::Assert:
     case OpKind::Print: return false;
     case OpKind::While: return false;  // may not terminate: never removed
-    case OpKind::For:
-    case OpKind::If: {
-      bool pure = true;
-      for (const auto& r : op.regions)
-        walk(*r, [&](Op& inner) { pure = pure && (inner.kind == OpKind::Yield || is_pure(inner)); });
-      return pure;
-    }
     default: return true;
   }
+}
+
+bool is_pure(const Op& op) {
+  if (!is_pure_kind(op.kind)) return false;
+  // A for or an if is pure when what it runs is: each op of its regions, whose own regions
+  // that op's is_pure looks at (once: a walk here would look at every nested op again at
+  // each level, exponential in the nesting depth).
+  for (const auto& r : op.regions)
+    for (const auto& inner : r->ops)
+      if (inner->kind != OpKind::Yield && !is_pure(*inner)) return false;
+  return true;
 }
 
 std::string run_passes(Function& f, const std::vector<std::string>& names, bool print_after, std::string& trace) {
@@ -57,11 +61,15 @@ std::string run_passes(Function& f, const std::vector<std::string>& names, bool 
     for (const PassInfo& p : all_passes())
       if (name == p.name) pass = &p;
     if (!pass) return "unknown pass '" + name + "' (see --list-passes)";
-    auto start = std::chrono::steady_clock::now();
+    double start = thread_cpu_us();
     pass->run(f);
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    double us = thread_cpu_us() - start;
     spdlog::trace("pass {:<13} {:>8.1f} us  ({})", name, us, f.name);
-    std::string problem = verify(f);
+    std::string problem;
+    {
+      StageTimer timer("verify", f.name);
+      problem = verify(f);
+    }
     if (!problem.empty()) return "internal compiler error: the IR is invalid after pass '" + name + "': " + problem;
     if (print_after) trace += "// -----// IR after " + name + " //----- //\n" + print(f);
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/replacements.h"
 
 namespace tilec::ir {
 
@@ -36,7 +37,11 @@ void contract_products(Function& f);      // contract.cpp
 void hoist_loop_invariants(Function& f);  // licm.cpp
 void eliminate_dead_code(Function& f);    // dce.cpp
 
-/// True when `op` has no effect besides its results (may be removed, moved or merged).
+/// True when `op` has no effect besides its results (may be removed, moved or merged): its
+/// kind is pure and so is every op in its regions. O(ops in its regions).
 bool is_pure(const Op& op);
+/// True when ops of kind `k` have no effect of their own: a `for` or `if` is pure when also
+/// every op of its regions is (a pass that already knows that need not ask is_pure).
+bool is_pure_kind(OpKind k);
 
 }  // namespace tilec::ir

@@ -5,8 +5,11 @@
 #include <string>
 
 #include "frontend/builtins.h"
+#include "ir/build_env.h"
 #include "ir/ir.h"
+#include "ir/replacements.h"
 #include "ir/test_kernel.h"
+#include "ir/users.h"
 
 using namespace tilec::ir;
 using tilec::DType;
@@ -253,6 +256,73 @@ TEST_CASE("the verifier catches a use before the definition", "[ir][verify]") {
     k.b.binary(OpKind::Add, inner, k.s, k.loc);
     CHECK(verify(k.f) == "add: uses a value that does not dominate it");
   }
+  SECTION("a value of an if's then branch used in its else branch") {
+    // The verifier takes each block's values out of its visible set when the block ends.
+    Kernel k;
+    Op* branch = k.b.create(OpKind::If, k.loc, {k.b.cmp(tilec::Op::Gt, k.s, k.s, k.loc)}, {k.s->type});
+    k.b.set_end(k.b.new_block(branch));
+    Value* then_value = k.b.binary(OpKind::Mul, k.s, k.s, k.loc);
+    k.b.create(OpKind::Yield, k.loc, {then_value}, {});
+    k.b.set_end(k.b.new_block(branch));
+    k.b.create(OpKind::Yield, k.loc, {k.b.binary(OpKind::Add, then_value, k.s, k.loc)}, {});
+    CHECK(verify(k.f) == "add: uses a value that does not dominate it");
+  }
+}
+
+TEST_CASE("value replacements apply to the operands of each op the walk reaches", "[ir]") {
+  Kernel k;
+  Value* a = k.b.binary(OpKind::Add, k.s, k.s, k.loc);
+  Value* b = k.b.binary(OpKind::Mul, a, a, k.loc);
+  Value* c = k.b.binary(OpKind::Sub, b, a, k.loc);
+  ValueReplacements r;
+  CHECK(r.empty());
+  CHECK(r.get(a) == a);
+  r.replace(a, k.s);
+  r.replace(b, a);  // resolves to what a stands for
+  CHECK(r.get(b) == k.s);
+  r.replace(k.s, k.s);  // a value standing for itself is no replacement (and no cycle)
+  CHECK(r.get(k.s) == k.s);
+  r.apply(*c->def);
+  CHECK(c->def->operands == std::vector<Value*>{k.s, k.s});
+  CHECK(b->def->operands == std::vector<Value*>{a, a});  // untouched until the walk gets there
+}
+
+TEST_CASE("use lists: each value's users in program order, by Value::id", "[ir]") {
+  Kernel k;
+  Value* a = k.b.binary(OpKind::Add, k.s, k.s, k.loc);
+  Value* b = k.b.binary(OpKind::Mul, a, k.s, k.loc);
+  Op* loop = k.loop(a, [&](Value*, Value* it) { return std::vector<Value*>{k.b.binary(OpKind::Sub, it, b, k.loc)}; });
+  Users users(k.f);
+  Value* later = k.b.binary(OpKind::Add, b, b, k.loc);  // made after the table
+  CHECK(k.f.values[a->id].get() == a);
+  std::vector<const Op*> of_s(users.of(k.s).begin(), users.of(k.s).end());
+  CHECK(of_s == std::vector<const Op*>{a->def, a->def, b->def});  // once per operand
+  REQUIRE(users.of(b).size() == 1);
+  CHECK(users.of(b)[0]->parent == loop->regions[0].get());  // the sub in the loop body
+  CHECK(users.of(later).empty());
+  CHECK(users.of(loop->result()).empty());
+}
+
+TEST_CASE("the IR builder's environment rolls back to a mark", "[ir]") {
+  Kernel k;
+  BuildEnv env(3);
+  env.set_value(0, k.s);  // no scope open: not recorded
+  BuildEnv::Mark outer = env.open();
+  env.set(2, BVal{nullptr, {BVal::of(k.i)}, true});
+  BuildEnv::Mark inner = env.open();
+  env.resize(5);  // a helper's early-return slots
+  env.set_value(4, k.i);
+  env.set_value(2, k.n);  // keeps the tuple's elements
+  CHECK(env[2].tuple);
+  CHECK(env.changed_since(inner) == std::vector<size_t>{2});  // slots past the mark's size left out
+  env.resize(3);
+  env.rollback(inner);
+  CHECK(env.size() == 3);
+  CHECK(env[2].v == nullptr);
+  CHECK(env.changed_since(outer) == std::vector<size_t>{2});
+  env.rollback(outer);
+  CHECK(env[0].v == k.s);
+  CHECK_FALSE(env[2].tuple);
 }
 
 TEST_CASE("the verifier reports wrong operand and result counts instead of crashing", "[ir][verify]") {

@@ -288,6 +288,57 @@ TEST_CASE("dce: dead chains and pure loops go, stores and what they read stay", 
         "  } : f32\n");
 }
 
+TEST_CASE("licm: invariant ops move in body order, after the ops they read", "[passes][licm]") {
+  Kernel k;
+  k.loop(k.s, [&](Value*, Value* a) {
+    Value* first = k.b.binary(OpKind::Mul, k.s, k.s, k.loc);     // invariant
+    Value* varying = k.b.binary(OpKind::Add, a, first, k.loc);   // stays
+    Value* second = k.b.binary(OpKind::Sub, first, k.s, k.loc);  // invariant once `first` moved
+    return std::vector<Value*>{k.b.binary(OpKind::Add, varying, second, k.loc)};
+  });
+  hoist_loop_invariants(k.f);
+  CHECK(verify(k.f).empty());
+  CHECK(body(k) ==
+        "  %0 = constant 0 : i32\n"
+        "  %1 = constant 1 : i32\n"
+        "  %2 = mul %s, %s : f32\n"
+        "  %3 = sub %2, %s : f32\n"
+        "  %4 = for %5 = %0 to %i step %1 iter(%6 = %s) {\n"
+        "    %7 = add %6, %2 : f32\n"
+        "    %8 = add %7, %3 : f32\n"
+        "    yield %8\n"
+        "  } : f32\n");
+}
+
+TEST_CASE("dce and is_pure on ifs nested 200 deep", "[passes][dce]") {
+  // is_pure of an if looks at each nested op once: walking every nested op again at each
+  // level made it take 2^depth steps (issue 35).
+  Kernel k;
+  Value* v = k.s;
+  std::vector<Op*> ifs;
+  std::vector<Block*> outer;
+  for (int d = 0; d < 200; ++d) {
+    Op* branch = k.b.create(OpKind::If, k.loc, {k.b.cmp(tilec::Op::Gt, v, k.s, k.loc)}, {k.s->type});
+    ifs.push_back(branch);
+    outer.push_back(k.b.block());
+    Block* then_block = k.b.new_block(branch);
+    k.b.set_end(k.b.new_block(branch));
+    k.b.create(OpKind::Yield, k.loc, {v}, {});
+    k.b.set_end(then_block);
+    v = k.b.binary(OpKind::Add, v, k.s, k.loc);
+  }
+  k.b.create(OpKind::Yield, k.loc, {v}, {});
+  for (int d = 199; d > 0; --d) {
+    k.b.set_end(outer[size_t(d)]);
+    k.b.create(OpKind::Yield, k.loc, {ifs[size_t(d)]->result()}, {});
+  }
+  k.b.set_end(&k.f.body);
+  CHECK(verify(k.f).empty());
+  CHECK(is_pure(*ifs[0]));
+  eliminate_dead_code(k.f);  // nothing uses the outermost if's result
+  CHECK(body(k).empty());
+}
+
 TEST_CASE("the registry drives the pipeline", "[passes]") {
   std::vector<std::string> names;
   for (const PassInfo& p : all_passes()) names.push_back(p.name);
