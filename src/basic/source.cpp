@@ -46,6 +46,10 @@ uint32_t SourceManager::add(std::string path, std::string text) {
   auto f = std::make_unique<SourceFile>();
   f->path = std::move(path);
   f->text = std::move(text);
+  // An old Mac line end (a '\r' alone) becomes '\n', so that the lexer, the line table and the
+  // printed source lines all see one line end ("\r\n" stays: the lexer skips its '\r').
+  for (size_t i = 0; i < f->text.size(); ++i)
+    if (f->text[i] == '\r' && (i + 1 == f->text.size() || f->text[i + 1] != '\n')) f->text[i] = '\n';
   f->line_starts.push_back(0);
   for (size_t i = 0; i < f->text.size(); ++i)
     if (f->text[i] == '\n' && i + 1 < f->text.size()) f->line_starts.push_back(uint32_t(i + 1));

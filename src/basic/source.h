@@ -45,7 +45,7 @@ struct SourceRange {
 /// One loaded source file.
 struct SourceFile {
   std::string path;     ///< as given on the command line or found through `import`
-  std::string text;     ///< the bytes, unchanged
+  std::string text;     ///< the bytes, except that a lone '\r' (an old Mac line end) is '\n'
   std::vector<uint32_t> line_starts;  ///< byte offset of each line's first byte
 
   /// The text of 1-based line `line`, without its newline; empty past the end.
