@@ -27,6 +27,12 @@ SourcePos SourceFile::position(size_t offset) const {
   return SourcePos{line, uint32_t(offset - line_starts[line - 1] + 1), uint32_t(offset)};
 }
 
+std::string SourceFile::snippet(const SourceRange& r, size_t max) const {
+  if (r.end.offset < r.begin.offset || r.end.offset > text.size() || r.end.offset - r.begin.offset > max) return "";
+  std::string t = text.substr(r.begin.offset, r.end.offset - r.begin.offset);
+  return t.find('\n') == std::string::npos ? t : "";
+}
+
 size_t utf8_sequence_length(std::string_view s, size_t i) {
   auto byte = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
   unsigned b0 = byte(0);

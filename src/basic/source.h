@@ -52,6 +52,9 @@ struct SourceFile {
   std::string_view line_text(uint32_t line) const;
   /// The line and column of byte `offset`.
   SourcePos position(size_t offset) const;
+  /// The text of `r` (a range in this file) for quoting in a message, or "" when it spans
+  /// lines or is longer than `max` bytes.
+  std::string snippet(const SourceRange& r, size_t max = 40) const;
 };
 
 /// The length of the UTF-8 sequence that starts at `s[i]` (1 for ASCII), or 0 when the bytes

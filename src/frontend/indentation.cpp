@@ -173,6 +173,7 @@ Token Lexer::next() {
       }
       case TokKind::LPAREN:
       case TokKind::LBRACKET:
+      case TokKind::LBRACE:  // a dict literal spanning lines is one error, not one per line
         if (bracket_depth_ == 0) {
           first_open_ = t;
           first_open_indent_ = indents_.back();
@@ -182,6 +183,7 @@ Token Lexer::next() {
         break;
       case TokKind::RPAREN:
       case TokKind::RBRACKET:
+      case TokKind::RBRACE:
         if (bracket_depth_ > 0) --bracket_depth_;
         break;
       default:
@@ -199,8 +201,9 @@ const Token* Lexer::open_bracket() const { return bracket_depth_ > 0 ? &first_op
 void Lexer::skip_rest_of_line() {
   for (;;) {
     Token t = scan();
-    if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET) ++bracket_depth_;
-    if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET) && bracket_depth_ > 0) --bracket_depth_;
+    if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET || t.kind == TokKind::LBRACE) ++bracket_depth_;
+    if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET || t.kind == TokKind::RBRACE) && bracket_depth_ > 0)
+      --bracket_depth_;
     bool line_ends = t.kind == TokKind::NEWLINE && (bracket_depth_ == 0 || unclosed_bracket_ends_here());
     if (t.kind == TokKind::END || line_ends) {
       t.kind = TokKind::NEWLINE;  // scan() returns END again on the next call

@@ -7,6 +7,7 @@
 #include "frontend/ast.h"
 #include "basic/diagnostics.h"
 #include "frontend/lexer.h"
+#include "frontend/python_forms.h"
 #include "tile.tab.hh"
 
 namespace tilec {
@@ -49,7 +50,21 @@ struct ParseContext {
   /// reported an error on that line).
   void unexpected_indent(const SourceRange& r);
 
+  /// Records a token handed to the parser (yylex calls it), for report_python_form.
+  void saw_token(const Token& t);
+  /// The error for a syntax error that a Python construct the language lacks explains (a
+  /// keyword such as `class` or `lambda`, a list, dict or set literal, `import a, b`), at the
+  /// construct's first token; true when reported (or silenced: the `except` of a `try` already
+  /// reported). docs/language.md §2.4 lists them.
+  bool report_python_form();
+
   bool depth_reported = false;
+  Token last{};           ///< the last token handed to the parser: the lookahead at an error
+  Token before_last{};    ///< the one before it
+  Token line_first{};     ///< the first token of the current logical line (not INDENT/DEDENT)
+  Token line_second{};    ///< the second one (kind END until there is one)
+  bool at_line_start = true;
+  uint32_t try_col = 0;  ///< column of a `try` reported while its clauses may follow; 0: none
 };
 
 /// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;
