@@ -8,6 +8,7 @@
 #include "frontend/checker.h"
 #include "basic/consteval.h"
 #include "basic/spelling.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 
@@ -194,8 +195,7 @@ std::vector<std::string> Checker::visible_names() const {
 #define X(e, spelling, ...) names.push_back(spelling);
   TILEC_DTYPES(X)
 #undef X
-  names.push_back("inf");
-  names.push_back("nan");
+  for (const char* name : {"inf", "nan", "True", "False", "None"}) names.push_back(name);  // `true` means True
   return names;
 }
 
@@ -252,19 +252,26 @@ Value Checker::check_name(Expr& e) {
   }
   if (e.name == "inf") return Value::make_const(DType::F32, Scalar{0, INFINITY}, true);
   if (e.name == "nan") return Value::make_const(DType::F32, Scalar{0, NAN}, true);
-  // A module with syntax errors (this one or an import) may have lost the definition: its
-  // errors were reported.
-  bool broken = module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
-                                                           [](const auto& i) { return i.second && i.second->broken; }));
-  if (!broken) {
+  if (!definitions_may_be_lost()) {
     std::string msg = "use of undefined name '" + e.name + "'";
-    if (const char* dtype = dtype_spelled_elsewhere(e.name))
+    if (const char* keyword = python_keyword_message(e.name))
+      msg = keyword;  // `raise` alone: the construct, not the name, is what is missing
+    else if (const char* dtype = dtype_spelled_elsewhere(e.name))
       msg += std::string("; the dtype is spelled '") + dtype + "'";
+    else if (std::optional<std::string> hint = python_name_hint(e.name))
+      msg += *hint;  // `math`, `len`, `sort`: a Python name, not a typo
     else
       msg += did_you_mean(e.name, visible_names());
     diag_.error(e.range, msg);
   }
   return Value::error();
+}
+
+bool Checker::definitions_may_be_lost() const {
+  // A module with syntax errors (this one or an import) may have lost the definition: its
+  // errors were reported.
+  return module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
+                                                    [](const auto& i) { return i.second && i.second->broken; }));
 }
 
 Value Checker::check_tuple(Expr& e) {
@@ -747,6 +754,14 @@ Value Checker::check_call(Expr& e) {
       }
     }
   }
+  // float('-inf'): Python's spelling of a special float, here the predeclared -inf.
+  if (callee.kind == ExprKind::Name && callee.name == "float" && e.args.size() == 2 && e.kwargs.empty() &&
+      e.args[1]->kind == ExprKind::String && !lookup_local(callee.name) &&
+      !(module_ && lookup_global(callee.name, *module_, callee.range)) && !definitions_may_be_lost())
+    if (std::optional<std::string> msg = python_special_float_message(e.args[1]->text)) {
+      diag_.error(e.range, *msg);
+      return Value::error();
+    }
   Value f = check_expr(callee);
   if (f.is_error()) return f;
   switch (f.kind) {

@@ -10,6 +10,7 @@
 #include "frontend/checker.h"
 #include "basic/consteval.h"
 #include "frontend/parse.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 
@@ -131,6 +132,10 @@ ModuleScope* Checker::check_module(Module* m) {
         if (s->value->kind == ExprKind::String) break;  // module docstring
         if (s->value->kind == ExprKind::Call) {
           calls.push_back(s->value.get());  // static_assert: checked after the constants
+          break;
+        }
+        if (const char* keyword = s->value->kind == ExprKind::Name ? python_keyword_message(s->value->name) : nullptr) {
+          diag_.error(s->value->range, keyword);  // `raise` alone: the construct is what is missing
           break;
         }
         [[fallthrough]];

@@ -184,8 +184,11 @@ class Checker {
   LocalVar* lookup_local(const std::string& name);
   const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
   /// Every name a use could mean here (locals, the module's and its imports' names, dtypes,
-  /// built-ins), for the "did you mean" of an undefined one.
+  /// built-ins, and True, False and None), for the "did you mean" of an undefined one.
   std::vector<std::string> visible_names() const;
+  /// True when this module or one it imports had syntax errors: a name may be undefined only
+  /// because its definition did not parse, so no error is reported for it.
+  bool definitions_may_be_lost() const;
   int var_id(const std::string& name);
 
   SourceManager& sm_;
