@@ -233,6 +233,7 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
       if (!expect_scalar_int(a.get(0), "cdiv's first argument") || !expect_scalar_int(a.get(1), "cdiv's second argument"))
         return Value::error();
       const Value &x = a.get(0)->value, &y = a.get(1)->value;
+      if (!x.constant && grid_divides_by_zero(y, *a.get(1))) return Value::error();
       std::optional<DType> t = promote(x, y, *a.call, *a.get(0), *a.get(1));
       if (!t) return Value::error();
       Value r = Value::make_scalar(*t);

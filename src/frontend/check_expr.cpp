@@ -375,7 +375,18 @@ Value Checker::check_binary(Expr& e) {
   Value a = check_expr(*e.args[0]);
   Value b = check_expr(*e.args[1]);
   if (a.is_error() || b.is_error()) return Value::error();
+  if (e.op == Op::FloorDiv && grid_divides_by_zero(b, *e.args[1])) return Value::error();
   return binary_values(e.op, a, b, e, *e.args[0], *e.args[1]);
+}
+
+bool Checker::grid_divides_by_zero(const Value& divisor, const Expr& where) {
+  // The kernel computes x // 0 as some value (§8.4), but the launch stub evaluates grid= in C
+  // on the host, where it is undefined behaviour (SIGFPE on x86). A constant dividend was folded
+  // already ("integer division by zero in a constant expression").
+  if (!in_grid_ || !divisor.is_const() || !is_integer(divisor.tile.dtype) || divisor.constant->i != 0) return false;
+  diag_.error(where.range, "division by zero in grid=: the launch stub evaluates the grid in C on the host, where "
+                           "it is undefined behaviour");
+  return true;
 }
 
 Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs) {

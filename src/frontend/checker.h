@@ -115,6 +115,8 @@ class Checker {
   Value check_name(Expr& e);
   Value check_binary(Expr& e);
   Value binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs);
+  /// In grid=, an error at `where` when `divisor` (of `//` or cdiv) is the constant 0; true then.
+  bool grid_divides_by_zero(const Value& divisor, const Expr& where);
   Value check_unary(Expr& e);
   Value check_compare(Expr& e);
   Value check_boolop(Expr& e);
