@@ -104,7 +104,9 @@ class Checker {
   void bind_name(Expr& name, const Value& v);
   bool check_if(Stmt& s);
   void check_for(Stmt& s);
-  void check_while(Stmt& s);
+  /// True when the loop never falls through to the statement after it (`while True:` that
+  /// only a `return` leaves), for -Wunreachable-code.
+  bool check_while(Stmt& s);
   void check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, const Value* index_value);
   void check_return(Stmt& s);
   void check_assert(Stmt& s);
