@@ -60,6 +60,13 @@ const char* dtype_spelled_elsewhere(const std::string& name) {
   return nullptr;
 }
 
+// How many arguments a call of `sig` needs before its keyword-only ones: 1 for exp(x, *,
+// approx=), 3 for where(c, a, b).
+size_t required_positional(const BuiltinSig& sig) {
+  return size_t(std::count_if(sig.params.begin(), sig.params.end(),
+                              [](const BuiltinParam& p) { return p.required && !p.keyword_only && !p.rest; }));
+}
+
 bool is_comparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }
@@ -679,6 +686,14 @@ Value Checker::check_attribute(Expr& e) {
                                            : Value::make_scalar(DType::I64));
       return v;
     }
+  }
+  // t.exp(), t.where(...): a built-in that takes a tile first but has no method form (§5.9).
+  const BuiltinSig* fn = base.kind == ValueKind::Tile ? find_builtin(e.name) : nullptr;
+  if (fn && (builtin_family(fn->id) == BuiltinFamily::Elementwise || builtin_family(fn->id) == BuiltinFamily::Shape)) {
+    std::string self = sm_.file(e.args[0]->range.file).snippet(e.args[0]->range);
+    diag_.error(e.range, describe(base) + " has no method '" + e.name + "'; write " + e.name + "(" +
+                             (self.empty() ? "x" : self) + (required_positional(*fn) > 1 ? ", ...)" : ")"));
+    return Value::error();
   }
   diag_.error(e.range, describe(base) + " has no attribute '" + e.name + "'" +
                            (base.kind == ValueKind::Tile ? " (tiles have .dtype, .shape, .ndim and methods such as .astype())" : ""));
