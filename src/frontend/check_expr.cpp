@@ -238,6 +238,7 @@ Value Checker::check_name(Expr& e) {
   }
   if (module_)
     if (const Global* g = lookup_global(e.name, *module_, e.range)) {
+      if (g->value.is_error()) return g->value;  // its definition failed: reported there
       if (in_grid_ && g->kind != Global::Kind::Constant) {
         diag_.error(e.range, "'" + e.name + "' cannot be used in grid=");
         return Value::error();
