@@ -104,6 +104,7 @@ Value Checker::cast_value(const Value& v, DType to) const {
 }
 
 Value Checker::check_expr(Expr& e) {
+  if (e.poisoned) return e.value = Value::error();
   if (in_grid_) {
     bool ok = e.kind == ExprKind::Name || e.kind == ExprKind::Int || e.kind == ExprKind::Call ||
               (e.kind == ExprKind::Binary &&

@@ -55,20 +55,42 @@ namespace tilec {
 
 ExprPtr ParseContext::limit(ExprPtr e, size_t first_new) {
   int depth = first_new > 0 ? e->depth - 1 : 0;
+  bool poisoned = e->poisoned;  // a comparison chain growing on a poisoned start
   for (size_t i = first_new; i < e->args.size(); ++i)
-    if (e->args[i]) depth = std::max<int>(depth, e->args[i]->depth);
+    if (e->args[i]) {
+      depth = std::max<int>(depth, e->args[i]->depth);
+      poisoned = poisoned || e->args[i]->poisoned;
+    }
   for (const Keyword& k : e->kwargs)
-    if (k.value) depth = std::max<int>(depth, k.value->depth);
-  if (depth + 1 <= kMaxExprDepth) {
+    if (k.value) {
+      depth = std::max<int>(depth, k.value->depth);
+      poisoned = poisoned || k.value->poisoned;
+    }
+  if (!poisoned && depth + 1 <= kMaxExprDepth) {
     e->depth = uint16_t(depth + 1);
     return e;
   }
-  if (!depth_reported)
-    diag.error(e->range, fmt::format("expression too deep: more than {} operations inside one another (each "
-                                     "operator of a chain like a + b + c counts); split it with variables",
-                                     kMaxExprDepth));
-  depth_reported = true;
-  return make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
+  // Too deep, or around a part that was: the whole expression becomes one poisoned leaf (the
+  // checker says nothing more about it), and the error is reported once at the outermost
+  // expression, whose start is where the nesting begins (report_too_deep).
+  if (!depth_reported) {
+    depth_reported = true;
+    too_deep = e->range;
+    too_deep_echo = lexer.error_line() != 0 && lexer.error_line() == e->range.begin.line;
+  } else if (e->range.begin.offset <= too_deep.begin.offset && e->range.end.offset >= too_deep.end.offset &&
+             e->range.file == too_deep.file) {
+    too_deep = e->range;
+  }
+  ExprPtr leaf = make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
+  leaf->poisoned = true;
+  return leaf;
+}
+
+void ParseContext::report_too_deep() {
+  if (!depth_reported || too_deep_echo) return;  // a lexer error ("brackets nested too deeply") said it
+  diag.error(too_deep, fmt::format("expression too deep: more than {} operations inside one another (each "
+                                   "operator of a chain like a + b + c counts); split it with variables",
+                                   kMaxExprDepth));
 }
 
 ExprPtr ParseContext::binary(ExprKind k, Op op, ExprPtr a, ExprPtr b, const SourceRange& r) {
@@ -395,6 +417,7 @@ void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, 
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
+  ctx.report_too_deep();
   out.broken = diag.error_count() != errors || diag.too_many();
 }
 

@@ -25,10 +25,13 @@ struct ParseContext {
   ExprPtr tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r);
   ExprPtr slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRange& r);
   /// Sets `e->depth` from its children (from `args[first_new]` on when the earlier ones are
-  /// already counted, as when a comparison chain grows). Past kMaxExprDepth it reports once
-  /// and returns a childless node instead, so a million-deep `-(-(...))` or `1+1+...` keeps
-  /// the tree (and every later recursion over it) small.
+  /// already counted, as when a comparison chain grows). Past kMaxExprDepth, and around a part
+  /// that was, it returns a poisoned childless node instead, so a million-deep `-(-(...))` or
+  /// `1+1+...` keeps the tree (and every later recursion over it) small.
   ExprPtr limit(ExprPtr e, size_t first_new = 0);
+  /// After parsing: "expression too deep" once, at the outermost expression that limit()
+  /// poisoned first, unless the lexer reported an error on its line (brackets nested too deeply).
+  void report_too_deep();
   /// Decimal, hex (0x), binary (0b) or octal (0o) with `_` separators; values past 2^64-1
   /// are reported here ("integer literal ... does not fit in 64 bits").
   ExprPtr int_literal(std::string_view text, const SourceRange& r);
@@ -59,6 +62,8 @@ struct ParseContext {
   bool report_python_form();
 
   bool depth_reported = false;
+  SourceRange too_deep{};      ///< the outermost expression around the first one too deep
+  bool too_deep_echo = false;  ///< the lexer reported an error on its line
   Token last{};           ///< the last token handed to the parser: the lookahead at an error
   Token before_last{};    ///< the one before it
   Token line_first{};     ///< the first token of the current logical line (not INDENT/DEDENT)
