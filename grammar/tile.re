@@ -65,7 +65,8 @@ Token Lexer::scan() {
       prefix string {
         const char* quote = start;
         while (*quote != '"' && *quote != '\'') ++quote;
-        error(make(TokKind::ERROR, start, cursor_).range, string_prefix_message(std::string_view(start, size_t(quote - start))));
+        std::string_view prefix(start, size_t(quote - start));
+        error(make(TokKind::ERROR, start, cursor_).range, string_prefix_message(prefix));
         Token t = make(TokKind::STRING, start, cursor_);
         t.text = std::string_view(quote, size_t(cursor_ - quote));
         return t;

@@ -115,14 +115,15 @@ std::optional<std::vector<int64_t>> Checker::const_shape(Expr* e, const char* wh
   std::vector<int64_t> shape;
   for (const Value* x : elems) {
     if (!x->is_const() || !is_integer(x->tile.dtype)) {
-      Diagnostic& d = diag_.error(e->range, std::string(what) + " must be a compile-time integer or a tuple of them, not " +
-                                                describe_nonconst(*x));
+      Diagnostic& d = diag_.error(e->range, std::string(what) + " must be a compile-time integer or a tuple of "
+                                                "them, not " + describe_nonconst(*x));
       if (x->kind == ValueKind::Tile && x->is_scalar() && is_integer(x->tile.dtype))  // `shape=(1, N)`, N an extent
         DiagnosticEngine::note(d, e->range,
                                std::string("tile shapes are compile-time constants: take a constant size that is large "
                                            "enough (a power of two, such as a module constant TILE) and mask the "
                                            "elements past the extent (arange(TILE) < n") +
-                                   (std::string_view(what).rfind("load", 0) == 0 ? "; the load reads padding there" : "") +
+                                   (std::string_view(what).rfind("load", 0) == 0 ? "; the load reads padding there"
+                                                                                 : "") +
                                    "), or loop over the extent in tiles: for j in range(cdiv(n, TILE))");
       return std::nullopt;
     }

@@ -47,7 +47,8 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
 
 /// Checks what the header needs of one kernel beyond its name: parameter and dimension-symbol
 /// names are C identifiers that are neither keywords nor reserved (`stream`, `grid`, `num_sms`,
-/// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides` (array_argument_name);
+/// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides`
+/// (array_argument_name);
 /// scalar dtypes can cross the C ABI (not tf32/f8); every dimension symbol is used; the grid has
 /// 1 to 3 expressions naming only dimension symbols, integer scalars, `num_sms` (when declared)
 /// and the helpers; variants, threads and cluster dims are sane. Appends one message per problem,
