@@ -2,6 +2,7 @@
 // One raw token per call; NEWLINE for each '\n'. Indentation is measured by the wrapper in
 // src/frontend/indentation.cpp, so this file reads like a table.
 #include "frontend/lexer.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 
@@ -26,6 +27,8 @@ Token Lexer::scan() {
       ident  = [a-zA-Z_] [a-zA-Z_0-9]*;
       dqchar = [^"\\\n\x00] | "\\" [^\n\x00];
       sqchar = [^'\\\n\x00] | "\\" [^\n\x00];
+      string = ["] dqchar* ["] | ['] sqchar* ['];
+      prefix = [fFrRbBuU] | [rR] [bBfF] | [bBfF] [rR];
 
       $                  { return make(TokKind::END, start, start); }
       [ \t\r\f]+         { continue; }
@@ -56,7 +59,18 @@ Token Lexer::scan() {
       ident      { return make(TokKind::IDENT, start, cursor_); }
       float      { return make(TokKind::FLOAT, start, cursor_); }
       dec | hex | bin | oct { return make(TokKind::INT, start, cursor_); }
-      ["] dqchar* ["] | ['] sqchar* ['] { return make(TokKind::STRING, start, cursor_); }
+      string     { return make(TokKind::STRING, start, cursor_); }
+      // Python's f"...", r"...", b"...": one error, then the string as if unprefixed, so the
+      // statement still parses (the parser reports nothing more on a line the lexer faulted).
+      prefix string {
+        const char* quote = start;
+        while (*quote != '"' && *quote != '\'') ++quote;
+        std::string_view prefix(start, size_t(quote - start));
+        error(make(TokKind::ERROR, start, cursor_).range, string_prefix_message(prefix));
+        Token t = make(TokKind::STRING, start, cursor_);
+        t.text = std::string_view(quote, size_t(cursor_ - quote));
+        return t;
+      }
       ["] dqchar* | ['] sqchar* {
         error(make(TokKind::ERROR, start, cursor_).range, "unterminated string literal");
         continue;
@@ -66,6 +80,8 @@ Token Lexer::scan() {
       ")"   { return make(TokKind::RPAREN, start, cursor_); }
       "["   { return make(TokKind::LBRACKET, start, cursor_); }
       "]"   { return make(TokKind::RBRACKET, start, cursor_); }
+      "{"   { return make(TokKind::LBRACE, start, cursor_); }  // no rule takes them: the parser
+      "}"   { return make(TokKind::RBRACE, start, cursor_); }  // names dict and set literals
       ","   { return make(TokKind::COMMA, start, cursor_); }
       ":"   { return make(TokKind::COLON, start, cursor_); }
       ";"   { return make(TokKind::SEMI, start, cursor_); }

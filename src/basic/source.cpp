@@ -27,6 +27,12 @@ SourcePos SourceFile::position(size_t offset) const {
   return SourcePos{line, uint32_t(offset - line_starts[line - 1] + 1), uint32_t(offset)};
 }
 
+std::string SourceFile::snippet(const SourceRange& r, size_t max) const {
+  if (r.end.offset < r.begin.offset || r.end.offset > text.size() || r.end.offset - r.begin.offset > max) return "";
+  std::string t = text.substr(r.begin.offset, r.end.offset - r.begin.offset);
+  return t.find('\n') == std::string::npos ? t : "";
+}
+
 size_t utf8_sequence_length(std::string_view s, size_t i) {
   auto byte = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
   unsigned b0 = byte(0);
@@ -46,6 +52,10 @@ uint32_t SourceManager::add(std::string path, std::string text) {
   auto f = std::make_unique<SourceFile>();
   f->path = std::move(path);
   f->text = std::move(text);
+  // An old Mac line end (a '\r' alone) becomes '\n', so that the lexer, the line table and the
+  // printed source lines all see one line end ("\r\n" stays: the lexer skips its '\r').
+  for (size_t i = 0; i < f->text.size(); ++i)
+    if (f->text[i] == '\r' && (i + 1 == f->text.size() || f->text[i + 1] != '\n')) f->text[i] = '\n';
   f->line_starts.push_back(0);
   for (size_t i = 0; i < f->text.size(); ++i)
     if (f->text[i] == '\n' && i + 1 < f->text.size()) f->line_starts.push_back(uint32_t(i + 1));

@@ -45,13 +45,16 @@ struct SourceRange {
 /// One loaded source file.
 struct SourceFile {
   std::string path;     ///< as given on the command line or found through `import`
-  std::string text;     ///< the bytes, unchanged
+  std::string text;     ///< the bytes, except that a lone '\r' (an old Mac line end) is '\n'
   std::vector<uint32_t> line_starts;  ///< byte offset of each line's first byte
 
   /// The text of 1-based line `line`, without its newline; empty past the end.
   std::string_view line_text(uint32_t line) const;
   /// The line and column of byte `offset`.
   SourcePos position(size_t offset) const;
+  /// The text of `r` (a range in this file) for quoting in a message, or "" when it spans
+  /// lines or is longer than `max` bytes.
+  std::string snippet(const SourceRange& r, size_t max = 40) const;
 };
 
 /// The length of the UTF-8 sequence that starts at `s[i]` (1 for ASCII), or 0 when the bytes

@@ -2,6 +2,7 @@
 #include "basic/spelling.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace tilec {
 
@@ -22,9 +23,29 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// Two names that differ only in the case of letters: `true` and `True`, `block` and `BLOCK`.
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+size_t max_typo_edits(size_t length) {
+  // One edit in a short name already changes a third of it or more: `math` is 2 edits from
+  // `cat`, `totl` from `bool`, and neither is a typo of them. Clang's typo correction allows
+  // (length + 2) / 3 edits, which would take both; a 4-letter name gets 1 here.
+  if (length <= 1) return 0;  // replacing the whole name is no typo (`x` for `i`)
+  return length <= 4 ? 1 : 2;
+}
+
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
-  size_t limit = std::min<size_t>(name.size() <= 3 ? 1 : 2, name.empty() ? 0 : name.size() - 1);
+  // A difference in case only is the likeliest typo of all, however long the name.
   std::string best;
+  for (const std::string& c : candidates)
+    if (c != name && same_ignoring_case(name, c) && (best.empty() || c < best)) best = c;
+  if (!best.empty()) return best;
+  size_t limit = max_typo_edits(name.size());
   size_t best_distance = limit + 1;
   for (const std::string& c : candidates) {
     size_t d = edit_distance(name, c);

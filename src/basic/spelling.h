@@ -13,11 +13,16 @@ namespace tilec {
 /// Case-sensitive, byte by byte; O(|a|·|b|) time, O(|b|) memory.
 size_t edit_distance(std::string_view a, std::string_view b);
 
-/// The candidate nearest to `name` when it is near enough to be a typo of it: at most 2 edits
-/// away, or 1 for a name of 3 characters or fewer, and fewer edits than `name` has characters
-/// (so that `x` does not suggest `i`). Among equally near candidates, the first in byte order,
-/// so the answer does not depend on the candidates' order. "" when none is near enough, and
-/// for a candidate equal to `name`.
+/// How many edits a typo of a name of `length` characters may have: 0 for one character (a
+/// different one-letter name is no typo), 1 up to 4 characters (so a 4-letter word is not
+/// "corrected" to an unrelated 3-letter one), 2 beyond.
+size_t max_typo_edits(size_t length);
+
+/// The candidate nearest to `name` when it is near enough to be a typo of it. A candidate that
+/// differs from `name` only in the case of letters (`true` for `True`) wins outright; otherwise
+/// at most max_typo_edits(|name|) edits. Among equally near candidates, the first in byte order,
+/// so the answer does not depend on the candidates' order. "" when none is near enough, and for
+/// a candidate equal to `name`.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
 
 /// "; did you mean 'load'?" for closest_name's answer, to end a message with; "" when none.

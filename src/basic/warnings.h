@@ -27,6 +27,8 @@ namespace tilec {
     "bid() or num_blocks() of an axis the grid does not have (always 0, or 1)")                    \
   X(HistogramPadding, "histogram-padding", true,                                                   \
     "histogram() of a zero-padded load without a mask: the padding counts in bin 0")               \
+  X(InfiniteLoop, "infinite-loop", true,                                                           \
+    "a while loop whose condition is always true and that no break or return leaves: it never ends") \
   X(NumStages, "num-stages", true,                                                                 \
     "a num_stages request that does not fit in shared memory: the loop runs fewer stages")        \
   X(OutputExtension, "output-extension", true,                                                     \
@@ -40,7 +42,8 @@ namespace tilec {
     "max, min, argmax, argmin, prod or cumprod of a zero-padded load: the padding can win")       \
   X(ShadowBuiltin, "shadow-builtin", true, "an assignment to the name of a built-in or a dtype")   \
   X(Spills, "spills", true, "a kernel spills registers to local memory (ptxas)")                    \
-  X(UnreachableCode, "unreachable-code", true, "a statement after return, break or continue")     \
+  X(UnreachableCode, "unreachable-code", true,                                                     \
+    "a statement after return, break or continue, or after a while True loop that no break leaves") \
   X(UnusedValue, "unused-value", true, "an expression statement whose value is not used")           \
   X(Wgmma, "wgmma", true,                                                                          \
     "an mma in a loop that runs on mma.sync on a target with wgmma: the tma_wgmma path does not fit")

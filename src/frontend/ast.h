@@ -59,6 +59,9 @@ struct Expr {
   std::vector<Op> cmp_ops;       ///< Compare
   std::vector<Keyword> kwargs;   ///< Call
   uint16_t depth = 1;            ///< parser: 1 + the deepest child (bounded by kMaxExprDepth)
+  /// Parser: this node stands for an expression dropped after an error that was reported (one
+  /// nested too deeply); the checker gives it an error value without a message of its own.
+  bool poisoned = false;
 
   // Filled by the checker.
   Value value;                   ///< what the expression denotes

@@ -115,8 +115,16 @@ std::optional<std::vector<int64_t>> Checker::const_shape(Expr* e, const char* wh
   std::vector<int64_t> shape;
   for (const Value* x : elems) {
     if (!x->is_const() || !is_integer(x->tile.dtype)) {
-      diag_.error(e->range, std::string(what) + " must be a compile-time integer or a tuple of them, not " +
-                                describe_nonconst(*x));
+      Diagnostic& d = diag_.error(e->range, std::string(what) + " must be a compile-time integer or a tuple of "
+                                                "them, not " + describe_nonconst(*x));
+      if (x->kind == ValueKind::Tile && x->is_scalar() && is_integer(x->tile.dtype))  // `shape=(1, N)`, N an extent
+        DiagnosticEngine::note(d, e->range,
+                               std::string("tile shapes are compile-time constants: take a constant size that is large "
+                                           "enough (a power of two, such as a module constant TILE) and mask the "
+                                           "elements past the extent (arange(TILE) < n") +
+                                   (std::string_view(what).rfind("load", 0) == 0 ? "; the load reads padding there"
+                                                                                 : "") +
+                                   "), or loop over the extent in tiles: for j in range(cdiv(n, TILE))");
       return std::nullopt;
     }
     shape.push_back(x->constant->i);
@@ -233,6 +241,7 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
       if (!expect_scalar_int(a.get(0), "cdiv's first argument") || !expect_scalar_int(a.get(1), "cdiv's second argument"))
         return Value::error();
       const Value &x = a.get(0)->value, &y = a.get(1)->value;
+      if (!x.constant && grid_divides_by_zero(y, *a.get(1))) return Value::error();
       std::optional<DType> t = promote(x, y, *a.call, *a.get(0), *a.get(1));
       if (!t) return Value::error();
       Value r = Value::make_scalar(*t);
@@ -388,8 +397,16 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
                                                     : const_shape(a.get(2), "load's shape");
     if (!shape) return Value::error();
     if (int(shape->size()) != rank) {
-      diag_.error(a.get(2)->range, fmt::format("shape has {} dimensions but array '{}' has rank {}", shape->size(),
-                                               arr.array->name, rank));
+      Diagnostic& d = diag_.error(a.get(2)->range, fmt::format("shape has {} dimensions but array '{}' has rank {}",
+                                                               shape->size(), arr.array->name, rank));
+      if (shape->empty()) {  // one element of an array of rank 1 or more (§7.2.1 status note)
+        std::string at = rank == 1 ? "i" : rank == 2 ? "(i, j)" : "(i, j, ...)";
+        std::string ones = rank == 1 ? "(1,)" : rank == 2 ? "(1, 1)" : "(1, 1, ...)";
+        DiagnosticEngine::note(d, a.get(2)->range,
+                               fmt::format("to read one element as a scalar, use gather({0}, {1}) (element indices); "
+                                           "load({0}, index=..., shape={2}) reads a one-element tile",
+                                           arr.array->name, at, ones));
+      }
       return Value::error();
     }
     Value r = Value::make_tile(TileType{arr.array->dtype, *shape});

@@ -8,6 +8,7 @@
 #include "frontend/checker.h"
 #include "basic/consteval.h"
 #include "basic/spelling.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 
@@ -59,6 +60,13 @@ const char* dtype_spelled_elsewhere(const std::string& name) {
   return nullptr;
 }
 
+// How many arguments a call of `sig` needs before its keyword-only ones: 1 for exp(x, *,
+// approx=), 3 for where(c, a, b).
+size_t required_positional(const BuiltinSig& sig) {
+  return size_t(std::count_if(sig.params.begin(), sig.params.end(),
+                              [](const BuiltinParam& p) { return p.required && !p.keyword_only && !p.rest; }));
+}
+
 bool is_comparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }
@@ -96,6 +104,7 @@ Value Checker::cast_value(const Value& v, DType to) const {
 }
 
 Value Checker::check_expr(Expr& e) {
+  if (e.poisoned) return e.value = Value::error();
   if (in_grid_) {
     bool ok = e.kind == ExprKind::Name || e.kind == ExprKind::Int || e.kind == ExprKind::Call ||
               (e.kind == ExprKind::Binary &&
@@ -190,8 +199,7 @@ std::vector<std::string> Checker::visible_names() const {
 #define X(e, spelling, ...) names.push_back(spelling);
   TILEC_DTYPES(X)
 #undef X
-  names.push_back("inf");
-  names.push_back("nan");
+  for (const char* name : {"inf", "nan", "True", "False", "None"}) names.push_back(name);  // `true` means True
   return names;
 }
 
@@ -230,6 +238,7 @@ Value Checker::check_name(Expr& e) {
   }
   if (module_)
     if (const Global* g = lookup_global(e.name, *module_, e.range)) {
+      if (g->value.is_error()) return g->value;  // its definition failed: reported there
       if (in_grid_ && g->kind != Global::Kind::Constant) {
         diag_.error(e.range, "'" + e.name + "' cannot be used in grid=");
         return Value::error();
@@ -251,19 +260,26 @@ Value Checker::check_name(Expr& e) {
   }
   if (e.name == "inf") return Value::make_const(DType::F32, Scalar{0, INFINITY}, true);
   if (e.name == "nan") return Value::make_const(DType::F32, Scalar{0, NAN}, true);
-  // A module with syntax errors (this one or an import) may have lost the definition: its
-  // errors were reported.
-  bool broken = module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
-                                                           [](const auto& i) { return i.second && i.second->broken; }));
-  if (!broken) {
+  if (!definitions_may_be_lost()) {
     std::string msg = "use of undefined name '" + e.name + "'";
-    if (const char* dtype = dtype_spelled_elsewhere(e.name))
+    if (const char* keyword = python_keyword_message(e.name))
+      msg = keyword;  // `raise` alone: the construct, not the name, is what is missing
+    else if (const char* dtype = dtype_spelled_elsewhere(e.name))
       msg += std::string("; the dtype is spelled '") + dtype + "'";
+    else if (std::optional<std::string> hint = python_name_hint(e.name))
+      msg += *hint;  // `math`, `len`, `sort`: a Python name, not a typo
     else
       msg += did_you_mean(e.name, visible_names());
     diag_.error(e.range, msg);
   }
   return Value::error();
+}
+
+bool Checker::definitions_may_be_lost() const {
+  // A module with syntax errors (this one or an import) may have lost the definition: its
+  // errors were reported.
+  return module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
+                                                    [](const auto& i) { return i.second && i.second->broken; }));
 }
 
 Value Checker::check_tuple(Expr& e) {
@@ -367,7 +383,18 @@ Value Checker::check_binary(Expr& e) {
   Value a = check_expr(*e.args[0]);
   Value b = check_expr(*e.args[1]);
   if (a.is_error() || b.is_error()) return Value::error();
+  if (e.op == Op::FloorDiv && grid_divides_by_zero(b, *e.args[1])) return Value::error();
   return binary_values(e.op, a, b, e, *e.args[0], *e.args[1]);
+}
+
+bool Checker::grid_divides_by_zero(const Value& divisor, const Expr& where) {
+  // The kernel computes x // 0 as some value (§8.4), but the launch stub evaluates grid= in C
+  // on the host, where it is undefined behaviour (SIGFPE on x86). A constant dividend was folded
+  // already ("integer division by zero in a constant expression").
+  if (!in_grid_ || !divisor.is_const() || !is_integer(divisor.tile.dtype) || divisor.constant->i != 0) return false;
+  diag_.error(where.range, "division by zero in grid=: the launch stub evaluates the grid in C on the host, where "
+                           "it is undefined behaviour");
+  return true;
 }
 
 Value Checker::binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs) {
@@ -661,6 +688,14 @@ Value Checker::check_attribute(Expr& e) {
       return v;
     }
   }
+  // t.exp(), t.where(...): a built-in that takes a tile first but has no method form (§5.9).
+  const BuiltinSig* fn = base.kind == ValueKind::Tile ? find_builtin(e.name) : nullptr;
+  if (fn && (builtin_family(fn->id) == BuiltinFamily::Elementwise || builtin_family(fn->id) == BuiltinFamily::Shape)) {
+    std::string self = sm_.file(e.args[0]->range.file).snippet(e.args[0]->range);
+    diag_.error(e.range, describe(base) + " has no method '" + e.name + "'; write " + e.name + "(" +
+                             (self.empty() ? "x" : self) + (required_positional(*fn) > 1 ? ", ...)" : ")"));
+    return Value::error();
+  }
   diag_.error(e.range, describe(base) + " has no attribute '" + e.name + "'" +
                            (base.kind == ValueKind::Tile ? " (tiles have .dtype, .shape, .ndim and methods such as .astype())" : ""));
   return Value::error();
@@ -746,6 +781,14 @@ Value Checker::check_call(Expr& e) {
       }
     }
   }
+  // float('-inf'): Python's spelling of a special float, here the predeclared -inf.
+  if (callee.kind == ExprKind::Name && callee.name == "float" && e.args.size() == 2 && e.kwargs.empty() &&
+      e.args[1]->kind == ExprKind::String && !lookup_local(callee.name) &&
+      !(module_ && lookup_global(callee.name, *module_, callee.range)) && !definitions_may_be_lost())
+    if (std::optional<std::string> msg = python_special_float_message(e.args[1]->text)) {
+      diag_.error(e.range, *msg);
+      return Value::error();
+    }
   Value f = check_expr(callee);
   if (f.is_error()) return f;
   switch (f.kind) {

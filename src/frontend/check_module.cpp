@@ -10,6 +10,7 @@
 #include "frontend/checker.h"
 #include "basic/consteval.h"
 #include "frontend/parse.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 
@@ -133,6 +134,10 @@ ModuleScope* Checker::check_module(Module* m) {
           calls.push_back(s->value.get());  // static_assert: checked after the constants
           break;
         }
+        if (const char* keyword = s->value->kind == ExprKind::Name ? python_keyword_message(s->value->name) : nullptr) {
+          diag_.error(s->value->range, keyword);  // `raise` alone: the construct is what is missing
+          break;
+        }
         [[fallthrough]];
       default:
         diag_.error(s->range, "only constants, imports, functions and kernels may appear at module level");
@@ -202,6 +207,16 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
     }
   }
   std::string alias = s.name.substr(s.name.find_last_of('.') + 1);
+  // A module that could not be imported (reported here) still binds its name, poisoned, so that
+  // its uses stay quiet instead of each adding "use of undefined name".
+  auto poison = [&] {
+    Global g;
+    g.kind = Global::Kind::Module;
+    g.range = s.range;
+    g.value = Value::error();
+    from.globals.try_emplace(alias, g);
+    return nullptr;
+  };
   if (found.empty()) {
     Diagnostic& d = diag_.error(s.range, "cannot find module '" + s.name + "' (looked for '" + rel + "')");
     std::string where = "searched " + dir.string();
@@ -210,21 +225,21 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
       DiagnosticEngine::note(d, s.range, foreign_module_note(s.name, ""));
     else
       DiagnosticEngine::note(d, s.range, where + "; add a folder with -I");
-    return nullptr;
+    return poison();
   }
   ModuleScope* target = nullptr;
   if (auto it = by_path_.find(found); it != by_path_.end()) {
     target = it->second;
     if (target->checking) {
       diag_.error(s.range, "import cycle: '" + s.name + "' imports this module again, directly or indirectly");
-      return nullptr;
+      return poison();
     }
   } else {
     std::string error;
     uint32_t id = sm_.load(found, error);
     if (!id) {
       diag_.error(s.range, "cannot read '" + found + "': " + error);
-      return nullptr;
+      return poison();
     }
     out_.dependencies.push_back(found);
     auto m = std::make_unique<Module>();

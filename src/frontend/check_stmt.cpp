@@ -111,7 +111,7 @@ bool Checker::check_stmt(Stmt& s) {
     case StmtKind::AugAssign: check_assign(s); return false;
     case StmtKind::If: return check_if(s);
     case StmtKind::For: check_for(s); return false;
-    case StmtKind::While: check_while(s); return false;
+    case StmtKind::While: return check_while(s);
     case StmtKind::Break:
     case StmtKind::Continue:
       if (fn_->loop_depth == 0) {
@@ -372,7 +372,28 @@ void Checker::check_for(Stmt& s) {
   check_loop_body(s, s.body, s.target.get(), &index);
 }
 
-void Checker::check_while(Stmt& s) {
+namespace {
+
+// A `break` of the loop whose body is `body`: in it or in its `if` branches, not in a loop
+// nested inside (that one's own).
+bool breaks_out(const StmtList& body) {
+  for (const StmtPtr& s : body) {
+    if (s->kind == StmtKind::Break) return true;
+    if (s->kind == StmtKind::If && (breaks_out(s->body) || breaks_out(s->orelse))) return true;
+  }
+  return false;
+}
+
+// A `return` anywhere in `body`, nested loops included.
+bool returns_somewhere(const StmtList& body) {
+  for (const StmtPtr& s : body)
+    if (s->kind == StmtKind::Return || returns_somewhere(s->body) || returns_somewhere(s->orelse)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Checker::check_while(Stmt& s) {
   // The condition is evaluated each iteration, with the carried values of the loop.
   std::set<std::string> assigned;
   assigned_names(s.body, assigned);
@@ -388,6 +409,16 @@ void Checker::check_while(Stmt& s) {
   if (!c.is_error() && !c.is_scalar())
     diag_.error(s.value->range, "a 'while' condition must be a scalar, not " + describe(c));
   check_loop_body(s, s.body, nullptr, nullptr);
+  // `while True:` that no break leaves: the code after it is never reached. Without a return
+  // either, the CTA never ends (the launch hangs): one warning for that, at the loop, rather
+  // than a second one at the statement after it.
+  bool endless = c.is_const() && scalar_truth(*c.constant, c.tile.dtype) && !breaks_out(s.body);
+  if (endless && !returns_somewhere(s.body)) {
+    diag_.warning(Warning::InfiniteLoop, SourceRange{s.range.file, s.range.begin, s.value->range.end},
+                  "this loop never ends: its condition is always true and no 'break' or 'return' leaves it");
+    return false;
+  }
+  return endless;
 }
 
 void Checker::check_return(Stmt& s) {

@@ -94,7 +94,9 @@ class Checker {
   void bind_name(Expr& name, const Value& v);
   bool check_if(Stmt& s);
   void check_for(Stmt& s);
-  void check_while(Stmt& s);
+  /// True when the loop never falls through to the statement after it (`while True:` that
+  /// only a `return` leaves), for -Wunreachable-code.
+  bool check_while(Stmt& s);
   void check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, const Value* index_value);
   void check_return(Stmt& s);
   void check_assert(Stmt& s);
@@ -105,6 +107,8 @@ class Checker {
   Value check_name(Expr& e);
   Value check_binary(Expr& e);
   Value binary_values(Op op, const Value& a, const Value& b, Expr& e, Expr& lhs, Expr& rhs);
+  /// In grid=, an error at `where` when `divisor` (of `//` or cdiv) is the constant 0; true then.
+  bool grid_divides_by_zero(const Value& divisor, const Expr& where);
   Value check_unary(Expr& e);
   Value check_compare(Expr& e);
   Value check_boolop(Expr& e);
@@ -174,8 +178,11 @@ class Checker {
   const LocalVar* lookup_local(const std::string& name) const;
   const Global* lookup_global(const std::string& name, ModuleScope& ms, const SourceRange& r);
   /// Every name a use could mean here (locals, the module's and its imports' names, dtypes,
-  /// built-ins), for the "did you mean" of an undefined one.
+  /// built-ins, and True, False and None), for the "did you mean" of an undefined one.
   std::vector<std::string> visible_names() const;
+  /// True when this module or one it imports had syntax errors: a name may be undefined only
+  /// because its definition did not parse, so no error is reported for it.
+  bool definitions_may_be_lost() const;
   int var_id(const std::string& name);
 
   SourceManager& sm_;

@@ -75,16 +75,28 @@ void Lexer::line_start() {
     }
     indents_.push_back(width);
     pending_.push_back(at);
+    misindent_width_ = -1;  // a new block: its mistakes are new ones
     return;
   }
   while (width < indents_.back()) {
+    // Between the enclosing level and this block's (2 spaces where the levels are 0 and 4):
+    // the line stays in the block. Closing it would put the line, and the lines after it that
+    // are back at the block's level, in the wrong place ("bid() can only be used inside a
+    // kernel", "unexpected indent"). Further lines of the same width in the same block are the
+    // same mistake: reported once.
+    if (width > indents_[indents_.size() - 2]) {
+      bool again = misindent_width_ == width && misindent_depth_ == indents_.size();
+      if (!again) error(at.range, "unindent does not match any outer indentation level");
+      misindent_width_ = width;
+      misindent_depth_ = indents_.size();
+      return;
+    }
     indents_.pop_back();
+    misindent_width_ = -1;
     Token d = at;
     d.kind = TokKind::DEDENT;
     pending_.push_back(d);
   }
-  if (width != indents_.back())
-    error(at.range, "unindent does not match any outer indentation level");
 }
 
 // Inside brackets newlines are ignored, so one missing ')' would swallow the rest of the file.
@@ -173,6 +185,7 @@ Token Lexer::next() {
       }
       case TokKind::LPAREN:
       case TokKind::LBRACKET:
+      case TokKind::LBRACE:  // a dict literal spanning lines is one error, not one per line
         if (bracket_depth_ == 0) {
           first_open_ = t;
           first_open_indent_ = indents_.back();
@@ -182,6 +195,7 @@ Token Lexer::next() {
         break;
       case TokKind::RPAREN:
       case TokKind::RBRACKET:
+      case TokKind::RBRACE:
         if (bracket_depth_ > 0) --bracket_depth_;
         break;
       default:
@@ -199,8 +213,9 @@ const Token* Lexer::open_bracket() const { return bracket_depth_ > 0 ? &first_op
 void Lexer::skip_rest_of_line() {
   for (;;) {
     Token t = scan();
-    if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET) ++bracket_depth_;
-    if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET) && bracket_depth_ > 0) --bracket_depth_;
+    if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET || t.kind == TokKind::LBRACE) ++bracket_depth_;
+    if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET || t.kind == TokKind::RBRACE) && bracket_depth_ > 0)
+      --bracket_depth_;
     bool line_ends = t.kind == TokKind::NEWLINE && (bracket_depth_ == 0 || unclosed_bracket_ends_here());
     if (t.kind == TokKind::END || line_ends) {
       t.kind = TokKind::NEWLINE;  // scan() returns END again on the next call

@@ -70,6 +70,8 @@ class Lexer {
   bool tab_reported_ = false;  // a tab in indentation is reported once per file
   bool depth_reported_ = false;  // so is indentation deeper than kMaxIndentDepth
   int line_tokens_ = 0;
+  int misindent_width_ = -1;    // the width of the last line that matched no level, kept in
+  size_t misindent_depth_ = 0;  // the block at this depth of indents_ (line_start)
   SourcePos prev_end_;        // end of the last token returned (NEWLINE goes there)
   bool starts_line_ = false;
   uint32_t error_line_ = 0;

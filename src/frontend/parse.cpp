@@ -32,6 +32,7 @@ namespace yy {
 parser::symbol_type yylex(tilec::ParseContext& ctx) {
   using tilec::TokKind;
   tilec::Token t = ctx.lexer.next();
+  ctx.saw_token(t);
   switch (t.kind) {
     case TokKind::END: return parser::make_END(t.range);
     case TokKind::IDENT: return parser::make_IDENT(t.text, t.range);
@@ -54,20 +55,42 @@ namespace tilec {
 
 ExprPtr ParseContext::limit(ExprPtr e, size_t first_new) {
   int depth = first_new > 0 ? e->depth - 1 : 0;
+  bool poisoned = e->poisoned;  // a comparison chain growing on a poisoned start
   for (size_t i = first_new; i < e->args.size(); ++i)
-    if (e->args[i]) depth = std::max<int>(depth, e->args[i]->depth);
+    if (e->args[i]) {
+      depth = std::max<int>(depth, e->args[i]->depth);
+      poisoned = poisoned || e->args[i]->poisoned;
+    }
   for (const Keyword& k : e->kwargs)
-    if (k.value) depth = std::max<int>(depth, k.value->depth);
-  if (depth + 1 <= kMaxExprDepth) {
+    if (k.value) {
+      depth = std::max<int>(depth, k.value->depth);
+      poisoned = poisoned || k.value->poisoned;
+    }
+  if (!poisoned && depth + 1 <= kMaxExprDepth) {
     e->depth = uint16_t(depth + 1);
     return e;
   }
-  if (!depth_reported)
-    diag.error(e->range, fmt::format("expression too deep: more than {} operations inside one another (each "
-                                     "operator of a chain like a + b + c counts); split it with variables",
-                                     kMaxExprDepth));
-  depth_reported = true;
-  return make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
+  // Too deep, or around a part that was: the whole expression becomes one poisoned leaf (the
+  // checker says nothing more about it), and the error is reported once at the outermost
+  // expression, whose start is where the nesting begins (report_too_deep).
+  if (!depth_reported) {
+    depth_reported = true;
+    too_deep = e->range;
+    too_deep_echo = lexer.error_line() != 0 && lexer.error_line() == e->range.begin.line;
+  } else if (e->range.begin.offset <= too_deep.begin.offset && e->range.end.offset >= too_deep.end.offset &&
+             e->range.file == too_deep.file) {
+    too_deep = e->range;
+  }
+  ExprPtr leaf = make_expr(ExprKind::None, e->range);  // `e` and its children are freed here
+  leaf->poisoned = true;
+  return leaf;
+}
+
+void ParseContext::report_too_deep() {
+  if (!depth_reported || too_deep_echo) return;  // a lexer error ("brackets nested too deeply") said it
+  diag.error(too_deep, fmt::format("expression too deep: more than {} operations inside one another (each "
+                                   "operator of a chain like a + b + c counts); split it with variables",
+                                   kMaxExprDepth));
 }
 
 ExprPtr ParseContext::binary(ExprKind k, Op op, ExprPtr a, ExprPtr b, const SourceRange& r) {
@@ -196,6 +219,7 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
     lexer.drop_brackets();
     return;
   }
+  if (report_python_form()) return;
   std::string msg;
   parser::symbol_kind_type got = yyctx.token();
   if (got == parser::symbol_kind::S_INDENT) msg = "unexpected indent";
@@ -225,12 +249,69 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
   diag.error(yyctx.location(), msg);
 }
 
-std::string ParseContext::text(const SourceRange& r, size_t max) const {
-  const std::string& all = lexer.source().text;
-  if (r.end.offset < r.begin.offset || r.end.offset > all.size() || r.end.offset - r.begin.offset > max) return "";
-  std::string t = all.substr(r.begin.offset, r.end.offset - r.begin.offset);
-  return t.find('\n') == std::string::npos ? t : "";
+void ParseContext::saw_token(const Token& t) {
+  before_last = last;
+  last = t;
+  if (t.kind == TokKind::NEWLINE) at_line_start = true;
+  if (t.kind == TokKind::NEWLINE || t.kind == TokKind::INDENT || t.kind == TokKind::DEDENT || t.kind == TokKind::END)
+    return;
+  if (!at_line_start) {
+    if (line_second.kind == TokKind::END) line_second = t;
+    return;
+  }
+  at_line_start = false;
+  line_first = t;
+  line_second = Token{};
+  // A statement at the `try`'s column or left of it that is no clause of it ends the try.
+  bool clause = t.kind == TokKind::ELSE || (t.kind == TokKind::IDENT && python_try_clause(t.text));
+  if (try_col && t.range.begin.col <= try_col && !clause) try_col = 0;
 }
+
+bool ParseContext::report_python_form() {
+  // The lookahead of the syntax error is `last`: yylex recorded it.
+  // `except E:` and `finally:` (and `else:`) after a `try` reported: the same construct.
+  bool clause = line_first.kind == TokKind::ELSE ||
+                (line_first.kind == TokKind::IDENT && python_try_clause(line_first.text));
+  if (try_col && clause && line_first.range.begin.col == try_col) return true;
+  // A keyword the language lacks: the statement's first word (`with open(f) as g:`, unless
+  // the next token makes it a variable: `with = 3`), the unexpected word itself (`x is None`),
+  // or the word before it (`lambda q: q`, `if c: raise E`).
+  auto variable_follows = [](TokKind k) {
+    return k == TokKind::ASSIGN || k == TokKind::DOT || k == TokKind::COMMA || k == TokKind::LBRACKET ||
+           (k >= TokKind::PLUSEQ && k <= TokKind::SHREQ);
+  };
+  const Token* word = nullptr;
+  if (line_first.kind == TokKind::IDENT && python_statement_keyword(line_first.text) &&
+      !variable_follows(line_second.kind))
+    word = &line_first;
+  else if (last.kind == TokKind::IDENT && last.text == "is")
+    word = &last;
+  else if (before_last.kind == TokKind::IDENT && python_keyword_message(before_last.text))
+    word = &before_last;
+  if (word) {
+    diag.error(word->range, python_keyword_message(word->text));
+    if (word->text == "try" || python_try_clause(word->text)) try_col = word->range.begin.col;
+    return true;
+  }
+  if (last.kind == TokKind::LBRACKET) {
+    ListForm form = before_last.kind == TokKind::IN && line_first.kind == TokKind::FOR ? ListForm::ForIterable
+                    : is_comprehension(lexer.source().text, last.range.begin.offset) ? ListForm::Comprehension
+                                                                                     : ListForm::Literal;
+    diag.error(last.range, list_message(form));
+    return true;
+  }
+  if (last.kind == TokKind::LBRACE) {
+    diag.error(last.range, brace_message());
+    return true;
+  }
+  if (last.kind == TokKind::COMMA && line_first.kind == TokKind::IMPORT) {
+    diag.error(last.range, import_list_message());
+    return true;
+  }
+  return false;
+}
+
+std::string ParseContext::text(const SourceRange& r, size_t max) const { return lexer.source().snippet(r, max); }
 
 StmtPtr ParseContext::assignment(std::vector<AssignTarget> targets, ExprPtr value, const SourceRange& r) {
   if (targets.size() > 1) {
@@ -336,6 +417,7 @@ void parse_file(const SourceManager& sm, uint32_t file, DiagnosticEngine& diag, 
   ParseContext ctx{Lexer(sm, file, diag), diag, out};
   yy::parser parser(ctx);
   parser.parse();
+  ctx.report_too_deep();
   out.broken = diag.error_count() != errors || diag.too_many();
 }
 

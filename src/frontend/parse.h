@@ -7,6 +7,7 @@
 #include "frontend/ast.h"
 #include "basic/diagnostics.h"
 #include "frontend/lexer.h"
+#include "frontend/python_forms.h"
 #include "tile.tab.hh"
 
 namespace tilec {
@@ -24,10 +25,13 @@ struct ParseContext {
   ExprPtr tuple_or_single(std::vector<ExprPtr> elems, const SourceRange& r);
   ExprPtr slice(ExprPtr lo, ExprPtr hi, ExprPtr step, const SourceRange& r);
   /// Sets `e->depth` from its children (from `args[first_new]` on when the earlier ones are
-  /// already counted, as when a comparison chain grows). Past kMaxExprDepth it reports once
-  /// and returns a childless node instead, so a million-deep `-(-(...))` or `1+1+...` keeps
-  /// the tree (and every later recursion over it) small.
+  /// already counted, as when a comparison chain grows). Past kMaxExprDepth, and around a part
+  /// that was, it returns a poisoned childless node instead, so a million-deep `-(-(...))` or
+  /// `1+1+...` keeps the tree (and every later recursion over it) small.
   ExprPtr limit(ExprPtr e, size_t first_new = 0);
+  /// After parsing: "expression too deep" once, at the outermost expression that limit()
+  /// poisoned first, unless the lexer reported an error on its line (brackets nested too deeply).
+  void report_too_deep();
   /// Decimal, hex (0x), binary (0b) or octal (0o) with `_` separators; values past 2^64-1
   /// are reported here ("integer literal ... does not fit in 64 bits").
   ExprPtr int_literal(std::string_view text, const SourceRange& r);
@@ -49,7 +53,23 @@ struct ParseContext {
   /// reported an error on that line).
   void unexpected_indent(const SourceRange& r);
 
+  /// Records a token handed to the parser (yylex calls it), for report_python_form.
+  void saw_token(const Token& t);
+  /// The error for a syntax error that a Python construct the language lacks explains (a
+  /// keyword such as `class` or `lambda`, a list, dict or set literal, `import a, b`), at the
+  /// construct's first token; true when reported (or silenced: the `except` of a `try` already
+  /// reported). docs/language.md §2.4 lists them.
+  bool report_python_form();
+
   bool depth_reported = false;
+  SourceRange too_deep{};      ///< the outermost expression around the first one too deep
+  bool too_deep_echo = false;  ///< the lexer reported an error on its line
+  Token last{};           ///< the last token handed to the parser: the lookahead at an error
+  Token before_last{};    ///< the one before it
+  Token line_first{};     ///< the first token of the current logical line (not INDENT/DEDENT)
+  Token line_second{};    ///< the second one (kind END until there is one)
+  bool at_line_start = true;
+  uint32_t try_col = 0;  ///< column of a `try` reported while its clauses may follow; 0: none
 };
 
 /// Parses file `file` of `sm` into `out` (its body and name). Syntax errors go to `diag`;

@@ -41,6 +41,8 @@ namespace tilec {
   X(RPAREN, ")")                            \
   X(LBRACKET, "[")                          \
   X(RBRACKET, "]")                          \
+  X(LBRACE, "{")                            \
+  X(RBRACE, "}")                            \
   X(COMMA, ",")                             \
   X(COLON, ":")                             \
   X(SEMI, ";")                              \

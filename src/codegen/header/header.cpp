@@ -187,8 +187,8 @@ std::string strided_params(const Kernel& k) {
       continue;
     }
     size_t r = a->dims.size();
-    ps.push_back(fmt::format("CUdeviceptr {0}, const int64_t {0}_shape[{1}], const int64_t {0}_strides[{1}]",
-                             a->name, r));
+    ps.push_back(fmt::format("CUdeviceptr {0}, const int64_t {1}[{3}], const int64_t {2}[{3}]", a->name,
+                             array_argument_name(a->name, "shape"), array_argument_name(a->name, "strides"), r));
   }
   for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
   return join(ps, ",\n    ");
@@ -538,8 +538,8 @@ std::string define_strided(const Module& m, const Kernel& k) {
   std::vector<std::string> bases, shapes, strides;
   for (const AbiParam* p : k.arrays) {
     bases.push_back(p->name);
-    shapes.push_back(p->dims.empty() ? "NULL" : p->name + "_shape");
-    strides.push_back(p->dims.empty() ? "NULL" : p->name + "_strides");
+    shapes.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "shape"));
+    strides.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "strides"));
   }
   if (na > 0) {
     out += array_tables(k);
@@ -624,9 +624,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
         for (int64_t b : tm.box) box.push_back(std::to_string(b));
         out += fmt::format("    CUtensorMap tilec_map{} __attribute__((aligned(128)));\n", t);
         out += fmt::format("    static const uint32_t tilec_box{}[{}] = {{{}}};\n", t, box.size(), join(box, ", "));
-        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}, {}_shape, {}_strides, tilec_box{}) == CUDA_SUCCESS",
+        encoded.push_back(fmt::format("tilec_encode_tensor_map(&tilec_map{}, {}, {}, {}, {}, {}, {}, tilec_box{}) == CUDA_SUCCESS",
                                       t, tensor_map_dtype(arr.dtype), dtype_bytes(arr.dtype), arr.dims.size(), arr.name,
-                                      arr.name, arr.name, t));
+                                      array_argument_name(arr.name, "shape"), array_argument_name(arr.name, "strides"), t));
         args.push_back(fmt::format("&tilec_map{}", t));
       }
       out += "    if (" + join(encoded, " &&\n        ") + ") {\n";
@@ -642,7 +642,8 @@ std::string define_strided(const Module& m, const Kernel& k) {
     };
     for (const AbiParam* ap : k.arrays) {
       param("CUdeviceptr", ap->name);
-      for (size_t d = 0; d < ap->dims.size(); ++d) param("int64_t", fmt::format("{}_strides[{}]", ap->name, d));
+      for (size_t d = 0; d < ap->dims.size(); ++d)
+        param("int64_t", fmt::format("{}[{}]", array_argument_name(ap->name, "strides"), d));
     }
     for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
     for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
@@ -726,10 +727,12 @@ std::string define_dense(const Kernel& k) {
       ones.push_back("1");
     }
     size_t r = p->dims.size();
-    out += fmt::format("  const int64_t tilec_{0}_shape[{1}] = {{{2}}};\n  int64_t tilec_{0}_strides[{1}] = {{{3}}};\n",
-                       p->name, r, join(extents, ", "), join(ones, ", "));
-    checks.push_back(fmt::format("!tilec_row_major({1}, tilec_{0}_shape, tilec_{0}_strides)", p->name, r));
-    call.push_back(fmt::format("tilec_{0}_shape, tilec_{0}_strides", p->name));
+    std::string shape = "tilec_" + array_argument_name(p->name, "shape");
+    std::string strides = "tilec_" + array_argument_name(p->name, "strides");
+    out += fmt::format("  const int64_t {0}[{2}] = {{{3}}};\n  int64_t {1}[{2}] = {{{4}}};\n", shape, strides, r,
+                       join(extents, ", "), join(ones, ", "));
+    checks.push_back(fmt::format("!tilec_row_major({}, {}, {})", r, shape, strides));
+    call.push_back(shape + ", " + strides);
   }
   for (const AbiParam* s : k.scalars) call.push_back(s->name);
   if (!checks.empty()) out += "  if (" + join(checks, " || ") + ") return CUDA_ERROR_INVALID_VALUE;\n";

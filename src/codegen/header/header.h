@@ -32,6 +32,11 @@ struct HeaderInput {
 /// "" (dense launch), "_strided", "_grid", "_load", "_unload", "_metadata".
 const std::vector<std::string>& header_symbol_suffixes();
 
+/// The C name of the extents (`what` = "shape") or strides ("strides") argument that array
+/// `array` has in the strided launch function: `a_shape`, but `in_shape` for an array named
+/// `in_` (Python's way around a keyword), because C++ reserves every name containing "__".
+std::string array_argument_name(const std::string& array, std::string_view what);
+
 /// Checks that `prefix + name` can be a kernel's public symbol: a C identifier that is not a
 /// C or C++ keyword, not reserved (`_X…`, `…__…`, `tilec_…`, `…_tilec_…` are the header's, `cu[A-Z]…`
 /// the CUDA API's, `main`), and not equal to another kernel's symbol or to another kernel's symbol
@@ -42,7 +47,8 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
 
 /// Checks what the header needs of one kernel beyond its name: parameter and dimension-symbol
 /// names are C identifiers that are neither keywords nor reserved (`stream`, `grid`, `num_sms`,
-/// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides`;
+/// names containing `tilec_`) and do not collide, also with the strided form's `<array>_shape`/`<array>_strides`
+/// (array_argument_name);
 /// scalar dtypes can cross the C ABI (not tf32/f8); every dimension symbol is used; the grid has
 /// 1 to 3 expressions naming only dimension symbols, integer scalars, `num_sms` (when declared)
 /// and the helpers; variants, threads and cluster dims are sane. Appends one message per problem,

@@ -48,6 +48,11 @@ bool is_integer_scalar(const AbiParam& p) {
 
 }  // namespace
 
+std::string array_argument_name(const std::string& array, std::string_view what) {
+  bool trailing = !array.empty() && array.back() == '_';
+  return array + (trailing ? "" : "_") + std::string(what);
+}
+
 const std::vector<std::string>& header_symbol_suffixes() {
   static const std::vector<std::string> suffixes = {"", "_strided", "_grid", "_load", "_unload",
                                                     "_metadata"};
@@ -117,8 +122,8 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
       continue;
     }
     if (!p.dims.empty()) {
-      claim(p.name + "_shape", "strided-form parameter", p.name);
-      claim(p.name + "_strides", "strided-form parameter", p.name);
+      claim(array_argument_name(p.name, "shape"), "strided-form parameter", p.name);
+      claim(array_argument_name(p.name, "strides"), "strided-form parameter", p.name);
     }
     for (const ArrayDim& d : p.dims) {
       if (!d.symbol.empty()) {

@@ -29,7 +29,8 @@ TEST_CASE("closest_name suggests only a likely typo", "[spelling]") {
   CHECK(closest_name("mx", names) == "max");        // 1 edit for a short name
   CHECK(closest_name("mux", names) == "max");       // max and min are both 1 edit: byte order
   CHECK(closest_name("mxx", names) == "max");
-  CHECK(closest_name("abcd", {"ab"}) == "ab");      // 2 edits for a 4-letter name
+  CHECK(closest_name("abcd", {"ab"}) == "");        // 2 edits for a 4-letter name: too many
+  CHECK(closest_name("abcd", {"abc"}) == "abc");    // 1 is fine
   CHECK(closest_name("abc", {"a"}) == "");          // 2 edits for a 3-letter name: too many
   CHECK(closest_name("x", names) == "");            // replacing the whole name is no typo
   CHECK(closest_name("j", names) == "");
@@ -37,6 +38,34 @@ TEST_CASE("closest_name suggests only a likely typo", "[spelling]") {
   CHECK(closest_name("load", names) == "");         // the name itself is not a suggestion
   CHECK(closest_name("", names) == "");
   CHECK(closest_name("lod", {}) == "");
+}
+
+TEST_CASE("max_typo_edits grows with the name, slowly", "[spelling]") {
+  CHECK(max_typo_edits(0) == 0);
+  CHECK(max_typo_edits(1) == 0);
+  CHECK(max_typo_edits(2) == 1);
+  CHECK(max_typo_edits(4) == 1);
+  CHECK(max_typo_edits(5) == 2);
+  CHECK(max_typo_edits(30) == 2);
+}
+
+TEST_CASE("a 4-letter word is not corrected to an unrelated 3- or 4-letter one", "[spelling]") {
+  // The fresh-user findings: 2 edits apart, each of them.
+  CHECK(closest_name("math", {"cat", "max", "min"}) == "");
+  CHECK(closest_name("totl", {"bool", "f32", "sum"}) == "");
+  CHECK(closest_name("totl", {"bool", "total"}) == "total");  // one insertion away
+  CHECK(closest_name("BLOK", {"BLOCK", "bool"}) == "BLOCK");
+  CHECK(closest_name("twicee", {"twice"}) == "twice");
+  CHECK(closest_name("num_wraps", {"num_warps"}) == "num_warps");  // a swap: 2 edits, 9 letters
+}
+
+TEST_CASE("a difference in case only is preferred to any other", "[spelling]") {
+  CHECK(closest_name("true", {"True", "False", "tree"}) == "True");  // `tree` is 1 edit too
+  CHECK(closest_name("none", {"None", "one"}) == "None");
+  CHECK(closest_name("FALSE", {"False", "FALSY"}) == "False");
+  CHECK(closest_name("block_size", {"BLOCK_SIZE"}) == "BLOCK_SIZE");  // beyond 2 edits, still a typo
+  CHECK(closest_name("Tile", {"TILE", "tile"}) == "TILE");  // two candidates: byte order
+  CHECK(closest_name("True", {"True"}) == "");              // the name itself is no suggestion
 }
 
 TEST_CASE("closest_name does not depend on the candidates' order", "[spelling]") {
