@@ -10,6 +10,7 @@ config.suffixes = [".tile", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "lit-out")
+config.substitutions.append(("%tilec-difftest", os.path.join(config.tilec_bin_dir, "tools", "difftest", "tilec-difftest")))
 config.substitutions.append(("%tilec", os.path.join(config.tilec_bin_dir, "tilec")))
 config.substitutions.append(("%samples", os.path.join(config.tilec_src_root, "samples")))
 config.substitutions.append(("%srcroot", config.tilec_src_root))

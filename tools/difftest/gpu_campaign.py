@@ -6,6 +6,8 @@ bit for bit with the reference interpreter (docs/robustness.md, "Differential te
                             [--difftest BUILD/tools/difftest/tilec-difftest] [--per-runner 40]
                             [--jobs 2] [--check-build] [--no-pack]
     bash D/run.sh                        on the GPU machine: builds and runs, results in $OUT/<D's name>/
+    gpu_campaign.py run --seeds FIRST END --dir D [...]   all three on one machine with tilec and a
+                                         GPU (one command; exit 1 when a launch is not ok)
     gpu_campaign.py summarize D [--results R]    a markdown table of R (default D/out)
 
 `prepare` (here, no GPU needed): for each seed, gen.py writes the file; tilec compiles it twice
@@ -322,17 +324,11 @@ def prepare(args):
     return 0
 
 
-def summarize(args):
-    d = os.path.abspath(args.dir)
-    res = args.results or os.path.join(d, "out")
-    with open(os.path.join(d, "manifest.json")) as f:
-        manifest = json.load(f)
-    info = {}
-    for e in manifest["entries"]:
-        for k in e["kernels"]:
-            info[(e["seed"], k["kernel"])] = k
-    rows = []  # (seed, kernel, header/layout, entry, verdict text)
-    problems = []  # lines of the results that are neither comments nor verdicts
+def read_results(res):
+    """The verdict lines of run.sh's results/*.txt under res: (rows, problems), where a row is
+    (seed, kernel, header/layout, entry, verdict text) and a problem a line that is neither a
+    comment nor a verdict."""
+    rows, problems = [], []
     rdir = os.path.join(res, "results")
     for name in sorted(os.listdir(rdir)) if os.path.isdir(rdir) else []:
         if not name.endswith(".txt"):
@@ -345,6 +341,19 @@ def summarize(args):
                 problems.append(f"{name}: {line.strip()}")
                 continue
             rows.append((int(parts[0]), parts[1], parts[2], parts[3], parts[4]))
+    return rows, problems
+
+
+def summarize(args):
+    d = os.path.abspath(args.dir)
+    res = args.results or os.path.join(d, "out")
+    with open(os.path.join(d, "manifest.json")) as f:
+        manifest = json.load(f)
+    info = {}
+    for e in manifest["entries"]:
+        for k in e["kernels"]:
+            info[(e["seed"], k["kernel"])] = k
+    rows, problems = read_results(res)
 
     def verdict(v):
         if v == "ok":
@@ -412,23 +421,46 @@ def summarize(args):
     return 0
 
 
+def run_here(args):
+    """prepare, run.sh and summarize on one machine that has tilec and a GPU (one command).
+    Exit status 0 when every launch is ok and no seed has a CPU-side finding."""
+    args.no_pack, args.check_build = True, False
+    if prepare(args) != 0:
+        return 1
+    d = os.path.abspath(args.dir)
+    env = {k: v for k, v in os.environ.items() if k != "OUT"}  # results in D/out
+    subprocess.run(["bash", os.path.join(d, "run.sh")] + (["--no-memcheck"] if args.no_memcheck else []),
+                   env=env, stdout=subprocess.DEVNULL)
+    print(open(os.path.join(d, "out", "summary.md")).read())
+    rows, problems = read_results(os.path.join(d, "out"))
+    with open(os.path.join(d, "manifest.json")) as f:
+        findings = [e for e in json.load(f)["entries"] if e["finding"]]
+    bad = [r for r in rows if r[4] != "ok"]
+    print(f"{d}/out: {len(rows)} launches, {len(bad)} not ok, {len(problems)} runner problems, "
+          f"{len(findings)} CPU-side findings")
+    return 1 if bad or problems or findings or not rows else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("prepare")
-    p.add_argument("--seeds", type=int, nargs=2, metavar=("FIRST", "END"), required=True)
-    p.add_argument("--dir", required=True)
-    p.add_argument("--tilec", default=os.path.join(ROOT, "build", "tilec"))
-    p.add_argument("--difftest", default=os.path.join(ROOT, "build", "tools", "difftest", "tilec-difftest"))
-    p.add_argument("--per-runner", type=int, default=40, help="kernels per runner (each from both headers)")
-    p.add_argument("--jobs", type=int, default=2)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--seeds", type=int, nargs=2, metavar=("FIRST", "END"), required=True)
+    common.add_argument("--dir", required=True)
+    common.add_argument("--tilec", default=os.path.join(ROOT, "build", "tilec"))
+    common.add_argument("--difftest", default=os.path.join(ROOT, "build", "tools", "difftest", "tilec-difftest"))
+    common.add_argument("--per-runner", type=int, default=40, help="kernels per runner (each from both headers)")
+    common.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    p = sub.add_parser("prepare", parents=[common], help="generate and compile here, pack for a GPU machine")
     p.add_argument("--check-build", action="store_true", help="compile the runners here (against the stub)")
     p.add_argument("--no-pack", action="store_true", help="leave work/ unpacked (no payload.tar.xz)")
+    r = sub.add_parser("run", parents=[common], help="prepare, run and summarize here (a machine with a GPU)")
+    r.add_argument("--no-memcheck", action="store_true")
     s = sub.add_parser("summarize")
     s.add_argument("dir")
     s.add_argument("--results", help="the folder run.sh wrote (default DIR/out)")
     args = ap.parse_args()
-    return prepare(args) if args.cmd == "prepare" else summarize(args)
+    return {"prepare": prepare, "run": run_here, "summarize": summarize}[args.cmd](args)
 
 
 if __name__ == "__main__":
