@@ -18,6 +18,14 @@ bool is_c_keyword(std::string_view s);
 /// True for names the C and C++ standards reserve: `_` plus an upper-case letter, or `__` anywhere.
 bool is_reserved_identifier(std::string_view s);
 
+/// True for functions with external linkage of the C17 standard library (Annex B; math.h's with
+/// their f and l forms) and the POSIX functions programs commonly link (c_library.cpp).
+bool is_c_library_function(std::string_view s);
+
+/// True for macros of the C standard headers that are not keywords (`errno`, `assert`, `stdin`,
+/// `EOF`, `offsetof`, ...): a parameter of that name breaks a unit that includes their header.
+bool is_c_library_macro(std::string_view s);
+
 /// A C string literal for `s`: quotes, `\\`, `\"`, `\?` (no trigraphs) and octal escapes for
 /// bytes outside printable ASCII.
 std::string c_string_literal(std::string_view s);

@@ -39,6 +39,7 @@ std::string param_name_problem(const std::string& name) {
   if (is_reserved_identifier(name)) return "is reserved in C and C++ ('_' and a capital, or '__')";
   if (kReservedParamNames.count(name) || name.find("tilec_") != std::string::npos)
     return "is reserved by the generated header ('stream', 'grid', 'num_sms', '...tilec_...')";
+  if (is_c_library_macro(name)) return "is a macro of the C standard library (errno.h, stdio.h, assert.h, ...)";
   return header_type_problem(name);
 }
 
@@ -75,6 +76,9 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
   if (starts_with(symbol, "tilec_") || symbol.find("_tilec_") != std::string::npos)
     return fail("names with 'tilec_' or '_tilec_' are reserved for the header's own symbols");
   if (symbol == "main") return fail("'main' is the program's entry point");
+  if (is_c_library_function(symbol) || is_c_library_macro(symbol))
+    return fail("'" + symbol + "' is a name of the C standard library or POSIX, which the header's plain-name "
+                "alias would replace in the whole program; rename the kernel or give --prefix");
   if (std::string why = header_type_problem(symbol); !why.empty()) return fail("'" + symbol + "' " + why);
   if (symbol.size() > 2 && starts_with(symbol, "cu") && symbol[2] >= 'A' && symbol[2] <= 'Z')
     return fail("'cu' and a capital letter start the CUDA driver API's names");

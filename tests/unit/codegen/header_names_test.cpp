@@ -37,6 +37,11 @@ TEST_CASE("kernel names that are keywords, reserved or another kernel's suffix a
   CHECK(name_error("", "x_tilec_state", {"x_tilec_state"}).find("'tilec_'") != std::string::npos);
   CHECK(name_error("", "main", {"main"}).find("entry point") != std::string::npos);
   CHECK(name_error("", "cuInit", {"cuInit"}).find("CUDA driver API") != std::string::npos);
+  // The plain-name alias would replace the C library's function in the whole program.
+  for (const char* libc : {"exp", "expf", "puts", "memcpy", "strlen", "malloc", "exit", "pthread_mutex_lock", "y0"})
+    CHECK(name_error("", libc, {libc}).find("C standard library or POSIX") != std::string::npos);
+  CHECK(name_error("my_", "exp", {"exp"}).empty());  // my_exp
+  CHECK(name_error("", "expand", {"expand"}).empty());
   CHECK(name_error("9", "k", {"k"}).find("prefix") != std::string::npos);
   CHECK(header_symbol_suffixes() ==
         std::vector<std::string>{"", "_strided", "_grid", "_load", "_unload", "_metadata"});
