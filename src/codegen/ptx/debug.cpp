@@ -1,6 +1,8 @@
 // Device assert and printf through the CUDA device runtime's __assertfail and vprintf, which
 // ptxas resolves itself (they are the same calls nvcc emits for assert() and printf()).
 // A failed assert stops the kernel; the launch then reports CUDA_ERROR_ASSERT (language.md §6.12).
+#include <filesystem>
+
 #include "codegen/ptx/debug.h"
 
 #include <fmt/format.h>
@@ -39,7 +41,9 @@ void DebugEmitter::emit_assert(const ir::Op& op) {
     all = t;
   }
   std::string file = "<unknown>", function = cx_.k_.fn->name;
-  if (cx_.o_.sm && op.loc.valid()) file = cx_.o_.sm->file(op.loc.file).path;
+  // The file's name without its folder, as the header names it: the bytes do not depend on how
+  // the path was typed (a build by CMake with absolute paths and one by hand are the same).
+  if (cx_.o_.sm && op.loc.valid()) file = std::filesystem::path(cx_.o_.sm->file(op.loc.file).path).filename().string();
   if (op.operands[0]->type.is_scalar()) {
     // The same in every thread: thread 0 reports it.
     std::string not0 = b_.reg(RegClass::Pred), t = b_.reg(RegClass::Pred);
