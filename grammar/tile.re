@@ -60,6 +60,8 @@ Token Lexer::scan() {
       float      { return make(TokKind::FLOAT, start, cursor_); }
       dec | hex | bin | oct { return make(TokKind::INT, start, cursor_); }
       string     { return make(TokKind::STRING, start, cursor_); }
+      // """...""" and '''...''' (docstrings) may span lines: scanned by hand (indentation.cpp).
+      ["]["]["] | ['][']['] { Token t; if (triple_quoted(start, t)) return t; continue; }
       // Python's f"...", r"...", b"...": one error, then the string as if unprefixed, so the
       // statement still parses (the parser reports nothing more on a line the lexer faulted).
       prefix string {

@@ -366,11 +366,40 @@ void Checker::report_unused_defines() {
     if (!d.used) diag_.error(d.range, "-D " + name + ": the program has no module constant named '" + name + "'");
 }
 
+namespace {
+
+// A docstring's text as PEP 257's trim (Python's inspect.cleandoc) gives it: the first line
+// without its leading blanks, the common indentation of the other lines removed, and blank lines
+// at the start and end dropped.
+std::string clean_docstring(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t at = 0;;) {
+    size_t nl = text.find('\n', at);
+    lines.push_back(text.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  size_t indent = std::string::npos;
+  for (size_t i = 1; i < lines.size(); ++i)
+    if (size_t p = lines[i].find_first_not_of(' '); p != std::string::npos) indent = std::min(indent, p);
+  lines[0].erase(0, std::min(lines[0].size(), lines[0].find_first_not_of(' ')));
+  for (size_t i = 1; i < lines.size(); ++i) lines[i].erase(0, std::min(indent, lines[i].size()));
+  for (std::string& l : lines) l.erase(l.find_last_not_of(' ') + 1);
+  size_t first = 0, last = lines.size();
+  while (first < last && lines[first].empty()) ++first;
+  while (last > first && lines[last - 1].empty()) --last;
+  std::string doc;
+  for (size_t i = first; i < last; ++i) doc += (i == first ? "" : "\n") + lines[i];
+  return doc;
+}
+
+}  // namespace
+
 std::string Checker::doc_comment(const Stmt& def) const {
   // A docstring (a string as the body's first statement) wins; else the comment block right
   // above the decorator or `def`.
   if (!def.body.empty() && def.body[0]->kind == StmtKind::Expr && def.body[0]->value->kind == ExprKind::String)
-    return def.body[0]->value->text;
+    return clean_docstring(def.body[0]->value->text);
   const SourceFile& f = sm_.file(def.range.file);
   uint32_t line = def.decorators.empty() ? def.range.begin.line : def.decorators[0]->range.begin.line;
   std::vector<std::string> lines;

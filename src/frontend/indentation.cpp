@@ -42,6 +42,27 @@ Diagnostic& Lexer::error(const SourceRange& r, std::string msg) {
   return diag_.error(r, std::move(msg));
 }
 
+bool Lexer::triple_quoted(const char* start, Token& t) {
+  t = make(TokKind::STRING, start, start + 3);  // begins at the opening quotes' line
+  const char q = *start;
+  for (const char* p = start + 3; p < limit_ && *p != '\0';) {
+    if (limit_ - p >= 3 && p[0] == q && p[1] == q && p[2] == q) {
+      cursor_ = p + 3;
+      t.range.end = make(TokKind::STRING, p, cursor_).range.end;
+      t.text = std::string_view(start, size_t(cursor_ - start));
+      return true;
+    }
+    if (*p == '\\' && p + 1 < limit_ && p[1] != '\0') ++p;  // an escaped quote or line end
+    if (*p == '\n') newline_at(p + 1);
+    ++p;
+  }
+  Token open = t;
+  cursor_ = limit_;
+  while (cursor_ > start && cursor_[-1] == '\0') --cursor_;
+  error(open.range, std::string("unterminated triple-quoted string: no closing ") + q + q + q + " before the end of the file");
+  return false;
+}
+
 void Lexer::newline_at(const char* after) {
   ++line_;
   line_begin_ = after;

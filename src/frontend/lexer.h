@@ -46,6 +46,10 @@ class Lexer {
   Diagnostic& error(const SourceRange& r, std::string msg);
   void skip_rest_of_line();  // after too many tokens: up to the NEWLINE ending the logical line
   Token make(TokKind k, const char* begin, const char* end) const;
+  /// A triple-quoted string whose opening quotes start at `start` (cursor_ after them): scans to
+  /// the closing quotes across lines, counting them, and sets `t` to a STRING token spanning it.
+  /// Returns false after reporting an unterminated one (cursor_ at the end of input).
+  bool triple_quoted(const char* start, Token& t);
   void newline_at(const char* after);  // a '\n' was consumed; `after` is the next line's start
   void line_start();  // measures indentation of the line at `cursor_`, queues INDENT/DEDENT
   bool unclosed_bracket_ends_here();  // a statement keyword starts the line after an open '('

@@ -170,7 +170,10 @@ ExprPtr ParseContext::float_literal(std::string_view text, const SourceRange& r)
 ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r) {
   ExprPtr e = make_expr(ExprKind::String, r);
   std::string out;
-  for (size_t i = 1; i + 1 < text.size(); ++i) {
+  // Quotes: one, or three for a triple-quoted string (grammar/tile.re); in a triple-quoted one a
+  // backslash before a line end joins the lines, as in Python.
+  size_t quotes = text.size() >= 6 && text[0] == text[1] && text[1] == text[2] ? 3 : 1;
+  for (size_t i = quotes; i + quotes < text.size(); ++i) {
     char c = text[i];
     if (c != '\\') {
       out += c;
@@ -185,6 +188,7 @@ ExprPtr ParseContext::string_literal(std::string_view text, const SourceRange& r
       case '\\': out += '\\'; break;
       case '\'': out += '\''; break;
       case '"': out += '"'; break;
+      case '\n': break;  // a line continued inside a triple-quoted string
       case 'x': {
         auto hex = [](char h) { return std::isxdigit(static_cast<unsigned char>(h)) ? (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (h | 0x20) - 'a' + 10) : -1; };
         int hi = i + 1 + 1 < text.size() ? hex(text[i + 1]) : -1;
