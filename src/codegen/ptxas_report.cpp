@@ -128,7 +128,7 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
         const TileType& t = big->type.tile;
         std::string per_thread =
             w && r.entry != wgmma_entry(k->name)
-                ? fmt::format(": {} elements per thread with {} warps", t.numel() / (32 * w), w)
+                ? fmt::format(": {} elements per thread with {} warp{}", t.numel() / (32 * w), w, w == 1 ? "" : "s")
                 : std::string();
         DiagnosticEngine::note(d, at->loc, "the kernel's largest tile, " + t.str() + per_thread);
       }
