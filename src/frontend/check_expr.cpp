@@ -276,10 +276,11 @@ Value Checker::check_name(Expr& e) {
 }
 
 bool Checker::definitions_may_be_lost() const {
-  // A module with syntax errors (this one or an import) may have lost the definition: its
-  // errors were reported.
+  // A module with syntax errors (this one or an import) may have lost the definition, and an
+  // import that failed (null) may have held it (`import m` makes m's names visible unqualified):
+  // their errors were reported.
   return module_ && (module_->broken || std::any_of(module_->imports.begin(), module_->imports.end(),
-                                                    [](const auto& i) { return i.second && i.second->broken; }));
+                                                    [](const auto& i) { return !i.second || i.second->broken; }));
 }
 
 Value Checker::check_tuple(Expr& e) {

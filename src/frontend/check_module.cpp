@@ -215,6 +215,7 @@ ModuleScope* Checker::import_module(const Stmt& s, ModuleScope& from) {
     g.range = s.range;
     g.value = Value::error();
     from.globals.try_emplace(alias, g);
+    from.imports.push_back({alias, nullptr});  // its names, visible unqualified, are unknown
     return nullptr;
   };
   if (found.empty()) {

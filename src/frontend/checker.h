@@ -30,7 +30,7 @@ struct Global {
 struct ModuleScope {
   Module* ast = nullptr;
   std::map<std::string, Global> globals;
-  std::vector<std::pair<std::string, ModuleScope*>> imports;
+  std::vector<std::pair<std::string, ModuleScope*>> imports;  ///< null: the import failed (reported)
   bool checked = false;
   bool checking = false;  ///< on the import stack (cycle detection)
   bool broken = false;    ///< had syntax errors: names missing from it are not reported
