@@ -164,7 +164,10 @@ void Checker::check_helper_defaults(const Stmt& def) {
       bad_helpers_.insert(&def);
     }
     if (p.annotation) {
-      diag_.error(p.annotation->range, "helper parameters take no annotation (reserved); the type comes from each call");
+      // Under an unknown decorator (reported: `@jit`) the def was meant as a kernel, whose
+      // parameters are annotated: nothing more to say.
+      if (def.decorators.empty())
+        diag_.error(p.annotation->range, "helper parameters take no annotation (reserved); the type comes from each call");
       bad_helpers_.insert(&def);
     }
     if (!p.default_value) continue;
@@ -458,9 +461,19 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
     Param& p = def.params[pi];
     if (p.default_value)
       diag_.error(p.default_value->range, "kernel parameters cannot have default values");
+    // A parameter whose type is missing or wrong is still bound, poisoned, so that its uses in
+    // the body report nothing more.
+    auto poison = [&] {
+      LocalVar lv;
+      lv.id = var_id(p.name);
+      lv.value = Value::error();
+      lv.def = p.range;
+      fn_->vars.set(p.name, lv);
+    };
     if (!p.annotation) {
       diag_.error(p.range, "kernel parameter '" + p.name + "' needs a type: an array such as '" + p.name +
                                ": f32[n]' or a scalar such as '" + p.name + ": i32'");
+      poison();
       continue;
     }
     declare(p.name, p.range);
@@ -474,7 +487,10 @@ void Checker::check_kernel_params(Stmt& def, KernelInfo& k) {
     check_expr(*dtype_expr);
     std::optional<DType> dt = const_dtype(dtype_expr, "a parameter's element type");
     fn_ = saved;
-    if (!dt) continue;
+    if (!dt) {
+      poison();
+      continue;
+    }
     kp.dtype = *dt;
     kp.var = var_id(p.name);
     Value pv;
