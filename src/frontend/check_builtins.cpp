@@ -473,8 +473,8 @@ Value Checker::builtin_element_memory(Builtin b, BoundArgs& a) {
   Expr* idx = a.get(1);
   std::vector<Value> index = idx->value.kind == ValueKind::Tuple ? idx->value.elems : std::vector<Value>{idx->value};
   if (int(index.size()) != rank) {
-    diag_.error(idx->range, fmt::format("indices has {} entries but array '{}' has rank {}", index.size(),
-                                        arr.array->name, rank));
+    diag_.error(idx->range, fmt::format("indices has {} entr{} but array '{}' has rank {}", index.size(),
+                                        index.size() == 1 ? "y" : "ies", arr.array->name, rank));
     return Value::error();
   }
   std::vector<int64_t> shape;

@@ -1,5 +1,6 @@
 // What the header needs of kernel and parameter names, checked before it is generated so the
 // driver can report problems as diagnostics instead of emitting a header that does not compile.
+#include <map>
 #include <set>
 
 #include "codegen/header/c_text.h"
@@ -104,19 +105,25 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
 
   // Every C name the launch functions declare, to find collisions. `subject` is the source
   // name behind it (an array `a` for `a_shape`).
-  std::set<std::string> names;
+  // Each name's owner, as a collision names it ("array 'a'", "the strided form of array 'a'").
+  std::map<std::string, std::string> names;
   auto claim = [&](const std::string& name, const std::string& what, const std::string& subject) {
     std::string problem = param_name_problem(name);
+    std::string owner = subject == name ? what + " '" + name + "'" : "the strided form of array '" + subject + "'";
     if (!problem.empty()) {
       error(what + " '" + name + "' " + problem, subject);
-    } else if (!names.insert(name).second) {
-      error(what + " '" + name + "' collides with another name in the launch functions", subject);
+      return false;
     }
+    if (auto [it, fresh] = names.try_emplace(name, owner); !fresh) {
+      error(what + " '" + name + "' collides with " + it->second + " in the launch functions", subject);
+      return false;
+    }
+    return true;
   };
   std::set<std::string> used_symbols;
   std::set<std::string, std::less<>> grid_names = {"num_sms"};
   for (const AbiParam& p : k.params) {
-    claim(p.name, p.kind == AbiParam::Kind::Array ? "array" : "scalar", p.name);
+    bool named = claim(p.name, p.kind == AbiParam::Kind::Array ? "array" : "scalar", p.name);
     if (p.kind == AbiParam::Kind::Scalar) {
       if (is_restricted(p.dtype))
         error("scalar '" + p.name + "' of dtype " + std::string(dtype_name(p.dtype)) +
@@ -125,7 +132,7 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
       if (is_integer_scalar(p)) grid_names.insert(p.name);
       continue;
     }
-    if (!p.dims.empty()) {
+    if (named && !p.dims.empty()) {  // a bad array name is one error, not three
       claim(array_argument_name(p.name, "shape"), "strided-form parameter", p.name);
       claim(array_argument_name(p.name, "strides"), "strided-form parameter", p.name);
     }

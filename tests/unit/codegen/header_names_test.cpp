@@ -77,7 +77,7 @@ TEST_CASE("parameter names must be usable in C and not collide", "[header]") {
                              "kernel 'vector_add': scalar 'stream' is reserved by the generated header "
                              "('stream', 'grid', 'num_sms', '...tilec_...')",
                              "kernel 'vector_add': scalar 'new' is a C or C++ keyword",
-                             "kernel 'vector_add': scalar 'a_shape' collides with another name "
+                             "kernel 'vector_add': scalar 'a_shape' collides with the strided form of array 'a' "
                              "in the launch functions"});
 }
 
