@@ -9,9 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "basic/kernel_options.h"
 #include "basic/math_functions.h"
 
 namespace tilec {
+
+// ", num_warps=": a keyword of the `kernel` decorator, one per row of TILEC_KERNEL_OPTIONS.
+#define TILEC_KERNEL_OPTION_KEYWORD(name, ...) ", " #name "="
 
 // X(Enum, Family, "name", "parameters"): Family is a BuiltinFamily; required parameters are
 // plain names, optional ones end in '=', names after '*' are keyword-only, "*rest" collects
@@ -72,7 +76,7 @@ namespace tilec {
   X(Print, Debug, "print", "fmt, *values")                                                           \
   X(StaticAssert, Debug, "static_assert", "cond, message=")                                          \
   X(Range, Range, "range", "a, b=, step=")                                                           \
-  X(Kernel, Kernel, "kernel", "*, grid, num_warps=, num_stages=, max_registers=, min_ctas_per_sm=, persistent=, cluster=, consumers=, pingpong=") \
+  X(Kernel, Kernel, "kernel", "*, grid" TILEC_KERNEL_OPTIONS(TILEC_KERNEL_OPTION_KEYWORD))            \
   X(ByTarget, Kernel, "by_target", "*rest")
 
 // A math function of basic/math_functions.h as a built-in: elementwise, `f(x, *, approx=)`.

@@ -7,7 +7,7 @@
 
 #include "frontend/ast.h"
 #include "basic/diagnostics.h"
-#include "basic/target_values.h"
+#include "basic/kernel_options.h"
 
 namespace tilec {
 
@@ -42,15 +42,7 @@ struct KernelInfo {
   /// an axis whose extent had an error is still an axis, for the checks of bid() and num_blocks().
   size_t grid_axes = 0;
   SourceRange grid_range;
-  int num_warps = 0;        ///< 0: the compiler chooses
-  int num_stages = 0;
-  int max_registers = 0;
-  int min_ctas_per_sm = 0;
-  int persistent = -1;      ///< -1: the compiler chooses; 0 or 1: persistent=False / True
-  int cluster = 0;          ///< 0: the compiler chooses; 1 or 2: CTAs per cluster asked for
-  int consumers = 0;        ///< 0: the compiler chooses; 1, 2 or 4 consumer warpgroups asked for
-  int pingpong = -1;        ///< -1: the compiler chooses; 0 or 1: pingpong=False / True
-  std::vector<TargetValue> by_target;  ///< the per-arch entries of options given by_target(...)
+  KernelOptions options;    ///< as written; by_target(...) entries beside their defaults
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 

@@ -7,6 +7,7 @@
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "basic/kernel_options.h"
 #include "basic/spelling.h"
 #include "frontend/python_forms.h"
 
@@ -805,8 +806,8 @@ Value Checker::check_call(Expr& e) {
         return Value::error();
       }
       if (sig.id == Builtin::ByTarget) {
-        diag_.error(e.range, "by_target(...) is a value of the @kernel options num_warps=, num_stages=, "
-                             "max_registers= and min_ctas_per_sm= only: @kernel(..., num_stages=by_target(sm_90=4))");
+        diag_.error(e.range, "by_target(...) is a value of the @kernel options " + by_target_option_list() +
+                                 " only: @kernel(..., num_stages=by_target(sm_90=4))");
         return Value::error();
       }
       if (in_grid_ && sig.id == Builtin::NumTiles) {

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "basic/kernel_options.h"
 #include "frontend/parse.h"
 #include "frontend/python_forms.h"
 
@@ -670,55 +672,48 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   }
   BoundArgs a;
   if (!bind_args(*find_builtin("kernel"), dec, a)) return;
-  auto option = [&](size_t slot, int& field, std::initializer_list<int> allowed, int lo, int hi) {
-    Expr* e = a.get(slot);
-    if (!e) return;
-    std::string name = builtin_sig(Builtin::Kernel).params[slot].name;
-    auto value = [&](Expr& x) -> std::optional<int> {
-      check_expr(x);
-      if (x.value.is_const() && x.value.tile.dtype == DType::Bool) {
-        diag_.error(x.range, fmt::format("{}= must be an integer, not a bool", name));
-        return std::nullopt;
-      }
-      std::optional<int64_t> v = const_int(&x, "a @kernel option");
-      if (!v) return std::nullopt;
-      bool ok = allowed.size() ? std::find(allowed.begin(), allowed.end(), *v) != allowed.end()
-                               : (*v >= lo && *v <= hi);
-      if (!ok) {
-        std::string rule = allowed.size() ? "one of 1, 2, 4, 8, 16, 32" : fmt::format("between {} and {}", lo, hi);
-        diag_.error(x.range, fmt::format("{}={} is not allowed: it must be {}", name, *v, rule));
-        return std::nullopt;
-      }
-      return int(*v);
-    };
-    if (slot <= 4 && is_by_target(*e)) {
-      check_by_target(*e, name, value, field, k.by_target);
-      return;
-    }
-    if (std::optional<int> v = value(*e)) field = *v;
-  };
-  option(1, k.num_warps, {1, 2, 4, 8, 16, 32}, 0, 0);
-  option(2, k.num_stages, {}, 1, 8);
-  option(3, k.max_registers, {}, 24, 255);
-  option(4, k.min_ctas_per_sm, {}, 1, 32);
-  auto flag = [&](size_t slot, int& field) {
-    Expr* e = a.get(slot);
-    if (!e) return;
-    check_expr(*e);
-    if (!e->value.is_error() && (!e->value.is_const() || e->value.tile.dtype != DType::Bool))
-      diag_.error(e->range, fmt::format("{}= must be the constant True or False", builtin_sig(Builtin::Kernel).params[slot].name));
-    else if (!e->value.is_error())
-      field = e->value.constant->i ? 1 : 0;
-  };
-  flag(5, k.persistent);
-  option(6, k.cluster, {}, 1, 2);
-  option(7, k.consumers, {}, 1, 4);
-  if (k.consumers == 3) {
-    diag_.error(a.get(7)->range, "consumers=3 is not allowed: it must be 1, 2 or 4 (warpgroups of 64 rows each, or more)");
-    k.consumers = 0;
-  }
-  flag(8, k.pingpong);
+  // The options follow grid= in the decorator's keywords, in the table's order (kernel_options.h).
+  std::span<const KernelOptionInfo> options = kernel_options();
+  for (size_t i = 0; i < options.size(); ++i)
+    if (Expr* e = a.get(i + 1)) check_kernel_option(options[i], *e, k.options);
   if (a.get(0)) check_grid(*a.get(0), k);
+}
+
+void Checker::check_kernel_option(const KernelOptionInfo& option, Expr& e, KernelOptions& out) {
+  int& field = out.*option.field;
+  if (option.type == OptionType::Flag) {
+    check_expr(e);
+    if (!e.value.is_error() && (!e.value.is_const() || e.value.tile.dtype != DType::Bool))
+      diag_.error(e.range, fmt::format("{}= must be the constant True or False", option.name));
+    else if (!e.value.is_error())
+      field = e.value.constant->i ? 1 : 0;
+    return;
+  }
+  const OptionRule& rule = option.rule;
+  auto value = [&](Expr& x) -> std::optional<int> {
+    check_expr(x);
+    if (x.value.is_const() && x.value.tile.dtype == DType::Bool) {
+      diag_.error(x.range, fmt::format("{}= must be an integer, not a bool", option.name));
+      return std::nullopt;
+    }
+    std::optional<int64_t> v = const_int(&x, "a @kernel option");
+    if (!v) return std::nullopt;
+    bool power = *v > 0 && (*v & (*v - 1)) == 0;
+    if (*v < rule.lo || *v > rule.hi || (rule.powers_of_two && !power)) {
+      diag_.error(x.range, fmt::format("{}={} is not allowed: it must be {}", option.name, *v, rule.text()));
+      return std::nullopt;
+    }
+    if (rule.refused && *v == rule.refused) {
+      diag_.error(x.range, fmt::format("{}={} is not allowed: it must be {}", option.name, *v, rule.refused_allowed));
+      return std::nullopt;
+    }
+    return int(*v);
+  };
+  if (option.by_target && is_by_target(e)) {
+    check_by_target(e, option.name, value, field, out.by_target);
+    return;
+  }
+  if (std::optional<int> v = value(e)) field = *v;
 }
 
 void Checker::check_grid(Expr& grid, KernelInfo& k) {

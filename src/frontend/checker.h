@@ -81,6 +81,9 @@ class Checker {
   /// The error for an extent computed from dimension symbols, with the workaround.
   void report_derived_extent(const Stmt& def, const Param& p, const Expr& extent, const std::string& symbol);
   void check_kernel_decorator(Expr& dec, KernelInfo& k);
+  /// One option of the decorator, `e` its value, under its rule (kernel_options.h); by_target
+  /// where the option takes it. Sets the option's field of `out` when the value is allowed.
+  void check_kernel_option(const KernelOptionInfo& option, Expr& e, KernelOptions& out);
   void check_grid(Expr& grid, KernelInfo& k);
   std::string doc_comment(const Stmt& def) const;
   void check_helper_defaults(const Stmt& def);

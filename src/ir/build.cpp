@@ -50,8 +50,7 @@ void IrBuilder::signature() {
   }
   for (const tilec::DimSymbol& d : k_.dims) s.dims.push_back({d.name, d.first});
   for (const Expr* g : k_.grid) s.grid.push_back(grid_expr(*g));
-  s.options = {k_.num_warps, k_.num_stages, k_.max_registers, k_.min_ctas_per_sm, k_.persistent, k_.cluster, k_.consumers, k_.pingpong,
-               k_.by_target};
+  s.options = k_.options;
 }
 
 GridExpr IrBuilder::grid_expr(const Expr& e) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "basic/consteval.h"
+#include "basic/kernel_options.h"
 #include "basic/diagnostics.h"
 
 namespace tilec::ir {
@@ -466,22 +467,24 @@ std::string print_with(const Function& f, Printer& p) {
     for (size_t i = 0; i < f.sig.grid.size(); ++i) p.out += (i ? ", " : "") + grid_text(f.sig, f.sig.grid[i]);
     p.out += ")";
   }
+  // The options as written: the counts (by_target as written), then the flags.
   const LaunchOptions& o = f.sig.options;
-  for (auto [key, v] : {std::pair{"num_warps", o.num_warps}, {"num_stages", o.num_stages},
-                        {"max_registers", o.max_registers}, {"min_ctas_per_sm", o.min_ctas_per_sm}, {"cluster", o.cluster},
-                        {"consumers", o.consumers}}) {
+  for (const KernelOptionInfo& info : kernel_options()) {
+    int v = o.*info.field;
+    if (info.type != OptionType::Count) continue;
     std::vector<std::string> per_arch;
     for (const TargetValue& t : o.by_target)
-      if (t.option == key) per_arch.push_back(fmt::format("{}={}", t.arch, t.value));
+      if (t.option == info.name) per_arch.push_back(fmt::format("{}={}", t.arch, t.value));
     if (!per_arch.empty()) {
       if (v) per_arch.push_back(fmt::format("default={}", v));
-      p.out += fmt::format(" {}=by_target({})", key, fmt::join(per_arch, ", "));
+      p.out += fmt::format(" {}=by_target({})", info.name, fmt::join(per_arch, ", "));
     } else if (v) {
-      p.out += fmt::format(" {}={}", key, v);
+      p.out += fmt::format(" {}={}", info.name, v);
     }
   }
-  if (o.persistent >= 0) p.out += o.persistent ? " persistent=True" : " persistent=False";
-  if (o.pingpong >= 0) p.out += o.pingpong ? " pingpong=True" : " pingpong=False";
+  for (const KernelOptionInfo& info : kernel_options())
+    if (info.type == OptionType::Flag && o.*info.field >= 0)
+      p.out += fmt::format(" {}={}", info.name, o.*info.field ? "True" : "False");
   p.out += " {\n";
   p.block(f.body, 1);
   p.out += "}\n";

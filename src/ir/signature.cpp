@@ -41,13 +41,4 @@ std::string text(const Signature& s, const GridExpr& e, bool nested) {
 
 std::string grid_text(const Signature& s, const GridExpr& e) { return text(s, e, false); }
 
-LaunchOptions LaunchOptions::for_arch(std::string_view arch) const {
-  LaunchOptions o = *this;
-  o.by_target.clear();
-  for (auto [name, field] : {std::pair{"num_warps", &o.num_warps}, {"num_stages", &o.num_stages},
-                             {"max_registers", &o.max_registers}, {"min_ctas_per_sm", &o.min_ctas_per_sm}})
-    if (std::optional<int> v = value_for_arch(by_target, name, arch)) *field = *v;
-  return o;
-}
-
 }  // namespace tilec::ir

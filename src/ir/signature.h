@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "basic/source.h"
-#include "basic/target_values.h"
+#include "basic/kernel_options.h"
 #include "basic/tile_type.h"
 
 namespace tilec::ir {
@@ -63,32 +63,8 @@ struct GridExpr {
   static GridExpr op(Kind k, std::vector<GridExpr> args) { return GridExpr{k, 0, 0, std::move(args)}; }
 };
 
-/// The launch options written in `@kernel(...)`; 0 leaves the choice to the compiler.
-struct LaunchOptions {
-  int num_warps = 0;
-  int num_stages = 0;
-  int max_registers = 0;
-  int min_ctas_per_sm = 0;
-  /// -1: the compiler chooses (lower.h Specialization::persistent); 0: one CTA per tile; 1: a
-  /// persistent grid asked for (-Wpersistent when the kernel cannot have one).
-  int persistent = -1;
-  /// 0: the compiler chooses (lower.h Specialization::cluster); 1: no clusters; 2: clusters of
-  /// two CTAs asked for (-Wcluster when the kernel cannot have them).
-  int cluster = 0;
-  /// 0: the compiler chooses (lower.h Specialization::consumers); 1, 2 or 4: the consumer
-  /// warpgroups asked for (-Wconsumers when the kernel cannot have them).
-  int consumers = 0;
-  /// -1: the compiler chooses (cooperative, lower.h Specialization::pingpong); 0: cooperative;
-  /// 1: ping-pong consumers asked for (-Wpingpong when the kernel cannot have them).
-  int pingpong = -1;
-  /// The per-arch values of the options given `by_target(...)` (num_warps, num_stages,
-  /// max_registers, min_ctas_per_sm); the fields above hold their `default` (or 0).
-  std::vector<TargetValue> by_target;
-
-  /// These options as code compiled for `arch` ("sm_90a") sees them: each option given
-  /// by_target takes the entry for `arch` (value_for_arch), else its default; no by_target left.
-  LaunchOptions for_arch(std::string_view arch) const;
-};
+/// The launch options written in `@kernel(...)` (basic/kernel_options.h).
+using LaunchOptions = tilec::KernelOptions;
 
 /// Everything about a kernel that is not its body.
 struct Signature {
