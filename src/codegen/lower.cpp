@@ -213,24 +213,7 @@ const std::vector<LoweringStep>& all_lowering_steps() {
   return kSteps;
 }
 
-std::vector<std::string> lowering_pipeline(CodePath p) {
-  switch (p) {
-    case CodePath::Portable:
-      return {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages", "launch-divisors"};
-    case CodePath::TmaWgmma:
-      return {"tma-wgmma-plan", "mma-shapes", "warps",           "early-loads", "vector-widths",
-              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize", "tma-stores", "launch-divisors"};
-  }
-  return {};
-}
-
-const char* code_path_name(CodePath p) {
-  switch (p) {
-    case CodePath::Portable: return "portable";
-    case CodePath::TmaWgmma: return "tma_wgmma";
-  }
-  return "?";
-}
+std::vector<std::string> lowering_pipeline(CodePath p) { return code_path(p).steps; }
 
 LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit, std::string* print_after) {
   LoweredKernel k;

@@ -9,19 +9,11 @@
 
 #include "basic/warnings.h"
 #include "codegen/layout.h"
+#include "codegen/paths/paths.h"
 #include "codegen/target.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen {
-
-/// The code paths a kernel can be lowered to (each is one AbiPath of the header, kernel_abi.h):
-/// - Portable: mma.sync with operands staged in shared memory by cp.async pipelines; every
-///   target; entries `<k>_v16` (vectorized) and `<k>` (general).
-/// - TmaWgmma: the operand tiles of pipelined mma loops come by TMA (cp.async.bulk.tensor) into
-///   128-byte-swizzled shared memory, guarded by mbarriers, and wgmma reads them from there
-///   (perf.md rung L2; bench/hopper_proto); targets with has_wgmma(); entry `<k>_wgmma`.
-enum class CodePath { Portable, TmaWgmma };
-const char* code_path_name(CodePath p);
 
 /// How a TmaWgmma kernel issues its TMA copies (perf.md, rungs L2 and L4; bench/hopper_proto
 /// measured both on the H200):

@@ -175,7 +175,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
     if (v == body.args[0] || !defined_in(v, body)) return true;
     const ir::Op* d = v->def;
     // The portable path's copies move by a constant per iteration (ptx/cp_async.cpp).
-    if (path != CodePath::TmaWgmma) return affine_index(v, loop).has_value();
+    if (!code_path(path).any_scalar_index) return affine_index(v, loop).has_value();
     if (!d || d->parent != &body) return false;
     if (auto it = known.find(v); it != known.end()) return it->second;
     bool ok = (d->kind == ir::OpKind::Constant || ir::is_elementwise(d->kind)) && d->regions.empty() &&
@@ -406,7 +406,7 @@ std::string unaligned_text(const UnalignedLoad& u) {
   return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: {} "
                      "must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
                      u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s",
-                     u.path == CodePath::TmaWgmma ? "a TMA box" : "a cp.async copy");
+                     code_path(u.path).copy_engine);
 }
 
 const LoweredKernel::UnalignedLoad* LoweredKernel::unaligned_load(const ir::Value* v) const {

@@ -1,0 +1,16 @@
+// The tma_wgmma path's hooks in the paths table (paths/paths.h): what the registry, and only
+// the registry, calls. The path's plan is plan.h, its lowering steps steps.cpp, its PTX the
+// emitter families of emitter.h.
+#pragma once
+
+#include "codegen/kernel_abi.h"
+#include "codegen/lower.h"
+
+namespace tilec::codegen::tma_wgmma {
+
+/// The AbiPath of `low`, lowered on the tma_wgmma path: one entry `<k>_wgmma`, compiled like
+/// the vectorized variant; the producer warpgroup's and the consumers' threads; the tensor maps
+/// of the TMA loads, then of the TMA stores; a persistent grid and clusters as planned.
+AbiPath abi_path(const LoweredKernel& low);
+
+}  // namespace tilec::codegen::tma_wgmma
