@@ -205,10 +205,10 @@ int compile(const Options& opts) {
     for (const ir::PassInfo& p : ir::all_passes()) std::printf("%-13s %s\n", p.name, p.summary);
     // Then the lowering steps: each code path's order, and the table.
     std::printf("\n");
-    for (codegen::CodePath path : {codegen::CodePath::Portable, codegen::CodePath::TmaWgmma}) {
+    for (const codegen::CodePathInfo& path : codegen::code_paths()) {
       std::string steps;
-      for (const std::string& s : codegen::lowering_pipeline(path)) steps += (steps.empty() ? "" : ", ") + s;
-      std::printf("lowering, %s path: %s\n", codegen::code_path_name(path), steps.c_str());
+      for (const std::string& s : path.steps) steps += (steps.empty() ? "" : ", ") + s;
+      std::printf("lowering, %s path: %s\n", path.name, steps.c_str());
     }
     for (const codegen::LoweringStep& s : codegen::all_lowering_steps()) std::printf("%-16s %s\n", s.name, s.summary);
     return 0;
@@ -403,7 +403,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   for (size_t t = 0; t < targets.size(); ++t)
     for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, false, nullptr, std::nullopt, {}});
   for (size_t t = 0; t < targets.size(); ++t)
-    if (targets[t].has_wgmma())
+    if (codegen::specific_path(targets[t]))
       for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, true, nullptr, std::nullopt, {}});
   std::vector<std::exception_ptr> thrown = codegen::parallel_for(lowerings.size(), threads, [&](size_t j) {
     Lowering& l = lowerings[j];
@@ -412,7 +412,8 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       l.copy = clone_for(l.i, l.wgmma ? targets[l.t] : plan_target);
     }
     if (l.wgmma)
-      l.low = codegen::lower_tma_wgmma(*l.copy, targets[l.t], targets[l.t].max_shared_per_cta(), l.why, lower_trace);
+      l.low = codegen::lower_on_path(*codegen::specific_path(targets[l.t]), *l.copy, targets[l.t],
+                                     targets[l.t].max_shared_per_cta(), l.why, lower_trace);
     else
       l.low = codegen::lower_kernel(*l.copy, targets[l.t], smem_limit, lower_trace);
   });
@@ -449,12 +450,12 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       continue;
     }
     // -Wwgmma also for an mma in a loop that stays on mma.sync beside the ones that run wgmma.
-    for (const ir::Op* mma : codegen::sync_mmas(*l.low))
+    for (const auto& [mma, why] : codegen::mmas_off_path(*l.low))
       if (in_loop(*mma))
         diag.warning(Warning::Wgmma, mma->loc,
                      fmt::format("this mma runs on mma.sync on {}, not wgmma (the other mmas of kernel {} run "
                                  "wgmma): {}",
-                                 targets[t].arch, kernels[i]->name, codegen::why_mma_sync(*l.low, *mma)));
+                                 targets[t].arch, kernels[i]->name, why));
     copies[t].push_back(std::move(l.copy));
     specific[t][i] = int(lowered[t].size());
     lowered[t].push_back(std::move(*l.low));

@@ -3,6 +3,7 @@
 
 #include "basic/diagnostics.h"
 #include "codegen/abi.h"
+#include "codegen/paths/path_plan.h"
 #include "codegen/paths/tma_wgmma/path.h"
 
 namespace tilec::codegen {
@@ -11,13 +12,13 @@ const std::vector<CodePathInfo>& code_paths() {
   static const std::vector<CodePathInfo> kPaths = {
       {CodePath::Portable, "portable", [](const Target&) { return true; }, false,
        {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages", "launch-divisors"},
-       {{"_v16", true}, {"", false}}, "a cp.async copy", false, "", portable_abi_path},
+       nullptr, {{"_v16", true}, {"", false}}, "a cp.async copy", false, "", portable_abi_path, nullptr},
       {CodePath::TmaWgmma, "tma_wgmma", [](const Target& t) { return t.has_wgmma() && t.has_tma(); }, true,
        {"tma-wgmma-plan", "mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts",
         "tma-wgmma-check", "tma-stages", "specialize", "tma-stores", "launch-divisors"},
-       {{"_wgmma", true}}, "a TMA box", true,
+       tma_wgmma::path_steps, {{"_wgmma", true}}, "a TMA box", true,
        "smaller tiles (the tma_wgmma path runs one warpgroup per 64 accumulator rows, whatever num_warps says)",
-       tma_wgmma::abi_path},
+       tma_wgmma::abi_path, tma_wgmma::new_plan},
   };
   return kPaths;
 }

@@ -26,6 +26,8 @@ struct AbiPath;
 namespace tilec::codegen {
 
 struct LoweredKernel;
+struct LoweringStep;
+class PathPlan;
 
 /// The code paths a kernel can be lowered to (each is one AbiPath of the header, kernel_abi.h):
 /// - Portable: mma.sync with operands staged in shared memory by cp.async pipelines; every
@@ -55,6 +57,9 @@ struct CodePathInfo {
   bool specific;
   /// Its lowering steps, in order (names in all_lowering_steps(), lowering_steps.h).
   std::vector<std::string> steps;
+  /// The lowering steps of its own (the others are shared), in the order --list-passes lists
+  /// them; null: none.
+  const std::vector<LoweringStep>& (*own_steps)();
   /// Its entries, in the order the module holds them.
   std::vector<EntryVariant> entries;
   /// What moves a pipelined tile into shared memory, for messages: "a cp.async copy".
@@ -68,6 +73,9 @@ struct CodePathInfo {
   const char* register_advice;
   /// Its AbiPath for a kernel lowered on it.
   AbiPath (*abi)(const LoweredKernel&);
+  /// Its plan (LoweredKernel::plan, path_plan.h) for a kernel about to be lowered on it; null:
+  /// none (the portable path).
+  std::unique_ptr<PathPlan> (*make_plan)();
 };
 
 /// Every code path, the portable one first.

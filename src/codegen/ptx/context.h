@@ -18,6 +18,7 @@
 #include "basic/diagnostics.h"
 #include "codegen/integer_facts.h"
 #include "codegen/lower.h"
+#include "codegen/paths/tma_wgmma/plan.h"
 #include "codegen/ptx/builder.h"
 #include "codegen/target.h"
 #include "codegen/window_loads.h"
@@ -163,6 +164,8 @@ class EmitContext {
   std::map<const AsyncLoad*, std::string> async_base_;
   /// TmaWgmma: the generic address (u64 register) of each TMA load's tensor-map parameter.
   std::map<const AsyncLoad*, std::string> tensor_maps_;
+  /// The tma_wgmma path's producer/consumer split (a default one on the portable path).
+  const tma_wgmma::Specialization* spec_;
   /// How many operands read each value (wgmma accumulates in place when it is the only reader).
   std::map<const ir::Value*, int> use_count_;
   /// acc = acc && p for predicate registers, "" meaning true (no instruction when either is "").
@@ -178,7 +181,7 @@ class EmitContext {
   /// PTX div and rem as written: not in the portable path's kernels with mma, whose general
   /// variants sit at 255 registers (the other form tipped attention_lse D=128 and matmul_splitk
   /// BN=256 into spills on sm_90a).
-  bool fast_division() const { return k_.path == CodePath::TmaWgmma || !has_mma_; }
+  bool fast_division() const { return k_.path != CodePath::Portable || !has_mma_; }
   /// Whether the kernel has an mma op (its entries then sit near the register limit).
   bool has_mma() const { return has_mma_; }
 

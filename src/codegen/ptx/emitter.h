@@ -30,8 +30,13 @@
 #include "codegen/ptx/reduce.h"
 #include "codegen/ptx/scan.h"
 #include "codegen/ptx/shape.h"
+#include "codegen/paths/tma_wgmma/lowering.h"
 
 namespace tilec::codegen {
+
+using tma_wgmma::StagedRun;
+using tma_wgmma::TmaStore;
+using tma_wgmma::wgmma_k;
 
 class Emitter : public EmitContext {
  public:

@@ -32,9 +32,11 @@ void Emitter::params() {
     return name;
   };
   std::vector<std::pair<const AsyncLoad*, std::string>> map_params;
-  for (const AsyncLoad* al : k_.tensor_maps()) map_params.push_back({al, map_param()});
+  if (k_.plan)
+    for (const AsyncLoad* al : tma_wgmma::plan_of(k_).tensor_maps(k_)) map_params.push_back({al, map_param()});
   std::vector<std::pair<const TmaStore*, std::string>> store_map_params;
-  for (const TmaStore& ts : k_.tma_stores) store_map_params.push_back({&ts, map_param()});
+  if (k_.plan)
+    for (const TmaStore& ts : tma_wgmma::plan_of(k_).tma_stores) store_map_params.push_back({&ts, map_param()});
   std::map<std::string, std::string> extent_of;
   std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
   std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
@@ -61,7 +63,7 @@ void Emitter::params() {
   }
   // A persistent grid: the logical grid (kernel_abi.h AbiPath::persistent), last.
   std::vector<std::string> grid_params;
-  if (k_.spec.persistent)
+  if (spec_->persistent)
     for (int d = 0; d < 3; ++d) grid_params.push_back(param("u32"));
   // The launch divisors, each with its magic number and shifts (kernel_abi.h AbiPath::divisors).
   std::vector<std::pair<DivisorRegs, DType>> divisor_params;
@@ -163,12 +165,12 @@ void Emitter::params() {
 void Emitter::prologue() {
   raw_tid_ = tid_ = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {tid_, "%tid.x"});
-  if (k_.spec.specialized()) {
+  if (spec_->specialized()) {
     // The consumers hold the tile values in the layouts lowered for num_warps warps.
     tid_ = b_.reg(RegClass::B32);
     b_.ins("sub.u32", {tid_, raw_tid_, "128"});
   }
-  if (k_.spec.pingpong) {
+  if (spec_->pingpong) {
     // Two consumers, each holding its own tile in the layouts lowered for one warpgroup.
     std::string local = b_.reg(RegClass::B32);
     consumer_index_ = b_.reg(RegClass::B32);
@@ -207,7 +209,7 @@ std::string Emitter::entry(const std::string& name) {
   // The general variant's mma operands that come straight from loads are loaded by the mma,
   // a piece at a time (MmaSyncEmitter::find_staged_loads).
   if (!o_.vectorized) mma_sync_.find_staged_loads(*k_.fn);
-  if (k_.spec.specialized()) specialized_body();
+  if (spec_->specialized()) specialized_body();
   else block(k_.fn->body);
   if (failed_) return "";
   b_.label(exit_label_);
@@ -218,10 +220,10 @@ std::string Emitter::entry(const std::string& name) {
   // setmaxnreg needs the entry's register count fixed: .maxntid with .minnctapersm 1 (ptxas
   // otherwise ignores it with info C7508; perf.md 3.5).
   if (k.options.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.options.min_ctas_per_sm);
-  else if (k_.spec.producer_registers) text += ".minnctapersm 1\n";
+  else if (spec_->producer_registers) text += ".minnctapersm 1\n";
   if (k.options.max_registers) text += fmt::format(".maxnreg {}\n", k.options.max_registers);
   auto cap = o_.register_caps.find(name);
-  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !k_.spec.producer_registers &&
+  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !spec_->producer_registers &&
       cap != o_.register_caps.end())
     text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
@@ -332,7 +334,7 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Cmp: elementwise_.compare(op); break;
     case OpKind::Select: elementwise_.select(op); break;
     case OpKind::Fma: elementwise_.fma(op); break;
-    case OpKind::Mma: k_.is_wgmma(op) ? wgmma(op) : mma_sync_.mma(op); break;
+    case OpKind::Mma: k_.plan && k_.plan->own_mma(k_, op) ? wgmma(op) : mma_sync_.mma(op); break;
     case OpKind::Reduce: reduce_.reduce(op); break;
     case OpKind::Scan: scan_.scan(op); break;
     case OpKind::Histogram: histogram_.histogram(op); break;
@@ -341,7 +343,7 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
     case OpKind::Store:
-      if (const TmaStore* ts = k_.tma_store(op)) {
+      if (const TmaStore* ts = k_.plan ? tma_wgmma::plan_of(k_).tma_store(op) : nullptr) {
         tma_store(*ts);
       } else if (mma_sync_.large_accumulator(op)) {
         // The general variant's epilogue, after a main loop that needs every register: its

@@ -77,20 +77,20 @@ void Emitter::tma_setup(const Pipeline& p, TmaState& st) {
   b_.ins("and.b32", {st.base, st.base, "-1024"});
   st.full = b_.reg(RegClass::B32);
   st.empty = b_.reg(RegClass::B32);
-  b_.ins("add.u32", {st.full, st.base, u32(p.barriers)});
-  b_.ins("add.u32", {st.empty, st.base, u32(p.barriers + 8 * p.stages)});
+  b_.ins("add.u32", {st.full, st.base, u32(tma_wgmma::plan_of(k_).barriers_of(p))});
+  b_.ins("add.u32", {st.empty, st.base, u32(tma_wgmma::plan_of(k_).barriers_of(p) + 8 * p.stages)});
   if (!p.resident.empty()) {
     st.resident = b_.reg(RegClass::B32);
     st.resident_full = b_.reg(RegClass::B32);
     b_.ins("add.u32", {st.resident, st.base, u32(p.stages * p.stage_bytes)});
-    b_.ins("add.u32", {st.resident_full, st.base, u32(p.barriers + 16 * p.stages)});
+    b_.ins("add.u32", {st.resident_full, st.base, u32(tma_wgmma::plan_of(k_).barriers_of(p) + 16 * p.stages)});
   }
 }
 
 void Emitter::tma_init_barriers(const TmaState& st) {
   int S = st.p->stages;
   // empty: the compute (consumer) warpgroups, of both CTAs of a cluster (cluster_release).
-  int releases = k_.num_warps / 4 * k_.spec.cluster;
+  int releases = k_.num_warps / 4 * spec_->cluster;
   for (int s = 0; s < S; ++s) {
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(releases)});
@@ -236,7 +236,7 @@ void Emitter::tma_origins(const ir::Op& loop, TmaState& st) {
 
 void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) {
   int S = p.stages;
-  if (k_.spec.specialized()) {
+  if (spec_->specialized()) {
     // The producer warpgroup set up the barriers and fills the stages; the consumers only
     // count round the ring.
     // The read counters were set before the role branch's tile loop (specialized_body) and
@@ -246,7 +246,7 @@ void Emitter::tma_prologue(const ir::Op& loop, const Pipeline& p, TmaState& st) 
     b_.ins("mov.u32", {st.prev, u32(S)});
     st.wg_leader = warpgroup_leader();
     tma_wait_resident(st);
-    if (k_.spec.pingpong) pingpong_turn(loop, st);
+    if (spec_->pingpong) pingpong_turn(loop, st);
     return;
   }
   static_cast<LoopCounter&>(st) = loop_counter(loop);
@@ -291,7 +291,7 @@ void Emitter::specialized_body() {
   b_.ins_if(first, "bra", {init_done});
   tma_init_barriers(st);
   b_.label(init_done);
-  if (k_.spec.cluster > 1) {
+  if (spec_->cluster > 1) {
     cluster_setup();
     cluster_sync();
   } else {
@@ -303,8 +303,8 @@ void Emitter::specialized_body() {
   b_.ins("setp.ge.u32", {is_consumer, raw_tid_, "128"});
   b_.ins_if(is_consumer, "bra", {consumer});
   need_ptx(80);
-  if (k_.spec.producer_registers)
-    b_.ins("setmaxnreg.dec.sync.aligned.u32", {u32(k_.spec.producer_registers)});
+  if (spec_->producer_registers)
+    b_.ins("setmaxnreg.dec.sync.aligned.u32", {u32(spec_->producer_registers)});
   std::string idle = b_.reg(RegClass::Pred);
   b_.ins("setp.ne.u32", {idle, raw_tid_, "0"});
   b_.ins_if(idle, "bra", {exit_label_});
@@ -314,15 +314,15 @@ void Emitter::specialized_body() {
     *r = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {*r, "0"});
   }
-  bool persistent = k_.spec.persistent;
+  bool persistent = spec_->persistent;
   std::string tile = persistent ? b_.reg(RegClass::B64) : "";
   std::string top = b_.label_name("produce_tile"), done = b_.label_name("produce_done");
   if (persistent) tile_loop_begin(tile, top, done);
   std::vector<std::vector<std::string>> peer_origin;
-  if (k_.spec.cluster > 1) {
+  if (spec_->cluster > 1) {
     peer_origin = cluster_peer_origins(loop, cluster_peer_tile(tile));
   }
-  for (const ir::Op* o : k_.spec.producer_ops) {
+  for (const ir::Op* o : spec_->producer_ops) {
     if (failed_) return;
     op(*o);
   }
@@ -331,12 +331,12 @@ void Emitter::specialized_body() {
     tile_loop_next(tile, top);
     b_.label(done);
   }
-  if (k_.spec.cluster > 1) cluster_producer_tail(st);
+  if (spec_->cluster > 1) cluster_producer_tail(st);
   b_.ins("bra", {exit_label_});
 
   b_.label(consumer);
-  if (k_.spec.consumer_registers)
-    b_.ins("setmaxnreg.inc.sync.aligned.u32", {u32(k_.spec.consumer_registers)});
+  if (spec_->consumer_registers)
+    b_.ins("setmaxnreg.inc.sync.aligned.u32", {u32(spec_->consumer_registers)});
   for (std::string* r : {&st.rslot, &st.rphase}) {
     *r = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {*r, "0"});
@@ -346,14 +346,14 @@ void Emitter::specialized_body() {
   std::string ctop = b_.label_name("consume_tile"), cdone = b_.label_name("consume_done");
   // Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...; consumer 1 first skips tile 0's
   // trips round the ring.
-  if (k_.spec.pingpong) {
+  if (spec_->pingpong) {
     pingpong_skip_ = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {pingpong_skip_, consumer_index_});
   }
-  tile_loop_begin(ctile, ctop, cdone, k_.spec.pingpong ? consumer_index_ : "");
-  if (k_.spec.cluster > 1) cluster_peer_tile(ctile);
+  tile_loop_begin(ctile, ctop, cdone, spec_->pingpong ? consumer_index_ : "");
+  if (spec_->cluster > 1) cluster_peer_tile(ctile);
   block(k_.fn->body);
-  tile_loop_next(ctile, ctop, k_.spec.pingpong ? 2 : 1);
+  tile_loop_next(ctile, ctop, spec_->pingpong ? 2 : 1);
   b_.label(cdone);
   tma_store_drain();
 }
@@ -508,7 +508,7 @@ void Emitter::tma_release_prev(const TmaState& st) {
   b_.ins("setp.lt.u32", {release, st.prev, u32(st.p->stages)});
   b_.ins("and.pred", {release, release, st.wg_leader});
   b_.ins("mad.lo.u32", {bar, st.prev, "8", st.empty});
-  if (k_.spec.cluster > 1) return cluster_release(release, bar);
+  if (spec_->cluster > 1) return cluster_release(release, bar);
   b_.ins_if(release, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
 }
 
@@ -518,7 +518,7 @@ void Emitter::tma_advance(TmaState& st) {
   tma_release_prev(st);
   b_.ins("mov.u32", {st.prev, st.rslot});
   ring_next(st.rslot, st.rphase, S);
-  if (k_.spec.specialized()) return;  // the producer warpgroup refills it
+  if (spec_->specialized()) return;  // the producer warpgroup refills it
   // Thread 0 refills the stage just released with the tile S - 1 iterations ahead.
   std::string skip = b_.label_name("tma_refill_done"), no = b_.reg(RegClass::Pred);
   b_.ins(fmt::format("setp.ge.{}", st.type()), {no, st.iv_issue, st.upper});
@@ -578,9 +578,9 @@ void Emitter::pingpong_pass() {
 }
 
 void Emitter::tma_epilogue(TmaState& st) {
-  if (k_.spec.pingpong) pingpong_pass();
+  if (spec_->pingpong) pingpong_pass();
   wgmma_wait(0);
-  if (k_.spec.specialized()) {
+  if (spec_->specialized()) {
     // The last stage read is free again (a producer that runs on, to a next tile, waits for
     // it). The barriers stay: the kernel has no other pipelined loop.
     tma_release_prev(st);

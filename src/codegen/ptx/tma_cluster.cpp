@@ -49,7 +49,7 @@ std::vector<std::vector<std::string>> Emitter::cluster_peer_origins(const ir::Op
   // last tile they compute garbage that cluster_copy_plan ignores (cluster_peer_in_ is false).
   std::vector<std::string> own = persistent_bid_;
   persistent_bid_ = logical_cta(peer);
-  for (const ir::Op* o : k_.spec.producer_ops) {
+  for (const ir::Op* o : spec_->producer_ops) {
     if (failed_) break;
     op(*o);
   }

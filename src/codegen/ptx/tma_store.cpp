@@ -33,7 +33,7 @@ void Emitter::tma_store(const TmaStore& ts) {
   const Layout& l = k_.layout(val);
   const std::vector<std::string>& in = regs(val);
   int rank = l.rank();
-  bool persistent = k_.spec.persistent;
+  bool persistent = spec_->persistent;
   // A persistent grid's staging buffer is its own; the previous tile's copies may still read it
   // (thread 0 waits, then the barrier tells the others).
   if (persistent) tma_store_drain();
@@ -45,7 +45,7 @@ void Emitter::tma_store(const TmaStore& ts) {
   b_.ins("add.u32", {buf, buf, u32(k_.pipeline_offset + 1023)});
   b_.ins("and.b32", {buf, buf, "-1024"});
   // Ping-pong: each consumer stages in buffers of its own (the other may be storing its tile).
-  if (k_.spec.pingpong) b_.ins("mad.lo.u32", {buf, consumer_index_, u32(k_.staging_stride), buf});
+  if (spec_->pingpong) b_.ins("mad.lo.u32", {buf, consumer_index_, u32(tma_wgmma::plan_of(k_).staging_stride), buf});
 
   // The thread's part of the address (tma_store.cpp): line Lt, byte Bt of its coordinates.
   const ThreadCoords& tc = coords(l);
@@ -146,7 +146,7 @@ void Emitter::tma_store(const TmaStore& ts) {
 }
 
 void Emitter::tma_store_drain() {
-  if (k_.tma_stores.empty()) return;
+  if (tma_wgmma::plan_of(k_).tma_stores.empty()) return;
   std::string other = b_.reg(RegClass::Pred);
   b_.ins("setp.ne.u32", {other, tid_, "0"});
   b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {"0"});

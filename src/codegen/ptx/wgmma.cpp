@@ -233,7 +233,7 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
   const ir::Value* carried = body.args[slot + 1];
   bool invariant_a = false;
   ir::walk(const_cast<ir::Block&>(body), [&](ir::Op& o) {
-    const ir::Value* a = o.kind == ir::OpKind::Mma && k_.is_wgmma(o) ? o.operands[0] : nullptr;
+    const ir::Value* a = o.kind == ir::OpKind::Mma && tma_wgmma::plan_of(k_).is_wgmma(k_, o) ? o.operands[0] : nullptr;
     invariant_a = invariant_a || (a && !k_.async_load(a) && !(a->def ? a->def->parent == &body : a->owner == &body));
   });
   if (invariant_a) return nullptr;
@@ -242,7 +242,7 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
   // accumulator, so neither may be written (A packed, the accumulator copied home) before it.
   for (const auto& o : body.ops) {
     if (o.get() == &mma) return nullptr;
-    if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && !wgmma_yield_only(*o, nullptr)) return carried;
+    if (o->kind == ir::OpKind::Mma && tma_wgmma::plan_of(k_).is_wgmma(k_, *o) && !wgmma_yield_only(*o, nullptr)) return carried;
     bool reads = false;
     auto check = [&](const ir::Op& x) {
       for (const ir::Value* v : x.operands) reads = reads || v == carried;

@@ -3,8 +3,12 @@
 // emitter families of emitter.h.
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "codegen/kernel_abi.h"
 #include "codegen/lower.h"
+#include "codegen/lowering_steps.h"
 
 namespace tilec::codegen::tma_wgmma {
 
@@ -12,5 +16,12 @@ namespace tilec::codegen::tma_wgmma {
 /// the vectorized variant; the producer warpgroup's and the consumers' threads; the tensor maps
 /// of the TMA loads, then of the TMA stores; a persistent grid and clusters as planned.
 AbiPath abi_path(const LoweredKernel& low);
+
+/// The path's own lowering steps (tma-wgmma-plan, tma-wgmma-check, tma-stages, specialize,
+/// tma-stores), in the order --list-passes lists them (steps.cpp).
+const std::vector<LoweringStep>& path_steps();
+
+/// A fresh plan (plan.h) for a kernel about to be lowered on the path.
+std::unique_ptr<PathPlan> new_plan();
 
 }  // namespace tilec::codegen::tma_wgmma
