@@ -138,7 +138,7 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
   ir::Block& body = *loop.regions[0];
   // An index is the induction variable or a value from before the loop. On the TMA path it may
   // also be computed from those by scalar arithmetic at the top of the body (`k + s`, `k * 64`):
-  // the producer computes it again for the iteration it issues (Emitter::value_at); on the
+  // the producer computes it again for the iteration it issues (the tma_wgmma path's TmaRing::value_at); on the
   // portable path by i64 +, - and * by constants (affine_index), so that it moves by a constant.
   std::unordered_map<const ir::Value*, bool> known;
   std::function<bool(const ir::Value*)> follows_loop = [&](const ir::Value* v) -> bool {

@@ -69,16 +69,16 @@ struct LaunchOptions {
   int num_stages = 0;
   int max_registers = 0;
   int min_ctas_per_sm = 0;
-  /// -1: the compiler chooses (lower.h Specialization::persistent); 0: one CTA per tile; 1: a
+  /// -1: the compiler chooses (codegen/paths/tma_wgmma/plan.h Specialization::persistent); 0: one CTA per tile; 1: a
   /// persistent grid asked for (-Wpersistent when the kernel cannot have one).
   int persistent = -1;
-  /// 0: the compiler chooses (lower.h Specialization::cluster); 1: no clusters; 2: clusters of
+  /// 0: the compiler chooses (codegen/paths/tma_wgmma/plan.h Specialization::cluster); 1: no clusters; 2: clusters of
   /// two CTAs asked for (-Wcluster when the kernel cannot have them).
   int cluster = 0;
-  /// 0: the compiler chooses (lower.h Specialization::consumers); 1, 2 or 4: the consumer
+  /// 0: the compiler chooses (codegen/paths/tma_wgmma/plan.h Specialization::consumers); 1, 2 or 4: the consumer
   /// warpgroups asked for (-Wconsumers when the kernel cannot have them).
   int consumers = 0;
-  /// -1: the compiler chooses (cooperative, lower.h Specialization::pingpong); 0: cooperative;
+  /// -1: the compiler chooses (cooperative, codegen/paths/tma_wgmma/plan.h Specialization::pingpong); 0: cooperative;
   /// 1: ping-pong consumers asked for (-Wpingpong when the kernel cannot have them).
   int pingpong = -1;
   /// The per-arch values of the options given `by_target(...)` (num_warps, num_stages,

@@ -28,6 +28,8 @@ namespace tilec::codegen {
 struct LoweredKernel;
 struct LoweringStep;
 class PathPlan;
+class PathEmitter;
+class EmitContext;
 
 /// The code paths a kernel can be lowered to (each is one AbiPath of the header, kernel_abi.h):
 /// - Portable: mma.sync with operands staged in shared memory by cp.async pipelines; every
@@ -76,6 +78,9 @@ struct CodePathInfo {
   /// Its plan (LoweredKernel::plan, path_plan.h) for a kernel about to be lowered on it; null:
   /// none (the portable path).
   std::unique_ptr<PathPlan> (*make_plan)();
+  /// Its emitter family (ptx/path_emitter.h) for the kernel `cx` emits; null: none (the
+  /// Emitter's own families are the portable path).
+  std::unique_ptr<PathEmitter> (*make_emitter)(EmitContext& cx);
 };
 
 /// Every code path, the portable one first.

@@ -52,19 +52,11 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
 
 EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
     : k_(k), o_(o), facts_(k, o.vectorized), windows_(window_loads(k)), diag_(diag) {
-  static const tma_wgmma::Specialization kNone;
-  spec_ = k.plan ? &tma_wgmma::plan_of(k).spec : &kNone;
   if (o.vectorized) vector_bytes_ = access_vector_bytes(k);
   ir::walk(k.fn->body, [&](ir::Op& op) {
     for (const ir::Value* v : op.operands) ++use_count_[v];
     has_mma_ = has_mma_ || op.kind == ir::OpKind::Mma;
   });
-}
-
-void EmitContext::cta_barrier() {
-  if (spec_->pingpong) b_.ins("bar.sync", {consumer_bar_, u32(k_.threads())});
-  else if (spec_->specialized()) b_.ins("bar.sync", {"1", u32(k_.threads())});
-  else b_.ins("bar.sync", {"0"});
 }
 
 void EmitContext::error(const SourceRange& r, const std::string& msg) {

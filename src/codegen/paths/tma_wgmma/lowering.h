@@ -45,7 +45,7 @@ bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why);
 /// held by `tile_warpgroups` warpgroups (rows split evenly, a multiple of 64 each) in a CTA of
 /// `consumers` consumer warpgroups beside a producer. A warpgroup holding more than 64 rows
 /// issues one m64 wgmma per 64 of them at each k step, reading rows 8-line group by 8-line
-/// group apart (ptx/wgmma.cpp), so A must come by TMA with K along its lines; the accumulators
+/// group apart (wgmma.cpp), so A must come by TMA with K along its lines; the accumulators
 /// must fit the registers setmaxnreg gives the consumers. Else false with `why`.
 bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, std::string& why);
 

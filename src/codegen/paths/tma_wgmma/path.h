@@ -9,6 +9,7 @@
 #include "codegen/kernel_abi.h"
 #include "codegen/lower.h"
 #include "codegen/lowering_steps.h"
+#include "codegen/ptx/path_emitter.h"
 
 namespace tilec::codegen::tma_wgmma {
 
@@ -23,5 +24,8 @@ const std::vector<LoweringStep>& path_steps();
 
 /// A fresh plan (plan.h) for a kernel about to be lowered on the path.
 std::unique_ptr<PathPlan> new_plan();
+
+/// The path's emitter (emitter.h) for the kernel `cx` emits.
+std::unique_ptr<PathEmitter> new_emitter(EmitContext& cx);
 
 }  // namespace tilec::codegen::tma_wgmma

@@ -248,7 +248,7 @@ bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, s
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   k.pipeline_offset = (k.conversion_smem_vectorized + kAlign - 1) / kAlign * kAlign;
   // The stages start at the next 1024-byte boundary of the shared address, found at run time
-  // (ptx/tma.cpp): up to 1024 bytes more.
+  // (TmaRing::setup): up to 1024 bytes more.
   int64_t room = smem_limit - k.pipeline_offset - kAlign;
   for (Pipeline& p : k.pipelines) {
     int64_t per_stage = p.stage_bytes + kBarrierBytes;
@@ -399,7 +399,7 @@ void plan_specialization(LoweredKernel& k) {
     if (v == iv) continue;
     if (v->def && v->def->parent == loop.regions[0].get()) {
       // An index computed in the body from the induction variable (pipeline.cpp): the producer
-      // computes it again per iteration it issues (emitter.h TmaRing::value_at), from what it uses.
+      // computes it again per iteration it issues (ring.h TmaRing::value_at), from what it uses.
       for (const ir::Value* o : v->def->operands) work.push_back(o);
       continue;
     }

@@ -1,6 +1,6 @@
 // The tma_wgmma path's TMA stores (plan.h TmaStore): which tile stores leave through shared
 // memory and cp.async.bulk.tensor, where their staging buffers go, and how each thread
-// addresses its registers there. The PTX is written by TmaStoreEmitter (emitter.h).
+// addresses its registers there. The PTX is written by TmaStoreEmitter (store_emitter.h).
 //
 // The staging layout is a TMA box's: the tile's last dimension is cut into spans of 128 bytes
 // (boxes, one after the other), each box holds every line (the product of the other
@@ -77,7 +77,7 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
   for (int64_t r = 0; r < n; ++r) {
     int64_t br = Br[size_t(r)];
     key[size_t(r)] = int(((br % 128) / 16) ^ (Lr[size_t(r)] % 8));
-    imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (ptx/tma_store.cpp)
+    imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (store_emitter.cpp)
   }
   // Every thread: coords(t, r) is its base plus the register's offsets (Layout::add_thread_base),
   // and line_of / byte_of are linear, so its line and byte are Lt + Lr[r] and Bt + Br[r]; the
