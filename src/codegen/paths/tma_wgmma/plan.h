@@ -147,8 +147,12 @@ class Plan final : public PathPlan {
   std::vector<const AsyncLoad*> tensor_maps(const LoweredKernel& k) const;
   /// The TmaStore of store op `op`, or null.
   const TmaStore* tma_store(const ir::Op& op) const;
-  /// The mbarriers of pipeline `p` (barriers).
-  int64_t barriers_of(const Pipeline& p) const { return barriers.at(p.loop); }
+  /// The mbarriers of pipeline `p` (barriers); 0 before tma-stages places them (the text of
+  /// --print-after-all after the earlier steps).
+  int64_t barriers_of(const Pipeline& p) const {
+    auto it = barriers.find(p.loop);
+    return it == barriers.end() ? 0 : it->second;
+  }
 
   // ---- PathPlan (plan.cpp, lowered_text.cpp)
   void plan_loop(LoweredKernel& k, const ir::Op& loop, Pipeline& p, const ir::Users& users,
