@@ -63,7 +63,7 @@ struct OptionRule {
 
 /// The options written in `@kernel(...)`: the checker's KernelInfo and ir::Signature hold them.
 struct KernelOptions {
-  // lower.h's Specialization says what the tma_wgmma path chooses for persistent, cluster,
+  // codegen/paths/tma_wgmma/plan.h's Specialization says what the tma_wgmma path chooses for persistent, cluster,
   // consumers and pingpong when they are not given, and -Wpersistent, -Wcluster, -Wconsumers
   // and -Wpingpong say why a kernel cannot have what was asked for.
 #define X(name, type, rule, by_target, header) int name = OptionType::type == OptionType::Flag ? -1 : 0;

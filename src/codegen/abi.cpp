@@ -10,6 +10,7 @@
 #include "basic/diagnostics.h"
 #include "codegen/host_assert.h"
 #include "codegen/host_expr.h"
+#include "codegen/paths/paths.h"
 
 namespace tilec::codegen {
 namespace {
@@ -38,47 +39,29 @@ std::string grid_c(const ir::Signature& sig, const ir::GridExpr& e, bool& uses_s
 
 }  // namespace
 
-std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"; }
-std::string general_entry(const std::string& kernel) { return kernel; }
-std::string wgmma_entry(const std::string& kernel) { return kernel + "_wgmma"; }
-
-namespace {
-
-// The divisors the path's launch stub computes (LaunchDivisor), in parameter order.
-std::vector<AbiDivisor> launch_divisors(const LoweredKernel& low) {
+std::string vectorized_entry(const std::string& kernel) {
+  return entry_name(kernel, code_path(CodePath::Portable).entries.front());
+}
+std::string general_entry(const std::string& kernel) {
+  return entry_name(kernel, code_path(CodePath::Portable).entries.back());
+}
+std::vector<AbiDivisor> abi_divisors(const LoweredKernel& low) {
   std::vector<AbiDivisor> out;
   for (const LaunchDivisor& d : low.launch_divisors) out.push_back({d.c_expr, d.value->type.tile.dtype});
   return out;
 }
 
-AbiPath tma_wgmma_path(const LoweredKernel& low) {
+AbiPath portable_abi_path(const LoweredKernel& low) {
+  const std::string& k = low.fn->sig.name;
   AbiPath path;
-  path.name = code_path_name(low.path);
-  path.arch = low.target.arch;
-  path.variants = {{wgmma_entry(low.fn->sig.name), true}};
-  path.threads_per_cta = low.launch_threads();
-  path.num_warps = low.launch_threads() / 32;
+  path.variants = {{vectorized_entry(k), true}, {general_entry(k), false}};
+  path.threads_per_cta = low.threads();
+  path.num_warps = low.num_warps;
   path.num_stages = low.num_stages();
-  path.dynamic_shared_bytes = int(low.shared_bytes());
-  path.persistent = low.spec.persistent;
-  path.cluster_dims[0] = low.spec.cluster;
-  // Boxes of the tile's extents with one 128-byte swizzle span innermost: the tile's line
-  // takes boxes() of them. The loads' maps, then the stores'.
-  auto add_map = [&](const ir::Value* array, const ir::Value* tile, int esz) {
-    AbiTensorMap m;
-    m.param = array->type.array->index;
-    const std::vector<int64_t>& shape = tile->type.tile.shape;
-    for (size_t d = shape.size(); d-- > 0;) m.box.push_back(shape[d]);
-    m.box[0] = 128 / esz;
-    path.tensor_maps.push_back(m);
-  };
-  for (const AsyncLoad* al : low.tensor_maps()) add_map(al->load->operands[0], al->load->results[0], al->esz);
-  for (const TmaStore& ts : low.tma_stores) add_map(ts.store->operands[0], ts.store->operands[1], ts.esz);
-  path.divisors = launch_divisors(low);
+  path.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
+  path.divisors = abi_divisors(low);
   return path;
 }
-
-}  // namespace
 
 KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const LoweredKernel*>& specific) {
   const ir::Signature& k = low.fn->sig;
@@ -115,15 +98,8 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
     TILEC_ASSERT(py.has_value(), "an assert on extents with a C condition and no Python one");
     abi.host_asserts_python.push_back(*py);
   }
-  for (const LoweredKernel* l : specific) abi.paths.push_back(tma_wgmma_path(*l));
-  AbiPath path;
-  path.variants = {{vectorized_entry(k.name), true}, {general_entry(k.name), false}};
-  path.threads_per_cta = low.threads();
-  path.num_warps = low.num_warps;
-  path.num_stages = low.num_stages();
-  path.dynamic_shared_bytes = int(low.shared_bytes());  // conversion buffer and pipeline stages
-  path.divisors = launch_divisors(low);
-  abi.paths.push_back(path);
+  for (const LoweredKernel* l : specific) abi.paths.push_back(code_path(l->path).abi(*l));
+  abi.paths.push_back(code_path(low.path).abi(low));
   return abi;
 }
 

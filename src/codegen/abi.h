@@ -11,13 +11,16 @@ namespace tilec::codegen {
 /// semantics through the header's tilec_cdiv/tilec_floordiv), the two variants' entry names
 /// (`<name>_v16` vectorized, `<name>` general) and the launch shape.
 /// `portable` is the kernel's portable lowering; `specific` the lowerings of its arch-specific
-/// paths (TmaWgmma for sm_90a), which come first in KernelAbi::paths.
+/// paths (the paths table's `specific` rows, paths.h), which come first in KernelAbi::paths.
 KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
 
 /// The PTX entry names of a kernel's variants.
 std::string vectorized_entry(const std::string& kernel);
 std::string general_entry(const std::string& kernel);
-/// The TmaWgmma path's entry name (lower.h CodePath).
-std::string wgmma_entry(const std::string& kernel);
+
+/// The portable path's AbiPath for its lowering `low` (its row of the paths table, paths.h).
+AbiPath portable_abi_path(const LoweredKernel& low);
+/// The divisors `low`'s launch stub computes (LaunchDivisor), in parameter order.
+std::vector<AbiDivisor> abi_divisors(const LoweredKernel& low);
 
 }  // namespace tilec::codegen

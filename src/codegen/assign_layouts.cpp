@@ -319,11 +319,12 @@ void LayoutAssignment::op(ir::Block& b, std::list<std::unique_ptr<ir::Op>>::iter
       Layout l = k_.accumulator_layout(op);
       convert_operand(b, it, 2, l);
       set(op.results[0], l);
-      if (k_.is_wgmma(op) && !k_.async_load(op.operands[0])) {
-        // wgmma's A from registers: in the fragment layout of m64nNk16's accumulator, which is
-        // also its A fragment layout (wgmma.cpp); a value from outside the loop (Q of an
+      std::optional<Layout> a_layout = k_.plan ? k_.plan->register_a_layout(k_, op) : std::nullopt;
+      if (a_layout) {
+        // The path's A from registers (wgmma's: the fragment layout of m64nNk16's accumulator,
+        // which is also its A fragment layout); a value from outside the loop (Q of an
         // attention kernel) is converted once, where it is defined.
-        Layout want = wgmma_layout(op.operands[0]->type.tile.shape, k_.num_warps);
+        const Layout& want = *a_layout;
         ir::Value* a = op.operands[0];
         if (a->def && a->def->parent != &b && !dry_ && !equivalent(k_.layouts.at(a), want, k_.threads())) {
           ir::Block& home = *a->def->parent;

@@ -62,7 +62,7 @@ struct AbiVariant {
 /// parameters (cuTensorMapEncodeTiled, cuda.h; perf.md §3.4): it covers array parameter `param`
 /// with boxes of `box` elements (innermost dimension first; the innermost 128 bytes, in the
 /// 128-byte swizzle), out-of-bounds elements read as zeros (loads) or not written (stores).
-/// The TMA loads' maps come first, then the TMA stores' (lower.h TmaStore).
+/// The TMA loads' maps come first, then the TMA stores' (paths/tma_wgmma/plan.h TmaStore).
 struct AbiTensorMap {
   int param = 0;               ///< index into KernelAbi::params (an array of f16, bf16, f32, tf32, f8 or i8)
   std::vector<int64_t> box;    ///< one extent per array dimension, innermost first
@@ -95,7 +95,7 @@ struct AbiPath {
   /// bytes, every extent from 1 to 2^32); its single variant is compiled like the vectorized
   /// one and also needs the vectorized variant's conditions.
   std::vector<AbiTensorMap> tensor_maps;
-  /// A persistent grid (lower.h Specialization::persistent): the stub launches
+  /// A persistent grid (paths/tma_wgmma/plan.h Specialization::persistent): the stub launches
   /// min(gx * gy * gz, SMs) CTAs along x and passes the logical grid (gx, gy, gz) as three .u32
   /// parameters after the others; each CTA loops over the logical CTAs.
   bool persistent = false;

@@ -55,8 +55,8 @@ bool dividend_fits(const IntegerFacts& facts, const ir::Value* n, int depth = 0)
 // Bytes of parameters the entry takes before its launch divisors (kernel_abi.h): the source's,
 // the tensor maps (128 each, 128-aligned), and a persistent grid's three u32.
 int64_t param_bytes_before_divisors(const LoweredKernel& k) {
-  int64_t maps = int64_t(k.tensor_maps().size() + k.tma_stores.size());
-  return kernel_param_bytes(k.fn->sig) + maps * 128 + (maps ? 128 : 0) + (k.spec.persistent ? 12 : 0);
+  int64_t maps = k.tensor_map_params();
+  return kernel_param_bytes(k.fn->sig) + maps * 128 + (maps ? 128 : 0) + (k.persistent_grid() ? 12 : 0);
 }
 
 // The ops whose results only the divided ops' divisors need, now that the launch stub computes

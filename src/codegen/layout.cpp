@@ -293,16 +293,6 @@ Layout mma_layout(const std::vector<int64_t>& shape, int inst_m, int num_warps) 
   return l;
 }
 
-Layout wgmma_layout(const std::vector<int64_t>& shape, int num_warps) {
-  Layout l;
-  l.kind = Layout::Kind::Mma;
-  l.shape = shape;
-  l.inst_m = 16;
-  l.warps_m = num_warps;
-  l.warps_n = 1;
-  return l;
-}
-
 bool equivalent(const Layout& a, const Layout& b, int threads) {
   if (a == b) return true;
   if (a.shape != b.shape || a.regs_per_thread() != b.regs_per_thread()) return false;

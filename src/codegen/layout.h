@@ -118,14 +118,6 @@ struct Layout {
 /// rows and columns to keep each warp's block square; `inst_m` 16 (m16n8kK) or 8 (f64 m8n8k4).
 Layout mma_layout(const std::vector<int64_t>& shape, int inst_m, int num_warps);
 
-/// The accumulator layout of wgmma m64nNk16 (PTX ISA §9.7.15.5.1, "Register fragments"): warp w
-/// of the CTA holds rows 16w .. 16w+15 (warp w % 4 of warpgroup w / 4, which owns rows
-/// 64 (w / 4) ..), and for each 8-column chunk j, lane l holds row l/4 (and l/4 + 8), columns
-/// 8j + 2(l%4) + {0, 1}, in registers 4j .. 4j+3: the mma.sync m16n8 fragment repeated N/8
-/// times, so it is an Mma layout with every warp along the rows. `shape[0]` must be
-/// 16 * num_warps.
-Layout wgmma_layout(const std::vector<int64_t>& shape, int num_warps);
-
 /// True when `a` and `b` place the same element in the same register of every one of the
 /// `threads` threads: values in one can be used as values in the other without moving data.
 bool equivalent(const Layout& a, const Layout& b, int threads);

@@ -1,8 +1,8 @@
 // Lowering: each code path's steps, in order, from one registry table (lowering_steps.h). A
 // step is a free function over the kernel being lowered; most live in a file of their own
-// (mma_shape.cpp, schedule.cpp, pipeline.cpp, assign_layouts.cpp, tma_pipeline.cpp); the small
-// ones (the warps, the vector widths, the TmaWgmma plan and check, and the wrappers with the
-// table's signature) are here.
+// (mma_shape.cpp, schedule.cpp, pipeline.cpp, assign_layouts.cpp); the small ones (the warps,
+// the vector widths, and the wrappers with the table's signature) are here. An arch-specific
+// path's own steps are in its folder (paths/<name>/), listed by its row of the paths table.
 #include "codegen/lower.h"
 
 #include <algorithm>
@@ -82,84 +82,6 @@ bool stages(LoweringContext& cx) {
   return true;
 }
 
-bool tma_wgmma_plan(LoweringContext& cx) {
-  const Target& target = cx.k.target;
-  if (!target.has_wgmma() || !target.has_tma()) {
-    cx.why = target.arch + " has no wgmma";
-    return false;
-  }
-  // The warpgroups come from the accumulators of the pipelined mmas (one per 64 rows), so plan
-  // once on a copy to find them; the steps after it then lower with that many warps.
-  std::unique_ptr<ir::Function> scratch = ir::clone(*cx.k.fn);
-  LoweredKernel probe;
-  probe.fn = scratch.get();
-  probe.target = target;
-  probe.path = CodePath::TmaWgmma;
-  pad_mma_operands(*scratch, target);
-  plan_pipelines(probe, cx.num_stages);
-  if (!wgmma_plan_ok(probe, cx.warpgroups, cx.why)) return false;
-  // The tile's warpgroups: one per 64 rows, or as consumers= and pingpong=True ask (issue 15:
-  // the options override the compiler's choice; -Wconsumers and -Wpingpong say when they
-  // cannot). Ping-pong lowers the tile for one warpgroup; plan_specialization adds the second
-  // consumer.
-  const ir::LaunchOptions& opt = cx.k.fn->sig.options;
-  int tile_wg = cx.warpgroups;
-  std::string why;
-  if (opt.pingpong == 1) {
-    if (opt.consumers && opt.consumers != 2)
-      why = fmt::format("consumers={}: ping-pong runs two consumer warpgroups", opt.consumers);
-    if (why.empty() && consumers_fit(probe, 1, 2, why)) {
-      tile_wg = 1;
-      cx.k.pingpong_layout = true;
-    } else {
-      cx.k.warnings.push_back({Warning::Pingpong, cx.k.fn->sig.range,
-                               fmt::format("pingpong=True: the kernel runs {} cooperative consumer warpgroup(s) on "
-                                           "{}: {}",
-                                           cx.warpgroups, target.arch, why)});
-    }
-  } else if (opt.consumers && opt.consumers != cx.warpgroups) {
-    if (consumers_fit(probe, opt.consumers, opt.consumers, why))
-      tile_wg = opt.consumers;
-    else
-      cx.k.warnings.push_back({Warning::Consumers, cx.k.fn->sig.range,
-                               fmt::format("consumers={}: the kernel runs {} consumer warpgroup(s) on {}: {}",
-                                           opt.consumers, cx.warpgroups, target.arch, why)});
-  }
-  cx.num_warps = 4 * tile_wg;
-  return true;
-}
-
-bool tma_wgmma_check(LoweringContext& cx) {
-  int again = 0;
-  if (!wgmma_plan_ok(cx.k, again, cx.why) || again != cx.warpgroups) {
-    if (cx.why.empty()) cx.why = "the loads were planned differently with " + std::to_string(cx.num_warps) + " warps";
-    return false;
-  }
-  return true;
-}
-
-bool tma_stages(LoweringContext& cx) {
-  // The tma_wgmma CTA has the SM's shared memory to itself and takes as many stages as fit, or
-  // num_stages= when given (issue 15: the option overrides the compiler's choice on both paths;
-  // -Wnum-stages when it does not fit).
-  finish_tma_pipelines(cx.k, cx.k.fn->sig.options.num_stages, cx.smem_limit);
-  if (cx.k.pipelines.empty()) {
-    cx.why = "two stages of the loop's tiles do not fit in shared memory";
-    return false;
-  }
-  return true;
-}
-
-bool specialize(LoweringContext& cx) {
-  plan_specialization(cx.k);
-  return true;
-}
-
-bool tma_stores(LoweringContext& cx) {
-  plan_tma_stores(cx.k, cx.smem_limit);
-  return true;
-}
-
 bool launch_divisors(LoweringContext& cx) {
   plan_launch_divisors(cx.k);
   return true;
@@ -175,7 +97,7 @@ const LoweringStep* find_step(const std::string& name) {
 // With `print_after`, the lowered form after each step is appended to it.
 bool run_steps(LoweringContext& cx, std::string* print_after) {
   const LoweredKernel& k = cx.k;
-  for (const std::string& name : lowering_pipeline(k.path)) {
+  for (const std::string& name : code_path(k.path).steps) {
     const LoweringStep* step = find_step(name);
     TILEC_ASSERT(step, "lowering step '" + name + "' is not in the table");
     double start = thread_cpu_us();
@@ -195,41 +117,24 @@ bool run_steps(LoweringContext& cx, std::string* print_after) {
 }  // namespace
 
 const std::vector<LoweringStep>& all_lowering_steps() {
-  static const std::vector<LoweringStep> kSteps = {
-      {"mma-shapes", "pad mma operands smaller than one tensor-core instruction of the target", mma_shapes},
-      {"warps", "choose warps per CTA: num_warps, else about 16 elements per thread", choose_warps},
-      {"early-loads", "issue top-level loads early, within a register budget", early_loads},
-      {"vector-widths", "per tile shape: 16 bytes of the narrowest dtype loaded or stored with it", vector_widths},
-      {"pipelines", "find the loops whose mma operand loads can go through shared memory ahead", pipelines},
-      {"layouts", "give every tile value a layout; convert where two uses disagree", layouts},
-      {"stages", "place the cp.async stages, choose how many fit and the mma that holds the sync", stages},
-      {"tma-wgmma-plan", "check the mma loops fit TMA and wgmma; warpgroups from the accumulators", tma_wgmma_plan},
-      {"tma-wgmma-check", "the planned loads still fit TMA and wgmma after layouts", tma_wgmma_check},
-      {"tma-stages", "place the TMA stages and their mbarriers; as many stages as fit", tma_stages},
-      {"specialize", "a producer warpgroup issues the TMA copies, where the kernel allows it", specialize},
-      {"tma-stores", "tile stores after the last pipelined loop go through the dead stages and TMA", tma_stores},
-      {"launch-divisors", "// and % by extents and scalars: a magic number from the launch stub, no division", launch_divisors},
-  };
+  // The shared steps, then each path's own (paths.h), and last the one every path runs last.
+  static const std::vector<LoweringStep> kSteps = [] {
+    std::vector<LoweringStep> steps = {
+        {"mma-shapes", "pad mma operands smaller than one tensor-core instruction of the target", mma_shapes},
+        {"warps", "choose warps per CTA: num_warps, else about 16 elements per thread", choose_warps},
+        {"early-loads", "issue top-level loads early, within a register budget", early_loads},
+        {"vector-widths", "per tile shape: 16 bytes of the narrowest dtype loaded or stored with it", vector_widths},
+        {"pipelines", "find the loops whose mma operand loads can go through shared memory ahead", pipelines},
+        {"layouts", "give every tile value a layout; convert where two uses disagree", layouts},
+        {"stages", "place the cp.async stages, choose how many fit and the mma that holds the sync", stages},
+    };
+    for (const CodePathInfo& path : code_paths())
+      if (path.own_steps) steps.insert(steps.end(), path.own_steps().begin(), path.own_steps().end());
+    steps.push_back({"launch-divisors", "// and % by extents and scalars: a magic number from the launch stub, no "
+                     "division", launch_divisors});
+    return steps;
+  }();
   return kSteps;
-}
-
-std::vector<std::string> lowering_pipeline(CodePath p) {
-  switch (p) {
-    case CodePath::Portable:
-      return {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages", "launch-divisors"};
-    case CodePath::TmaWgmma:
-      return {"tma-wgmma-plan", "mma-shapes", "warps",           "early-loads", "vector-widths",
-              "pipelines",      "layouts",    "tma-wgmma-check", "tma-stages",  "specialize", "tma-stores", "launch-divisors"};
-  }
-  return {};
-}
-
-const char* code_path_name(CodePath p) {
-  switch (p) {
-    case CodePath::Portable: return "portable";
-    case CodePath::TmaWgmma: return "tma_wgmma";
-  }
-  return "?";
 }
 
 LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit, std::string* print_after) {
@@ -242,18 +147,25 @@ LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_l
   return k;
 }
 
-std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
-                                             std::string& why, std::string* print_after) {
+std::optional<LoweredKernel> lower_on_path(const CodePathInfo& path, ir::Function& f, const Target& target,
+                                           int64_t smem_limit, std::string& why, std::string* print_after) {
   LoweredKernel k;
   k.fn = &f;
   k.target = target;
-  k.path = CodePath::TmaWgmma;
+  k.path = path.id;
+  if (path.make_plan) k.plan = path.make_plan();
+  // The path's own steps choose its warps (an arch-specific path's are its warpgroups).
   LoweringContext cx(k, 0, f.sig.options.num_stages, smem_limit);
   if (!run_steps(cx, print_after)) {
     why = cx.why;
     return std::nullopt;
   }
   return k;
+}
+
+std::vector<std::pair<const ir::Op*, std::string>> mmas_off_path(const LoweredKernel& k) {
+  if (!k.plan) return {};
+  return k.plan->mmas_off_path(k);
 }
 
 std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {

@@ -3,95 +3,29 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "basic/warnings.h"
 #include "codegen/layout.h"
+#include "codegen/paths/path_plan.h"
+#include "codegen/paths/paths.h"
 #include "codegen/target.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen {
 
-/// The code paths a kernel can be lowered to (each is one AbiPath of the header, kernel_abi.h):
-/// - Portable: mma.sync with operands staged in shared memory by cp.async pipelines; every
-///   target; entries `<k>_v16` (vectorized) and `<k>` (general).
-/// - TmaWgmma: the operand tiles of pipelined mma loops come by TMA (cp.async.bulk.tensor) into
-///   128-byte-swizzled shared memory, guarded by mbarriers, and wgmma reads them from there
-///   (perf.md rung L2; bench/hopper_proto); targets with has_wgmma(); entry `<k>_wgmma`.
-enum class CodePath { Portable, TmaWgmma };
-const char* code_path_name(CodePath p);
-
-/// How a TmaWgmma kernel issues its TMA copies (perf.md, rungs L2 and L4; bench/hopper_proto
-/// measured both on the H200):
-/// - Inline: thread 0 of the compute warpgroups is also the producer; it refills a stage
-///   between its own warpgroup's wgmma groups.
-/// - Specialized: warp specialization. An extra producer warpgroup (warpgroup 0 of the CTA)
-///   runs ahead of the loop: one of its threads waits for free stages and issues the copies of
-///   every iteration, the other 127 exit. The consumer warpgroups (1 ..) run the kernel's body
-///   with the thread numbering it was lowered for, and only wait for stages to fill.
-///   `setmaxnreg` (PTX ISA §9.7.17.1) moves the producer's registers to the consumers.
-enum class TmaSchedule { Inline, Specialized };
-const char* tma_schedule_name(TmaSchedule s);
-
-/// The producer/consumer split of a Specialized kernel (tma_pipeline.cpp, plan_specialization).
-struct Specialization {
-  TmaSchedule schedule = TmaSchedule::Inline;
-  /// setmaxnreg counts (registers per thread) of the producer and the consumer warpgroups; 0
-  /// when the registers the entry starts with are kept.
-  int producer_registers = 0, consumer_registers = 0;
-  /// The top-level ops before the pipelined loop that the producer thread runs too, in program
-  /// order: everything the loop's bounds and the TMA loads' fixed indices depend on (scalar
-  /// arithmetic on bid(), num_blocks() and the kernel's scalar arguments).
-  std::vector<const ir::Op*> producer_ops;
-  /// Inline: why the kernel is not specialized (printed by --emit=tir-lowered).
-  std::string why_inline;
-  /// A persistent grid (perf.md rung L5): the launch function starts min(tiles, SMs) CTAs and
-  /// each loops over the logical CTAs of the grid= expression (tile = %ctaid.x, + %nctaid.x,
-  /// ...); the producer runs on into the next tile while the consumers finish the last one, so
-  /// their epilogue overlaps the next tile's loads. bid() and num_blocks() report the logical
-  /// CTA and grid, so the kernel's code keeps its meaning. Taken for a Specialized kernel with
-  /// two or more consumer warpgroups, no `return` (a consumer leaving a tile early would leave
-  /// the producer's stages unread) and no resident tiles (they would need a ring of their own).
-  bool persistent = false;
-  /// Not persistent: why (printed by --emit=tir-lowered).
-  std::string why_not_persistent;
-  /// CTAs per cluster (perf.md rung L6, fast.cu's H7): 2 runs a persistent grid in clusters of
-  /// two CTAs along x that take logical CTAs t and t ^ 1 in each round; where an operand tile's
-  /// origins are the same for both (the B tile of neighbouring row tiles), each CTA copies half
-  /// of its 128-byte boxes and TMA multicasts them into both CTAs' stages, so the pair reads the
-  /// tile from L2 once. Each consumer warpgroup releases a stage in both CTAs (the peer may
-  /// write into it), so the two rings run in step: taken only when the loop's trip count does
-  /// not depend on bid(). Taken only when asked for (cluster=2: measured no faster on the H200).
-  /// 1: no clusters.
-  int cluster = 1;
-  /// Not clustered: why (printed by --emit=tir-lowered).
-  std::string why_not_cluster;
-  /// Ping-pong consumers (CUTLASS's sm90 "pingpong" kernel schedule): two consumer warpgroups
-  /// that each hold a whole accumulator tile (the kernel is lowered for one warpgroup, num_warps
-  /// 4) and take alternate logical CTAs of the persistent grid (t, t + 2 nctaid, ... and
-  /// t + nctaid, ...). The producer fills the ring for the CTA's tiles in order; each stage is
-  /// read by one consumer (its empty mbarrier expects one arrival), and a consumer skips the
-  /// other's trips round the ring. Named barriers pass the tensor cores from one consumer to the
-  /// other: a consumer's main loop starts when the other has issued its last wgmma, so one's
-  /// epilogue overlaps the other's main loop. Taken only when asked for (pingpong=True), on a
-  /// persistent grid whose loop's trip count does not depend on bid(), without layout
-  /// conversions through shared memory; each consumer stages its TMA stores apart.
-  bool pingpong = false;
-  /// pingpong=True not honoured: why (printed by --emit=tir-lowered).
-  std::string why_not_pingpong;
-  bool specialized() const { return schedule == TmaSchedule::Specialized; }
-};
-
 /// A tile load that goes from global to shared memory without passing through registers and
 /// that mma reads from there: with 16-byte cp.async (PTX ISA §9.7.9.25) in the portable path's
-/// vectorized variant, by TMA in the TmaWgmma path. The load's result reaches operand `operand`
+/// vectorized variant, by the copy engine of an arch-specific path (TMA: paths/tma_wgmma/).
+/// The load's result reaches operand `operand`
 /// (0 = a, 1 = b) of `mma` through at most a permute and reshapes that add or drop unit
 /// dimensions, and nothing else uses it. In shared memory the tile is `lines` lines of
 /// `line_elems` elements (the load's last, contiguous dimension): swizzled rows of the whole
 /// line for cp.async (layout.h, swizzled_offset); for TMA, boxes of 64 elements (128 bytes) of
-/// every line, one after the other, each in the 128-byte swizzle of TMA and wgmma.
+/// every line, one after the other, each in the 128-byte swizzle of TMA.
 struct AsyncLoad {
   const ir::Op* load = nullptr;
   const ir::Op* mma = nullptr;
@@ -129,10 +63,11 @@ struct Pipeline {
   int stages = 2;
   int64_t stage_bytes = 0;  ///< one stage: every async load of the loop
   std::vector<AsyncLoad> loads;
-  /// TMA: tiles loaded once, before the loop, into a buffer of their own that every iteration's
-  /// wgmma reads as its A operand (the Q tile of flash attention, FA3's "Q in shared memory":
-  /// no registers held across the loop). They sit after the stages (offset: bytes from stage
-  /// 0, 1024-byte aligned) and complete on one mbarrier of their own, after the empty ones.
+  /// Tiles loaded once, before the loop, into a buffer of their own that every iteration's mma
+  /// reads as its A operand (the Q tile of flash attention, FA3's "Q in shared memory": no
+  /// registers held across the loop), found by the path's plan (PathPlan::plan_loop; none on
+  /// the portable path). They sit after the stages (offset: bytes from stage 0, 1024-byte
+  /// aligned).
   std::vector<AsyncLoad> resident;
   int64_t resident_bytes() const;
   /// cp.async: the mma that holds the late sync (the wait, the barrier and the next stage's
@@ -140,49 +75,6 @@ struct Pipeline {
   /// at the top level of the body (so every thread reaches it once per iteration); else null,
   /// and they sit at the top of each iteration (finish_pipelines).
   const ir::Op* sync_mma = nullptr;
-  /// TMA: the mbarriers after the stages and the resident tiles: full[s] at barriers + 8 s,
-  /// empty[s] at barriers + 8 (stages + s), the resident tiles' at barriers + 16 stages (bytes
-  /// from the 1024-byte aligned start of the stages).
-  int64_t barriers = 0;
-};
-
-/// One run of a TMA-stored tile's registers that a thread writes to the staging buffer with one
-/// st.shared: registers [reg, reg + count) go to address thread_base[key] + imm, where
-/// thread_base[key] is the thread's part of the 128-byte-swizzled address with the chunk index
-/// XORed by `key` (TmaStore; tma_store.cpp checks the decomposition for every thread).
-struct StagedRun {
-  int64_t reg = 0;
-  int count = 1;     ///< 1, 2 or 4 elements, at most 16 bytes, aligned to their size
-  int key = 0;       ///< 0-7: the register's 16-byte chunk bits, XORed into the thread's
-  int64_t imm = 0;   ///< bytes: the register's part of the address within its box, plus offset
-  int64_t box = 0;   ///< the 128-byte box (span of the line) the registers fall in
-};
-
-/// A tile store of a TmaWgmma kernel that goes through shared memory and a TMA bulk tensor
-/// store (cp.async.bulk.tensor global.shared::cta, PTX ISA §9.7.9.25.5.2) instead of one
-/// st.global per register: every thread writes its elements into a staging buffer in the
-/// 128-byte swizzle of TMA (boxes of 128 bytes of each line, as AsyncLoad lays out loads),
-/// fences them for the async proxy (fence.proxy.async), the consumers meet at a barrier and
-/// thread 0 issues one store per box; the copy engine clips the parts outside the array, so
-/// edge tiles need no predicates. The staging buffer is in the TMA stages, which are dead
-/// after the kernel's last pipelined loop (tma_store.cpp, plan_tma_stores).
-struct TmaStore {
-  const ir::Op* store = nullptr;
-  int64_t lines = 0, line_elems = 0;
-  int esz = 2;             ///< element bytes
-  /// Bytes from the start of stage 0 (a multiple of 1024): in the stages, or on a persistent
-  /// grid after the mbarriers.
-  int64_t offset = 0;
-  /// Boxes the staging buffer holds: boxes(), or, on a persistent grid whose ring would give up
-  /// a stage for the whole tile, a ring of fewer slots that the boxes pass through one by one
-  /// (box b in slot b % slots, stored as soon as it is written; tma_store.cpp).
-  int64_t slots = 0;
-  std::vector<StagedRun> runs;
-  int64_t pitch() const { return line_elems * esz; }
-  int64_t boxes() const { return pitch() / 128; }
-  int64_t box_bytes() const { return lines * 128; }
-  int64_t bytes() const { return lines * pitch(); }
-  int64_t staging_bytes() const { return slots * box_bytes(); }
 };
 
 /// A divisor of integer // and % whose value the launch stub computes on the host
@@ -209,23 +101,18 @@ struct LoweredKernel {
   ir::Function* fn = nullptr;
   Target target;  ///< the target this lowering is for
   CodePath path = CodePath::Portable;
-  /// Warps that hold the kernel's tile values (the consumers, on a Specialized kernel).
+  /// The path's own decisions (paths/<name>/plan.h), asked through PathPlan; null on the
+  /// portable path.
+  std::unique_ptr<PathPlan> plan;
+  /// Warps that hold the kernel's tile values (the consumers, on a warp-specialized kernel).
   int num_warps = 4;
   int threads() const { return num_warps * 32; }
-  /// TmaWgmma: the producer/consumer split.
-  Specialization spec;
-  /// TmaWgmma: tma-wgmma-plan lowered the kernel with one warpgroup per accumulator tile for
-  /// ping-pong consumers (pingpong=True); plan_specialization then takes them or falls back to
-  /// one cooperative consumer warpgroup.
-  bool pingpong_layout = false;
-  /// Warpgroups that run the kernel's body: num_warps / 4, or two ping-pong consumers, each with
-  /// the whole tile.
-  int consumer_warpgroups() const { return spec.pingpong ? 2 : std::max(num_warps / 4, 1); }
-  /// Threads a CTA launches with: the consumers, plus the producer warpgroup of a Specialized
-  /// kernel.
-  int launch_threads() const { return threads() * (spec.pingpong ? 2 : 1) + (spec.specialized() ? 128 : 0); }
-  /// Ping-pong: bytes from consumer 0's TMA-store staging buffers to consumer 1's.
-  int64_t staging_stride = 0;
+  /// Threads a CTA launches with: threads(), or as the path's plan says (a producer warpgroup).
+  int launch_threads() const { return plan ? plan->launch_threads(threads()) : threads(); }
+  /// Tensor maps the entry's parameters start with (kernel_abi.h AbiTensorMap).
+  int tensor_map_params() const { return plan ? plan->tensor_map_params(*this) : 0; }
+  /// Whether the entry's parameters end with the logical grid of a persistent grid.
+  bool persistent_grid() const { return plan && plan->persistent_grid(); }
   /// Elements per thread along the last dimension, per tile shape (16 bytes of the narrowest
   /// dtype loaded or stored with that shape).
   std::map<std::vector<int64_t>, int> vec;
@@ -247,7 +134,7 @@ struct LoweredKernel {
   int64_t pipeline_offset = 0;
   /// A load at element offsets that would be a cp.async or TMA stage (or a resident tile) but
   /// for its innermost offset, which is not known to be a multiple of 16 bytes (the rule of
-  /// both; pipeline.cpp, copy_kind). It goes through registers; wgmma_plan_ok and
+  /// both; pipeline.cpp, copy_kind). It goes through registers; the path's checks and
   /// --emit=tir-lowered name it.
   struct UnalignedLoad {
     CodePath path = CodePath::Portable;   ///< whose copy engine it misses: cp.async or TMA
@@ -270,18 +157,9 @@ struct LoweredKernel {
   int64_t shared_bytes() const;
   /// The pipeline stages the vectorized variant runs with: the most of any loop, 1 without one.
   int num_stages() const;
-  /// TmaWgmma: whether `mma` runs on wgmma (both operands come by TMA).
-  bool is_wgmma(const ir::Op& mma) const;
-  /// The TMA loads in the order of the entry's tensor-map parameters (TmaWgmma; else empty).
-  std::vector<const AsyncLoad*> tensor_maps() const;
-  /// The register layout of `mma`'s accumulator: mma.sync fragments (mma_layout), or for a
-  /// wgmma the fragments of m64nNk16, one warpgroup per 64 rows (wgmma_layout).
+  /// The register layout of `mma`'s accumulator: mma.sync fragments (mma_layout), or the
+  /// fragments of the path's own instruction (PathPlan::own_accumulator_layout).
   Layout accumulator_layout(const ir::Op& mma) const;
-  /// TmaWgmma: the tile stores that go through shared memory and TMA (plan_tma_stores); their
-  /// tensor maps follow the loads' in the entry's parameters.
-  std::vector<TmaStore> tma_stores;
-  /// The TmaStore of store op `op`, or null.
-  const TmaStore* tma_store(const ir::Op& op) const;
   std::vector<LoweringWarning> warnings;
   /// Values of async-load chains, mapped to their load (the emitter skips their ops).
   std::map<const ir::Value*, const AsyncLoad*> async_values;
@@ -307,72 +185,21 @@ void plan_pipelines(LoweredKernel& k, int num_stages);
 /// `num_stages` that does not fit, or that no loop can use, adds a warning to `k.warnings`.
 void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
 
-/// The TmaWgmma path of `f` for `target` (has_wgmma and has_tma), or nullopt with `why` when
-/// the kernel does not fit it: every mma fed by a pipelined loop must read both operands by TMA
-/// (f16 or bf16 with f32 accumulators, or f16 with f16 accumulators: PTX ISA §9.7.15.5; M a
-/// multiple of 64 up to 256, N a multiple of 8 up to 256, K a multiple of 16; lines of a
-/// multiple of 128 bytes and at most 256 of them). The
-/// path runs one warpgroup per 64 rows of the accumulator (or as the consumers= and pingpong=
-/// options ask, consumers_fit; -Wconsumers and -Wpingpong when they cannot) and as many stages (at most 8) as fit
-/// in `smem_limit`, whatever num_warps and num_stages say (they apply to the portable path;
-/// num_stages=1, no pipelining, also means no tma_wgmma path). Runs the path's lowering steps
-/// (lowering_steps.h); `print_after` as for lower_kernel.
-std::optional<LoweredKernel> lower_tma_wgmma(ir::Function& f, const Target& target, int64_t smem_limit,
-                                             std::string& why, std::string* print_after = nullptr);
+/// Lowers `f` for `target` on arch-specific path `path` (paths.h): runs its lowering steps
+/// (lowering_steps.h) with its plan, or returns nullopt with `why` when the kernel does not fit
+/// it (only the path's own steps find that). `print_after` as for lower_kernel.
+std::optional<LoweredKernel> lower_on_path(const CodePathInfo& path, ir::Function& f, const Target& target,
+                                           int64_t smem_limit, std::string& why, std::string* print_after = nullptr);
 
-/// The k of one wgmma instruction for operands of dtype `t` (PTX ISA §9.7.15.5.1): 32 bytes
-/// of each row, so 16 for f16 and bf16, 32 for f8e4m3 and f8e5m2, 8 for tf32.
-int64_t wgmma_k(DType t);
-
-/// TMA boxes of the 128-byte swizzle fit `al`: whole 128-byte spans of each line, 8 to 256
-/// lines in multiples of 8 (one swizzle pattern), arrays of at most 5 dimensions (PTX ISA
-/// §9.7.9.25.5.1, cp.async.bulk.tensor; tma_pipeline.cpp).
-bool tma_box_ok(const AsyncLoad& al);
-
-/// Why `u` goes through registers instead of TMA, for messages: "the load at line L, whose
-/// innermost offset (column C) is known to be a multiple of N bytes but not of 16: a TMA box
-/// must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)".
+/// Why `u` goes through registers instead of its copy engine, for messages: "the load at line
+/// L, whose innermost offset (column C) is known to be a multiple of N bytes but not of 16: a
+/// TMA box must start at a multiple of 16 bytes along its innermost dimension (language.md
+/// §7.2.1)".
 std::string unaligned_text(const LoweredKernel::UnalignedLoad& u);
 
-/// TmaWgmma: the mmas of `k` that stay on mma.sync (not at the top of a pipelined loop's body
-/// with that pipeline's loads as operands), in program order, and why one does, for messages:
-/// "it runs under the if at line 13" (lowered_text.cpp; --emit=tir-lowered and -Wwgmma).
-std::vector<const ir::Op*> sync_mmas(const LoweredKernel& k);
-std::string why_mma_sync(const LoweredKernel& k, const ir::Op& mma);
-
-/// TmaWgmma: whether the pipelines of `k` (planned, layouts not yet assigned) fit wgmma and TMA
-/// (lower_tma_wgmma's rules); `warpgroups` is then the number the accumulators need.
-bool wgmma_plan_ok(const LoweredKernel& k, int& warpgroups, std::string& why);
-
-/// TmaWgmma, after wgmma_plan_ok: whether each accumulator tile of `k`'s pipelined loop can be
-/// held by `tile_warpgroups` warpgroups (rows split evenly, a multiple of 64 each) in a CTA of
-/// `consumers` consumer warpgroups beside a producer. A warpgroup holding more than 64 rows
-/// issues one m64 wgmma per 64 of them at each k step, reading rows 8-line group by 8-line
-/// group apart (ptx/wgmma.cpp), so A must come by TMA with K along its lines; the accumulators
-/// must fit the registers setmaxnreg gives the consumers. Else false with `why`.
-bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, std::string& why);
-
-/// After the stages are placed, TmaWgmma: chooses the Specialized schedule when the kernel has
-/// one pipelined loop at the top level of its body, nothing before it that can return, loop
-/// bounds and fixed TMA indices computed by scalar arithmetic the producer can repeat, and
-/// consumer accumulators that fit the registers setmaxnreg gives them; else Inline, with the
-/// reason in `k.spec.why_inline` (tma_pipeline.cpp).
-void plan_specialization(LoweredKernel& k);
-
-/// After layouts, TmaWgmma: places the stages (1024-byte aligned) and their mbarriers after the
-/// conversion buffer and picks their number (tma_pipeline.cpp).
-void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
-
-/// After the specialization, TmaWgmma: the tile stores that can go through TMA (TmaStore): at the
-/// top level of the body after every pipelined loop, at tile indices in the array's own order,
-/// an f16, bf16 or f32 tile whose lines are whole 128-byte spans and a multiple of 8 lines (at
-/// most 256) of an array of at most 5 dimensions that nothing later accesses, in a layout without
-/// copies whose swizzled addresses split into a per-thread and a per-register part; their
-/// staging buffers, one after the other, must fit in the stages. On a persistent grid (whose
-/// producer refills the stages meanwhile) they get shared memory of their own after the
-/// mbarriers, within `smem_limit` (bytes per CTA), and the ring gives up stages for them, down to
-/// two. Others stay st.global stores.
-void plan_tma_stores(LoweredKernel& k, int64_t smem_limit);
+/// The mmas of `k` that stay on mma.sync on an arch-specific path, in program order, each with
+/// why (PathPlan::mmas_off_path; -Wwgmma); empty on the portable path.
+std::vector<std::pair<const ir::Op*, std::string>> mmas_off_path(const LoweredKernel& k);
 
 /// Last, on every path: the integer // and % ops of `k` whose quotient can come from a magic
 /// number the launch stub computes (LaunchDivisor), into k.launch_divisors and

@@ -20,23 +20,19 @@ struct LoweringContext {
   int num_warps;               ///< warps per CTA asked for; 0: the warps step chooses
   int num_stages;              ///< pipeline stages asked for; 0: the pipeline steps choose, 1: none
   int64_t smem_limit;          ///< bytes of shared memory per CTA the stages may use
-  int warpgroups = 0;          ///< TmaWgmma: what the accumulators need (tma-wgmma-plan)
   std::string why;             ///< why the code path does not fit, from the step that found it
 };
 
 /// One lowering step: a free function over the kernel being lowered. It returns false when the
-/// kernel does not fit the code path (only the TmaWgmma path's steps do), with `why` set.
+/// kernel does not fit the code path (only an arch-specific path's own steps do), with `why` set.
 struct LoweringStep {
   const char* name;
   const char* summary;
   bool (*run)(LoweringContext&);
 };
 
-/// Every lowering step, portable path's first.
+/// Every lowering step: the shared ones, each path's own (paths.h), launch-divisors last.
 const std::vector<LoweringStep>& all_lowering_steps();
-
-/// The steps code path `p` runs, in order.
-std::vector<std::string> lowering_pipeline(CodePath p);
 
 /// The step `layouts` (assign_layouts.cpp): a layout for every tile value, forward in program
 /// order, with convert_layout ops inserted where two uses disagree.

@@ -5,7 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "codegen/abi.h"
+#include "codegen/paths/paths.h"
 
 namespace tilec::codegen {
 namespace {
@@ -45,7 +45,8 @@ std::map<std::string, int> register_caps(const std::vector<LoweredKernel>& lower
     ir::walk(low.fn->body, [&](ir::Op& op) { has_mma = has_mma || op.kind == ir::OpKind::Mma; });
     if (has_mma) continue;
     for (const EntryResources& r : cubin.resources) {
-      if (r.entry != vectorized_entry(k.name) && r.entry != general_entry(k.name)) continue;
+      const CodePathInfo* path = entry_path(k.name, r.entry);
+      if (!path || path->id != CodePath::Portable) continue;
       if (r.spills()) continue;
       int cap = occupancy_register_cap(r.registers, low.threads());
       if (!cap) continue;

@@ -14,9 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "codegen/integer_facts.h"
-#include "codegen/lower.h"
-#include "ir/users.h"
+#include "codegen/pipeline_loads.h"
 
 #include <fmt/format.h>
 
@@ -49,9 +47,8 @@ bool defined_in(const ir::Value* v, const ir::Block& b) {
   return false;
 }
 
-// Follows `load`'s result through permutes and unit-dimension reshapes to an mma operand at
-// the top level of `body` (or of `outer`, when given). Fills the shared-memory shape of `al`
-// and records the chain's values.
+}  // namespace
+
 bool follow_chain(const ir::Op& load, const Users& users, const ir::Block& body, const ir::Block* outer,
                   AsyncLoad& al, std::vector<const ir::Value*>& chain) {
   const ir::Value* v = load.results[0];
@@ -112,16 +109,11 @@ bool follow_chain(const ir::Op& load, const Users& users, const ir::Block& body,
   return is_pow2(al.pitch()) && al.pitch() >= 16 && al.pitch() <= kAlign && al.esz <= 8;
 }
 
-// Bytes that load `op`'s innermost element offset is known to be a multiple of.
 int64_t offset_align(const ir::Op& op, const IntegerFacts& facts) {
   return facts.divisor(op.operands.back()) * dtype_bytes(op.results[0]->type.tile.dtype);
 }
 
-// Whether a copy engine (cp.async or TMA) can do a tile load: both fill zeros only, and the
-// tile's dimensions are the array's. Unaligned: a load at element offsets that one could copy
-// but for its innermost offset.
-enum class Copy { No, Yes, Unaligned };
-
+// cp.async and TMA fill zeros only, and the tile's dimensions are the array's.
 Copy copy_kind(const ir::Op& op, const IntegerFacts& facts) {
   if (op.kind != ir::OpKind::Load) return Copy::No;
   if (op.value.i != 0 || op.value.f != 0.0) return Copy::No;  // cp.async fills zeros only
@@ -138,29 +130,7 @@ Copy copy_kind(const ir::Op& op, const IntegerFacts& facts) {
   return offset_align(op, facts) % 16 == 0 ? Copy::Yes : Copy::Unaligned;
 }
 
-// TMA: the loads before `loop`, in the block that holds it, whose tile reaches operand a of an
-// mma at the top level of the loop's body and nothing else, in TMA boxes (Pipeline::resident).
-// Others stay in registers (wgmma's register-A form).
-std::vector<AsyncLoad> find_resident(ir::Op& loop, const Users& users, const IntegerFacts& facts,
-                                     std::vector<UnalignedLoad>& unaligned) {
-  ir::Block& outer = *loop.parent;
-  ir::Block& body = *loop.regions[0];
-  std::vector<AsyncLoad> out;
-  for (auto& op : outer.ops) {
-    if (op.get() == &loop) break;
-    Copy kind = copy_kind(*op, facts);
-    AsyncLoad al;
-    std::vector<const ir::Value*> chain;
-    if (kind == Copy::No || !follow_chain(*op, users, body, &outer, al, chain) || al.operand != 0 ||
-        al.mma->parent != &body || !tma_box_ok(al))
-      continue;
-    if (kind == Copy::Yes)
-      out.push_back(al);
-    else
-      unaligned.push_back({CodePath::TmaWgmma, op.get(), offset_align(*op, facts), chain, al.mma, al.operand});
-  }
-  return out;
-}
+namespace {
 
 // The async loads of one loop body, or none.
 std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath path, const IntegerFacts& facts,
@@ -168,14 +138,14 @@ std::vector<AsyncLoad> find_loads(ir::Op& loop, const Users& users, CodePath pat
   ir::Block& body = *loop.regions[0];
   // An index is the induction variable or a value from before the loop. On the TMA path it may
   // also be computed from those by scalar arithmetic at the top of the body (`k + s`, `k * 64`):
-  // the producer computes it again for the iteration it issues (Emitter::value_at); on the
+  // the producer computes it again for the iteration it issues (the tma_wgmma path's TmaRing::value_at); on the
   // portable path by i64 +, - and * by constants (affine_index), so that it moves by a constant.
   std::unordered_map<const ir::Value*, bool> known;
   std::function<bool(const ir::Value*)> follows_loop = [&](const ir::Value* v) -> bool {
     if (v == body.args[0] || !defined_in(v, body)) return true;
     const ir::Op* d = v->def;
     // The portable path's copies move by a constant per iteration (ptx/cp_async.cpp).
-    if (path != CodePath::TmaWgmma) return affine_index(v, loop).has_value();
+    if (!code_path(path).any_scalar_index) return affine_index(v, loop).has_value();
     if (!d || d->parent != &body) return false;
     if (auto it = known.find(v); it != known.end()) return it->second;
     bool ok = (d->kind == ir::OpKind::Constant || ir::is_elementwise(d->kind)) && d->regions.empty() &&
@@ -301,13 +271,7 @@ void plan_pipelines(LoweredKernel& k, int num_stages) {
       p.stage_bytes += align_up(al.bytes(), kAlign);
     }
     p.loads = std::move(loads);
-    if (k.path == CodePath::TmaWgmma) {
-      int64_t at = 0;
-      for (AsyncLoad& al : p.resident = find_resident(*loop, users, facts, k.unaligned_loads)) {
-        al.offset = at;
-        at += align_up(al.bytes(), kAlign);
-      }
-    }
+    if (k.plan) k.plan->plan_loop(k, *loop, p, users, facts);
     planned.insert(loop);
     k.pipelines.push_back(std::move(p));
   }
@@ -406,7 +370,7 @@ std::string unaligned_text(const UnalignedLoad& u) {
   return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: {} "
                      "must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
                      u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s",
-                     u.path == CodePath::TmaWgmma ? "a TMA box" : "a cp.async copy");
+                     code_path(u.path).copy_engine);
 }
 
 const LoweredKernel::UnalignedLoad* LoweredKernel::unaligned_load(const ir::Value* v) const {
@@ -432,21 +396,17 @@ int LoweredKernel::num_stages() const {
   return stages;
 }
 
+Layout LoweredKernel::accumulator_layout(const ir::Op& mma) const {
+  if (plan && plan->own_mma(*this, mma)) return plan->own_accumulator_layout(*this, mma);
+  const ir::Value* acc = mma.operands[2];
+  return mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, num_warps);
+}
+
 int64_t LoweredKernel::shared_bytes() const {
+  if (plan) return plan->shared_bytes(*this);
   int64_t stages = 0;
-  for (const Pipeline& p : pipelines) {
-    // TMA: the full and empty mbarriers, and up to 1024 bytes to align the stages at run time.
-    // TMA: the resident tiles, the full and empty mbarriers and the resident tiles' one, and up
-    // to 1024 bytes to align the stages at run time.
-    int64_t extra = path == CodePath::TmaWgmma ? p.resident_bytes() + 16 * p.stages + (p.resident.empty() ? 0 : 8) + 1024 : 0;
-    stages = std::max(stages, p.stages * p.stage_bytes + extra);
-  }
-  // TMA stores staged beyond the stages (a persistent grid: tma_store.cpp).
-  // Ping-pong: consumer 1's buffers follow consumer 0's, staging_stride bytes on.
-  for (const TmaStore& ts : tma_stores) stages = std::max(stages, staging_stride + ts.offset + ts.staging_bytes() + 1024);
-  // The TmaWgmma path has one entry, compiled like the vectorized variant.
-  int64_t general = path == CodePath::TmaWgmma ? 0 : conversion_smem;
-  return std::max(general, stages ? pipeline_offset + stages : conversion_smem_vectorized);
+  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages * p.stage_bytes);
+  return std::max(conversion_smem, stages ? pipeline_offset + stages : conversion_smem_vectorized);
 }
 
 }  // namespace tilec::codegen

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "codegen/abi.h"
+#include "codegen/paths/paths.h"
 
 namespace tilec::codegen {
 namespace {
@@ -16,9 +17,7 @@ namespace {
 // The signature of the kernel that a PTX entry name belongs to, or null.
 const ir::Signature* entry_kernel(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::string& entry) {
   for (const auto& f : kernels)
-    if (entry == general_entry(f->sig.name) || entry == vectorized_entry(f->sig.name) ||
-        entry == wgmma_entry(f->sig.name))
-      return &f->sig;
+    if (entry_path(f->sig.name, entry)) return &f->sig;
   return nullptr;
 }
 
@@ -104,9 +103,9 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
       int w = f && ki < warps.size() ? warps[ki] : 0;
       bool warps_per_target = k && std::any_of(k->options.by_target.begin(), k->options.by_target.end(),
                                                [](const TargetValue& v) { return v.option == "num_warps"; });
-      if (k && r.entry == wgmma_entry(k->name)) {
-        text += "; fewer registers per thread: smaller tiles (the tma_wgmma path runs one warpgroup per 64 "
-                "accumulator rows, whatever num_warps says)";
+      const CodePathInfo* path = k ? entry_path(k->name, r.entry) : nullptr;
+      if (path && *path->register_advice) {
+        text += std::string("; fewer registers per thread: ") + path->register_advice;
       } else if (k && k->options.num_warps && !warps_per_target) {
         text += fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
                             std::min(2 * k->options.num_warps, 32), k->options.num_warps);
@@ -127,7 +126,7 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
       if (const ir::Value* big = f ? largest_tile(*f, at) : nullptr) {
         const TileType& t = big->type.tile;
         std::string per_thread =
-            w && r.entry != wgmma_entry(k->name)
+            w && path && !path->specific
                 ? fmt::format(": {} elements per thread with {} warp{}", t.numel() / (32 * w), w, w == 1 ? "" : "s")
                 : std::string();
         DiagnosticEngine::note(d, at->loc, "the kernel's largest tile, " + t.str() + per_thread);

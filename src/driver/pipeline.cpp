@@ -128,10 +128,10 @@ void check_target_keys(const std::vector<KernelInfo>& kernels, DiagnosticEngine&
 
 // -Wby-target: an entry of by_target(...) for an arch the build has whose value no code takes,
 // or takes in a way the user may not expect. The portable path is planned once for every
-// target with the oldest target's values; the TmaWgmma path takes its own target's num_stages,
+// target with the oldest target's values; the tma_wgmma path takes its own target's num_stages,
 // max_registers and min_ctas_per_sm (the last two make its producer inline, §7.9) but not
 // num_warps (its warps are its warpgroups), and num_stages=1 keeps a kernel off it.
-// `specific[t][i]` >= 0: kernel i has the TmaWgmma path on target t.
+// `specific[t][i]` >= 0: kernel i has the tma_wgmma path on target t.
 // Whether `op` sits in the body of a for or while loop (at any depth).
 bool in_loop(const ir::Op& op) {
   for (const ir::Op* o = op.parent ? op.parent->parent : nullptr; o; o = o->parent ? o->parent->parent : nullptr)
@@ -205,10 +205,10 @@ int compile(const Options& opts) {
     for (const ir::PassInfo& p : ir::all_passes()) std::printf("%-13s %s\n", p.name, p.summary);
     // Then the lowering steps: each code path's order, and the table.
     std::printf("\n");
-    for (codegen::CodePath path : {codegen::CodePath::Portable, codegen::CodePath::TmaWgmma}) {
+    for (const codegen::CodePathInfo& path : codegen::code_paths()) {
       std::string steps;
-      for (const std::string& s : codegen::lowering_pipeline(path)) steps += (steps.empty() ? "" : ", ") + s;
-      std::printf("lowering, %s path: %s\n", codegen::code_path_name(path), steps.c_str());
+      for (const std::string& s : path.steps) steps += (steps.empty() ? "" : ", ") + s;
+      std::printf("lowering, %s path: %s\n", path.name, steps.c_str());
     }
     for (const codegen::LoweringStep& s : codegen::all_lowering_steps()) std::printf("%-16s %s\n", s.name, s.summary);
     return 0;
@@ -366,7 +366,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     smem_limit = std::min(smem_limit, t.max_shared_per_cta());
   }
   int64_t image_limit = codegen::image_shared_per_cta(targets, codegen::forward_compatible_ptx_arch(archs));
-  // Options given by_target (language.md §3) are resolved per lowering: the TmaWgmma path's for
+  // Options given by_target (language.md §3) are resolved per lowering: the tma_wgmma path's for
   // its target; the portable path's, planned once for every target, for the oldest of them (the
   // one whose limits the plan must keep, like the shared memory above).
   const codegen::Target& plan_target =
@@ -376,7 +376,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
     copy->sig.options = copy->sig.options.for_arch(t.arch);
     return copy;
   };
-  // On targets with wgmma, kernels whose mma loops fit it also get the TmaWgmma path (its own
+  // On targets with wgmma, kernels whose mma loops fit it also get the tma_wgmma path (its own
   // lowering, after the portable ones in the module; `specific[t][i]` is kernel i's or null).
   std::vector<std::vector<std::unique_ptr<ir::Function>>> copies(targets.size());
   std::vector<std::vector<codegen::LoweredKernel>> lowered(targets.size());
@@ -390,7 +390,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   // taken in a fixed order, so the output does not depend on the count. --print-after-all's
   // trace is one string written in order: one thread then.
   int threads = opts.print_after_all ? 1 : opts.jobs ? opts.jobs : available_cpus();
-  // The portable lowering of every kernel for every target, and the TmaWgmma lowering where the
+  // The portable lowering of every kernel for every target, and the tma_wgmma lowering where the
   // target has wgmma: independent pieces, each on its own copy of the kernel.
   struct Lowering {
     size_t t, i;
@@ -403,7 +403,7 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
   for (size_t t = 0; t < targets.size(); ++t)
     for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, false, nullptr, std::nullopt, {}});
   for (size_t t = 0; t < targets.size(); ++t)
-    if (targets[t].has_wgmma())
+    if (codegen::specific_path(targets[t]))
       for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, true, nullptr, std::nullopt, {}});
   std::vector<std::exception_ptr> thrown = codegen::parallel_for(lowerings.size(), threads, [&](size_t j) {
     Lowering& l = lowerings[j];
@@ -412,7 +412,8 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       l.copy = clone_for(l.i, l.wgmma ? targets[l.t] : plan_target);
     }
     if (l.wgmma)
-      l.low = codegen::lower_tma_wgmma(*l.copy, targets[l.t], targets[l.t].max_shared_per_cta(), l.why, lower_trace);
+      l.low = codegen::lower_on_path(*codegen::specific_path(targets[l.t]), *l.copy, targets[l.t],
+                                     targets[l.t].max_shared_per_cta(), l.why, lower_trace);
     else
       l.low = codegen::lower_kernel(*l.copy, targets[l.t], smem_limit, lower_trace);
   });
@@ -449,12 +450,12 @@ int compile_stages(const Options& opts, EmitKind emit, const std::string& output
       continue;
     }
     // -Wwgmma also for an mma in a loop that stays on mma.sync beside the ones that run wgmma.
-    for (const ir::Op* mma : codegen::sync_mmas(*l.low))
+    for (const auto& [mma, why] : codegen::mmas_off_path(*l.low))
       if (in_loop(*mma))
         diag.warning(Warning::Wgmma, mma->loc,
                      fmt::format("this mma runs on mma.sync on {}, not wgmma (the other mmas of kernel {} run "
                                  "wgmma): {}",
-                                 targets[t].arch, kernels[i]->name, codegen::why_mma_sync(*l.low, *mma)));
+                                 targets[t].arch, kernels[i]->name, why));
     copies[t].push_back(std::move(l.copy));
     specific[t][i] = int(lowered[t].size());
     lowered[t].push_back(std::move(*l.low));

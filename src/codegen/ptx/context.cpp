@@ -59,12 +59,6 @@ EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, Diagnosti
   });
 }
 
-void EmitContext::cta_barrier() {
-  if (k_.spec.pingpong) b_.ins("bar.sync", {consumer_bar_, u32(k_.threads())});
-  else if (k_.spec.specialized()) b_.ins("bar.sync", {"1", u32(k_.threads())});
-  else b_.ins("bar.sync", {"0"});
-}
-
 void EmitContext::error(const SourceRange& r, const std::string& msg) {
   // Helpers that lower one element know no source range: the op being lowered has one.
   if (!failed_) diag_.error(r.valid() ? r : op_loc_, msg);

@@ -66,6 +66,12 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape);
 class EmitContext {
  public:
   EmitContext(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag);
+  virtual ~EmitContext() = default;
+
+  /// Emits one op, or the ops of a block in order (the dispatcher, emitter.h): what a family
+  /// that runs ops of the kernel again, or a body of its own, calls.
+  virtual void op(const ir::Op& op) = 0;
+  virtual void block(const ir::Block& b) = 0;
 
   /// The registers of value `v`: one per element a thread holds in the value's layout (one
   /// for a scalar, which every thread holds).
@@ -109,7 +115,7 @@ class EmitContext {
     return it != use_count_.end() && it->second > 0;
   }
 
-  /// What a pipeline's producer counts with (cp_async.cpp and tma.cpp): the loop's
+  /// What a pipeline's producer counts with (cp_async.cpp and the tma_wgmma path's TmaRing): the loop's
   /// induction-variable dtype, its constant step and bound, and the induction variable of the
   /// next tile to issue (a register that starts at the loop's lower bound).
   struct LoopCounter {
@@ -152,17 +158,15 @@ class EmitContext {
   std::string tid_;        ///< u32: the thread's index among the compute threads (%tid.x, less
                            ///< the producer warpgroup's 128 on a Specialized kernel)
   std::string raw_tid_;    ///< u32 %tid.x
-  /// bar.sync of the threads that hold tile values: the CTA (barrier 0), or on a Specialized
-  /// kernel, whose producer warpgroup has left, the consumers (barrier 1 with their count).
-  void cta_barrier();
-  /// Ping-pong consumers (lower.h Specialization::pingpong): the consumer warpgroup (u32: 0 or
-  /// 1) and the id of its own named barrier (u32: 2 + consumer); empty otherwise.
-  std::string consumer_index_, consumer_bar_;
+  /// bar.sync of the threads that hold tile values: the CTA (barrier 0), or as the path's
+  /// prologue sets tile_barrier_ (a warp-specialized kernel's consumers, whose producer
+  /// warpgroup has left: a named barrier with their count).
+  void cta_barrier() { b_.ins("bar.sync", tile_barrier_); }
+  std::vector<std::string> tile_barrier_{"0"};
+  std::string exit_label_;  ///< the label before the entry's ret
   std::string smem_ = "tilec_smem";  ///< shared buffer for layout conversions
   /// Shared address (u32 register) of each async load's tile in the stage being read.
   std::map<const AsyncLoad*, std::string> async_base_;
-  /// TmaWgmma: the generic address (u64 register) of each TMA load's tensor-map parameter.
-  std::map<const AsyncLoad*, std::string> tensor_maps_;
   /// How many operands read each value (wgmma accumulates in place when it is the only reader).
   std::map<const ir::Value*, int> use_count_;
   /// acc = acc && p for predicate registers, "" meaning true (no instruction when either is "").
@@ -178,7 +182,7 @@ class EmitContext {
   /// PTX div and rem as written: not in the portable path's kernels with mma, whose general
   /// variants sit at 255 registers (the other form tipped attention_lse D=128 and matmul_splitk
   /// BN=256 into spills on sm_90a).
-  bool fast_division() const { return k_.path == CodePath::TmaWgmma || !has_mma_; }
+  bool fast_division() const { return k_.path != CodePath::Portable || !has_mma_; }
   /// Whether the kernel has an mma op (its entries then sit near the register limit).
   bool has_mma() const { return has_mma_; }
 

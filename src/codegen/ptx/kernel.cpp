@@ -14,6 +14,10 @@
 
 namespace tilec::codegen {
 
+Emitter::Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : EmitContext(k, o, diag) {
+  if (const CodePathInfo& info = code_path(k.path); info.make_emitter) path_ = info.make_emitter(*this);
+}
+
 void Emitter::params() {
   // kernel_abi.h: arrays (base, strides), dimension extents, scalars.
   const ir::Signature& k = k_.fn->sig;
@@ -23,18 +27,14 @@ void Emitter::params() {
     decls.push_back(".param ." + ty + " " + name);
     return name;
   };
-  // The TmaWgmma path's tensor maps come first, 128-byte aligned (what nvcc gives a
-  // `const __grid_constant__ CUtensorMap`); the code uses their generic addresses.
-  // The TMA stores' maps follow the loads' (kernel_abi.h).
-  auto map_param = [&] {
-    std::string name = fmt::format("{}_param_{}", k.name, decls.size());
-    decls.push_back(".param .align 128 .b8 " + name + "[128]");
-    return name;
-  };
-  std::vector<std::pair<const AsyncLoad*, std::string>> map_params;
-  for (const AsyncLoad* al : k_.tensor_maps()) map_params.push_back({al, map_param()});
-  std::vector<std::pair<const TmaStore*, std::string>> store_map_params;
-  for (const TmaStore& ts : k_.tma_stores) store_map_params.push_back({&ts, map_param()});
+  // A TMA path's tensor maps come first, 128-byte aligned (what nvcc gives a
+  // `const __grid_constant__ CUtensorMap`); the code uses their generic addresses
+  // (kernel_abi.h AbiTensorMap).
+  std::vector<std::string> map_params;
+  for (int i = 0; i < k_.tensor_map_params(); ++i) {
+    map_params.push_back(fmt::format("{}_param_{}", k.name, decls.size()));
+    decls.push_back(".param .align 128 .b8 " + map_params.back() + "[128]");
+  }
   std::map<std::string, std::string> extent_of;
   std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
   std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
@@ -61,7 +61,7 @@ void Emitter::params() {
   }
   // A persistent grid: the logical grid (kernel_abi.h AbiPath::persistent), last.
   std::vector<std::string> grid_params;
-  if (k_.spec.persistent)
+  if (k_.persistent_grid())
     for (int d = 0; d < 3; ++d) grid_params.push_back(param("u32"));
   // The launch divisors, each with its magic number and shifts (kernel_abi.h AbiPath::divisors).
   std::vector<std::pair<DivisorRegs, DType>> divisor_params;
@@ -73,9 +73,10 @@ void Emitter::params() {
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];
 
   // Load the parameters.
+  std::vector<std::string> grid;
   for (const std::string& name : grid_params) {
-    persistent_grid_.push_back(b_.reg(RegClass::B32));
-    b_.ins("ld.param.u32", {persistent_grid_.back(), "[" + name + "]"});
+    grid.push_back(b_.reg(RegClass::B32));
+    b_.ins("ld.param.u32", {grid.back(), "[" + name + "]"});
   }
   for (const auto& [names, d] : divisor_params) {
     DivisorRegs r{b_.reg(reg_class(d)), b_.reg(RegClass::B32), b_.reg(RegClass::B32), b_.reg(RegClass::B32)};
@@ -91,8 +92,9 @@ void Emitter::params() {
     b_.ins("cvta.param.u64", {r, r});
     return r;
   };
-  for (const auto& [al, name] : map_params) tensor_maps_[al] = map_address(name);
-  for (const auto& [ts, name] : store_map_params) store_maps_[ts] = map_address(name);
+  std::vector<std::string> maps;
+  for (const std::string& name : map_params) maps.push_back(map_address(name));
+  if (path_) path_->take_params(maps, grid);
   for (size_t i = 0; i < base_params.size(); ++i) {
     ArrayRegs ar;
     ar.base = b_.reg(RegClass::B64);
@@ -163,21 +165,7 @@ void Emitter::params() {
 void Emitter::prologue() {
   raw_tid_ = tid_ = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {tid_, "%tid.x"});
-  if (k_.spec.specialized()) {
-    // The consumers hold the tile values in the layouts lowered for num_warps warps.
-    tid_ = b_.reg(RegClass::B32);
-    b_.ins("sub.u32", {tid_, raw_tid_, "128"});
-  }
-  if (k_.spec.pingpong) {
-    // Two consumers, each holding its own tile in the layouts lowered for one warpgroup.
-    std::string local = b_.reg(RegClass::B32);
-    consumer_index_ = b_.reg(RegClass::B32);
-    consumer_bar_ = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {consumer_index_, tid_, "7"});
-    b_.ins("add.u32", {consumer_bar_, consumer_index_, "2"});
-    b_.ins("and.b32", {local, tid_, "127"});
-    tid_ = local;
-  }
+  if (path_) path_->prologue();
   // Thread coordinates of every layout, once, where they dominate every use; in program order
   // (k_.layouts is keyed by pointer), so the register numbers are the same on every run.
   for (const ir::Value* v : values_in_program_order(k_))
@@ -207,8 +195,7 @@ std::string Emitter::entry(const std::string& name) {
   // The general variant's mma operands that come straight from loads are loaded by the mma,
   // a piece at a time (MmaSyncEmitter::find_staged_loads).
   if (!o_.vectorized) mma_sync_.find_staged_loads(*k_.fn);
-  if (k_.spec.specialized()) specialized_body();
-  else block(k_.fn->body);
+  if (!path_ || !path_->body()) block(k_.fn->body);
   if (failed_) return "";
   b_.label(exit_label_);
   b_.ins("ret", {});
@@ -218,10 +205,10 @@ std::string Emitter::entry(const std::string& name) {
   // setmaxnreg needs the entry's register count fixed: .maxntid with .minnctapersm 1 (ptxas
   // otherwise ignores it with info C7508; perf.md 3.5).
   if (k.options.min_ctas_per_sm) text += fmt::format(".minnctapersm {}\n", k.options.min_ctas_per_sm);
-  else if (k_.spec.producer_registers) text += ".minnctapersm 1\n";
+  else if (k_.plan && k_.plan->moves_registers()) text += ".minnctapersm 1\n";
   if (k.options.max_registers) text += fmt::format(".maxnreg {}\n", k.options.max_registers);
   auto cap = o_.register_caps.find(name);
-  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !k_.spec.producer_registers &&
+  if (!k.options.max_registers && !k.options.min_ctas_per_sm && !(k_.plan && k_.plan->moves_registers()) &&
       cap != o_.register_caps.end())
     text += fmt::format(".maxnreg {}\n", cap->second);
   text += "{\n";
@@ -332,7 +319,9 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::Cmp: elementwise_.compare(op); break;
     case OpKind::Select: elementwise_.select(op); break;
     case OpKind::Fma: elementwise_.fma(op); break;
-    case OpKind::Mma: k_.is_wgmma(op) ? wgmma(op) : mma_sync_.mma(op); break;
+    case OpKind::Mma:
+      if (!path_ || !path_->mma(op)) mma_sync_.mma(op);
+      break;
     case OpKind::Reduce: reduce_.reduce(op); break;
     case OpKind::Scan: scan_.scan(op); break;
     case OpKind::Histogram: histogram_.histogram(op); break;
@@ -341,8 +330,8 @@ void Emitter::op(const ir::Op& op) {
     case OpKind::NumSms: grid_op(op); break;
     case OpKind::Load: memory_.load(op); break;
     case OpKind::Store:
-      if (const TmaStore* ts = k_.tma_store(op)) {
-        tma_store(*ts);
+      if (path_ && path_->store(op)) {
+        // the path's own store (a TMA store)
       } else if (mma_sync_.large_accumulator(op)) {
         // The general variant's epilogue, after a main loop that needs every register: its
         // index arithmetic and thread coordinates are computed again rather than held across
@@ -373,11 +362,7 @@ void Emitter::op(const ir::Op& op) {
 void Emitter::grid_op(const ir::Op& op) {
   static const char* kAxis[] = {"x", "y", "z"};
   std::string r = define(op.results[0])[0];
-  if (!persistent_grid_.empty() && op.kind != ir::OpKind::NumSms) {
-    // A persistent grid: the logical CTA and grid (tma.cpp, tile_loop_begin).
-    b_.ins("mov.u32", {r, (op.kind == ir::OpKind::BlockId ? persistent_bid_ : persistent_grid_)[size_t(op.axis)]});
-    return;
-  }
+  if (path_ && path_->grid_op(op, r)) return;  // a persistent grid's logical CTA and grid
   if (op.kind == ir::OpKind::NumSms) b_.ins("mov.u32", {r, "%nsmid"});
   else b_.ins("mov.u32", {r, std::string(op.kind == ir::OpKind::BlockId ? "%ctaid." : "%nctaid.") + kAxis[op.axis]});
 }
@@ -428,13 +413,12 @@ void Emitter::emit_for(const ir::Op& op) {
     std::vector<std::string>& r = define(body.args[i]);
     move_all(b_, r, regs(op.operands[i + 2]), body.args[i]->type.tile.dtype);
   }
-  // Loads that go through a pipeline start before the loop: cp.async (ptx/cp_async.cpp), or TMA
-  // on the TmaWgmma path (ptx/tma.cpp).
+  // Loads that go through a pipeline start before the loop: cp.async (ptx/cp_async.cpp), or the
+  // code path's own pipeline (PathEmitter: the tma_wgmma path's TMA ring).
   const Pipeline* pipe = o_.vectorized ? k_.pipeline(&op) : nullptr;
-  bool tma = pipe && k_.path == CodePath::TmaWgmma;
+  bool own = pipe && path_;
   CpAsyncPipeline::State ps;
-  TmaState ts;
-  if (pipe) tma ? tma_prologue(op, *pipe, ts) : cp_async_.prologue(op, *pipe, ps);
+  if (pipe) own ? path_->loop_prologue(op, *pipe) : cp_async_.prologue(op, *pipe, ps);
   std::string top = b_.label_name("loop"), done = b_.label_name("loop_end");
   const std::string& upper = regs(op.operands[1])[0];
   const std::string& step = regs(op.operands[2])[0];
@@ -458,23 +442,23 @@ void Emitter::emit_for(const ir::Op& op) {
     b_.ins("not.pred", {p, cont});
   }
   b_.ins_if(p, "bra.uni", {done});
-  if (pipe) tma ? tma_iteration(ts) : cp_async_.iteration(ps);
+  if (pipe) own ? path_->loop_iteration() : cp_async_.iteration(ps);
   Loop loop{done, b_.label_name("loop_next"), {}};
   for (size_t i = 1; i < body.args.size(); ++i) loop.carried.push_back(body.args[i]);
   loops_.push_back(loop);
-  if (pipe && !tma) cp_async_.begin_body(ps);
+  if (pipe && !own) cp_async_.begin_body(ps);
   block(body);
-  if (pipe && !tma) cp_async_.end_body(ps);
+  if (pipe && !own) cp_async_.end_body(ps);
   loops_.pop_back();
   if (failed_) return;  // the body's values may have no registers
   const ir::Op& y = *body.ops.back();
   if (y.kind == ir::OpKind::Yield) move_values(loop.carried, y.operands);
   b_.label(loop.continue_label);
-  if (pipe) tma ? tma_advance(ts) : cp_async_.advance(ps);
+  if (pipe) own ? path_->loop_advance() : cp_async_.advance(ps);
   b_.ins(fmt::format("add.{}", ty), {iv, iv, step});
   b_.ins("bra.uni", {top});
   b_.label(done);
-  if (pipe) tma ? tma_epilogue(ts) : cp_async_.epilogue(ps);
+  if (pipe) own ? path_->loop_epilogue() : cp_async_.epilogue(ps);
   for (size_t i = 0; i < op.results.size(); ++i) regs_[op.results[i]] = regs(body.args[i + 1]);
 }
 

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "basic/stage_timer.h"
-#include "codegen/abi.h"
 #include "codegen/parallel.h"
 #include "codegen/ptx/emitter.h"
 
@@ -26,13 +25,11 @@ std::string emit_module(const std::vector<LoweredKernel>& kernels, const EmitOpt
   };
   std::vector<Piece> pieces;
   for (const LoweredKernel& k : kernels) {
-    // The portable path: a vectorized and a general variant; the TmaWgmma path: one entry,
-    // compiled like the vectorized variant (the launch stub checks the same alignment).
-    std::vector<bool> variants = k.path == CodePath::Portable ? std::vector<bool>{true, false} : std::vector<bool>{true};
-    for (bool vec : variants) {
-      std::string name = k.path == CodePath::TmaWgmma ? wgmma_entry(k.fn->name)
-                         : vec                        ? vectorized_entry(k.fn->name)
-                                                      : general_entry(k.fn->name);
+    // Each path's entries (paths.h): the portable path's vectorized and general variants, an
+    // arch-specific path's one entry, compiled like the vectorized variant.
+    for (const EntryVariant& v : code_path(k.path).entries) {
+      bool vec = v.vectorized;
+      std::string name = entry_name(k.fn->name, v);
       Piece p;
       p.k = &k;
       p.vec = vec;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codegen/layout.h"
+#include "codegen/paths/tma_wgmma/lowering.h"
 
 using tilec::codegen::blocked_layout;
 using tilec::codegen::Layout;
@@ -206,7 +207,7 @@ TEST_CASE("swizzled lines: chunks permuted within a line, 8 lines of one chunk i
 TEST_CASE("wgmma_layout: warp w holds rows 16 w .., lane l the fragment of m16n8 per 8 columns", "[layout]") {
   for (int warps : {4, 8}) {
     Coords shape = {16 * warps, 64};
-    Layout l = tilec::codegen::wgmma_layout(shape, warps);
+    Layout l = tilec::codegen::tma_wgmma::wgmma_layout(shape, warps);
     REQUIRE(l.regs_per_thread() == 32);
     for (int t = 0; t < 32 * warps; ++t)
       for (int64_t r = 0; r < 32; ++r) {
@@ -218,7 +219,7 @@ TEST_CASE("wgmma_layout: warp w holds rows 16 w .., lane l the fragment of m16n8
 
 TEST_CASE("a slice of an mma layout keeps each row (or column) where the fragments hold it", "[layout]") {
   using tilec::codegen::mma_layout;
-  using tilec::codegen::wgmma_layout;
+  using tilec::codegen::tma_wgmma::wgmma_layout;
   std::vector<std::pair<Layout, int>> cases = {{wgmma_layout({128, 64}, 8), 8},
                                                {wgmma_layout({64, 128}, 4), 4},
                                                {mma_layout({128, 64}, 16, 8), 8},
@@ -304,7 +305,7 @@ Search search_every_thread(const Layout& from, const Coords& fk, const Layout& t
 TEST_CASE("register_local agrees with a search of every thread's registers", "[layout]") {
   using tilec::codegen::mma_layout;
   using tilec::codegen::register_local;
-  using tilec::codegen::wgmma_layout;
+  using tilec::codegen::tma_wgmma::wgmma_layout;
   struct Case {
     Layout from;
     Coords fk;

@@ -18,10 +18,10 @@ TEST_CASE("lowering steps: each path's steps are in the table, and each step run
     CHECK(std::string(s.summary).size() > 0);
     CHECK(s.run != nullptr);
   }
-  for (CodePath p : {CodePath::Portable, CodePath::TmaWgmma}) {
+  for (const CodePathInfo& p : code_paths()) {
     std::set<std::string> seen;
-    for (const std::string& name : lowering_pipeline(p)) {
-      INFO(code_path_name(p) << ": " << name);
+    for (const std::string& name : p.steps) {
+      INFO(p.name << ": " << name);
       CHECK(table.count(name));
       CHECK(seen.insert(name).second);
       used.insert(name);
@@ -33,10 +33,10 @@ TEST_CASE("lowering steps: each path's steps are in the table, and each step run
 TEST_CASE("lowering steps: layouts come after pipelines, stages after layouts", "[lowering]") {
   // The pipelines are planned before layouts (async loads need no conversion) and placed
   // after them (the conversion buffer's size is known then).
-  for (CodePath p : {CodePath::Portable, CodePath::TmaWgmma}) {
-    std::vector<std::string> steps = lowering_pipeline(p);
+  for (const CodePathInfo& p : code_paths()) {
+    std::vector<std::string> steps = p.steps;
     auto at = [&](const std::string& n) { return std::find(steps.begin(), steps.end(), n) - steps.begin(); };
-    std::string stages = p == CodePath::Portable ? "stages" : "tma-stages";
+    std::string stages = p.id == CodePath::Portable ? "stages" : "tma-stages";
     CHECK(at("mma-shapes") < at("pipelines"));
     CHECK(at("warps") < at("layouts"));
     CHECK(at("pipelines") < at("layouts"));

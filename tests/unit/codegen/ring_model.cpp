@@ -480,7 +480,7 @@ class Machine {
   }
 
   // Bytes [lo, hi) of shared memory that a generic store writes or a bulk store reads (the TMA
-  // store epilogue's staging buffer, ptx/tma_store.cpp): no wgmma group that has not retired
+  // store epilogue's staging buffer, paths/tma_wgmma/store_emitter.cpp): no wgmma group that has not retired
   // may still read them, and no bulk copy in flight may still write them.
   void check_free(const Insn& in, uint64_t lo, uint64_t hi, const char* what) {
     size_t g = 0;

@@ -1,4 +1,4 @@
-// A CPU model of the tma_wgmma path's ring protocol (ptx/tma.cpp, ptx/wgmma.cpp) that runs the
+// A CPU model of the tma_wgmma path's ring protocol (paths/tma_wgmma/ring.cpp, wgmma.cpp) that runs the
 // PTX the emitter wrote for a real kernel, for the ring model test (ring_model_test.cpp).
 //
 // Why the PTX and not a restatement of the rules: the bugs this test is for (a wrong parity, an
@@ -66,7 +66,7 @@ struct RingModelConfig {
   int threads_per_warpgroup = 2;              ///< simulated threads per warpgroup (1-4)
   uint64_t seed = 1;                          ///< the scheduler's
   int64_t max_steps = 20000000;               ///< instructions before the run counts as hung
-  /// Ping-pong consumers (lower.h Specialization::pingpong): each fill is read by exactly one
+  /// Ping-pong consumers (paths/tma_wgmma/plan.h Specialization::pingpong): each fill is read by exactly one
   /// consumer warpgroup, each in order but skipping the other's; without, every consumer reads
   /// every fill in order.
   bool pingpong = false;

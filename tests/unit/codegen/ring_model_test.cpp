@@ -268,7 +268,7 @@ TEST_CASE("ring model: a broken parity, arrive count or wait depth fails", "[rin
 }
 
 TEST_CASE("ring model: the TMA store's staging waits for every consumer warpgroup", "[ring_model]") {
-  // ptx/tma_store.cpp stages C in the dead stages after a barrier of the consumers; without it,
+  // store_emitter.cpp stages C in the dead stages after a barrier of the consumers; without it,
   // one warpgroup's st.shared may overwrite a stage the other's last wgmma group still reads.
   // 41 trips of 4 stages end on stage 0, where the staging buffer starts.
   const Tiles& t = kTiles[9];  // 2 consumers, 4 stages

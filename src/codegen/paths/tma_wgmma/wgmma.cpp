@@ -1,5 +1,5 @@
-// wgmma (PTX ISA §9.7.15): the TmaWgmma path's mma. B is in 128-byte-swizzled shared memory
-// where TMA put it (ptx/tma.cpp) and is read through a 64-bit matrix descriptor; so is A when
+// wgmma (PTX ISA §9.7.15): the tma_wgmma path's mma (wgmma.h). B is in 128-byte-swizzled shared
+// memory where TMA put it (ring.cpp) and is read through a 64-bit matrix descriptor; so is A when
 // it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
 // as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk instruction per k step covers them (k = 32 bytes
@@ -24,15 +24,17 @@
 // by 16 lines (2048 bytes); its leading byte offset is the distance between 64-element boxes,
 // and the instruction's transpose bit is set (16-bit types only: the 8-bit and tf32 forms have
 // no transpose operands and take K-major operands only).
+#include "codegen/paths/tma_wgmma/wgmma.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
+#include "codegen/paths/tma_wgmma/lowering.h"
 
-namespace tilec::codegen {
+namespace tilec::codegen::tma_wgmma {
 
-std::string Emitter::wgmma_descriptor(const std::string& addr, int64_t lbo, int64_t sbo) {
+std::string WgmmaEmitter::descriptor(const std::string& addr, int64_t lbo, int64_t sbo) {
   std::string lo = b_.reg(RegClass::B32), hi = b_.reg(RegClass::B32), desc = b_.reg(RegClass::B64);
   b_.ins("bfe.u32", {lo, addr, "4", "14"});
   b_.ins("or.b32", {lo, lo, u32((lbo >> 4) << 16)});
@@ -43,13 +45,13 @@ std::string Emitter::wgmma_descriptor(const std::string& addr, int64_t lbo, int6
   return desc;
 }
 
-void Emitter::wgmma(const ir::Op& op) {
-  need_ptx(80);
+void WgmmaEmitter::wgmma(const ir::Op& op) {
+  cx_.need_ptx(80);
   const ir::Value* A = op.operands[0];
   const ir::Value* B = op.operands[1];
   const ir::Value* C = op.operands[2];
-  const AsyncLoad* la = k_.async_load(A);  // null: A is in registers (the RS form)
-  const AsyncLoad& lb = *k_.async_load(B);
+  const AsyncLoad* la = cx_.k_.async_load(A);  // null: A is in registers (the RS form)
+  const AsyncLoad& lb = *cx_.k_.async_load(B);
   int64_t N = C->type.tile.shape[1], K = A->type.tile.shape[1];
   DType t = A->type.tile.dtype;
   bool f16_acc = C->type.tile.dtype == DType::F16;
@@ -67,25 +69,25 @@ void Emitter::wgmma(const ir::Op& op) {
   if (home) {
     // Accumulated in the loop-carried registers themselves, so the yield moves nothing while
     // the group is still in flight (deferred_home).
-    const std::vector<std::string>& dst = regs(home);
-    const std::vector<std::string>& cin = regs(C);
+    const std::vector<std::string>& dst = cx_.regs(home);
+    const std::vector<std::string>& cin = cx_.regs(C);
     for (size_t i = 0; i < dst.size(); ++i)
       if (dst[i] != cin[i]) b_.ins("mov.b32", {dst[i], cin[i]});
-    regs_[op.results[0]] = dst;
-  } else if (use_count_[C] == 1 && !splat) {
-    regs_[op.results[0]] = regs(C);
+    cx_.regs_[op.results[0]] = dst;
+  } else if (cx_.use_count_[C] == 1 && !splat) {
+    cx_.regs_[op.results[0]] = cx_.regs(C);
   } else {
-    std::vector<std::string>& acc = define(op.results[0]);
-    const std::vector<std::string>& cin = regs(C);
+    std::vector<std::string>& acc = cx_.define(op.results[0]);
+    const std::vector<std::string>& cin = cx_.regs(C);
     if (!zero_init && !f16_acc)
       for (size_t i = 0; i < acc.size(); ++i) b_.ins("mov.b32", {acc[i], cin[i]});
   }
-  const std::vector<std::string>& d = regs(op.results[0]);
+  const std::vector<std::string>& d = cx_.regs(op.results[0]);
   std::vector<std::string> packed;  // f16: the .b32 pairs the instructions update
   if (f16_acc && zero_init)
     for (int64_t i = 0; i < N / 4; ++i) packed.push_back(b_.reg(RegClass::B32));
   else if (f16_acc)
-    packed = wgmma_pack(regs(C));
+    packed = pack(cx_.regs(C));
 
   bool a_kmajor = la && la->contiguous_dim == 1, b_kmajor = lb.contiguous_dim == 0;
   std::string da;
@@ -96,19 +98,19 @@ void Emitter::wgmma(const ir::Op& op) {
   // only, consumers_fit: stride byte offset reps x 1024), so that lane l of warp w gets the rows
   // of its own block: 8-line groups 2 reps w + q and 2 reps w + q + reps of the warpgroup's rows.
   const std::vector<int64_t>& c_shape = C->type.tile.shape;
-  int64_t reps = c_shape[0] / 64 / std::max(k_.num_warps / 4, 1);
-  if (reps > 1 && !a_kmajor) return error(op.loc, "internal: several m64 wgmma per warpgroup need a K-major A");
+  int64_t reps = c_shape[0] / 64 / std::max(cx_.k_.num_warps / 4, 1);
+  if (reps > 1 && !a_kmajor) return cx_.error(op.loc, "internal: several m64 wgmma per warpgroup need a K-major A");
   if (la) {
     // This warpgroup's part of A: its 64 reps rows. K-major A: 64 reps lines of 128 bytes per
     // warpgroup; M-major A: one 64-element box each.
     std::string wg = b_.reg(RegClass::B32), a0 = b_.reg(RegClass::B32);
-    b_.ins("shr.u32", {wg, tid_, "7"});
+    b_.ins("shr.u32", {wg, cx_.tid_, "7"});
     // The same in every lane, said so by a shuffle from lane 0 (as CUTLASS's
     // canonical_warp_group_idx): ptxas then keeps the descriptors in uniform registers instead
     // of moving each one there (R2UR) before every wgmma.
     b_.ins("shfl.sync.idx.b32", {wg, wg, "0", "31", "-1"});
-    b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? reps * 64 * 128 : la->box_bytes()), async_base_.at(la)});
-    da = wgmma_descriptor(a0, a_kmajor ? 16 : la->box_bytes(), 1024 * reps);
+    b_.ins("mad.lo.u32", {a0, wg, u32(a_kmajor ? reps * 64 * 128 : la->box_bytes()), cx_.async_base_.at(la)});
+    da = descriptor(a0, a_kmajor ? 16 : la->box_bytes(), 1024 * reps);
   } else {
     // A in wgmma_layout (the accumulator fragment layout, which is also wgmma's A fragment
     // layout, PTX ISA §9.7.15.5.1): registers 8 kk .. 8 kk + 7 are the elements of k step kk
@@ -117,9 +119,9 @@ void Emitter::wgmma(const ir::Op& op) {
     // the registers of a loop-invariant register A operand for other values inside the loop
     // (found on the H200: attention with D = BN lost Q after the first iteration; Triton
     // reports the same class of bug, fixed in CUDA 13.3's ptxas).
-    a_regs = wgmma_pack(regs(A));
+    a_regs = pack(cx_.regs(A));
   }
-  std::string db = wgmma_descriptor(async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
+  std::string db = descriptor(cx_.async_base_.at(&lb), b_kmajor ? 16 : lb.box_bytes());
   // Byte offset of k step kk from the operand's start: K-major, 32 bytes of a line per step
   // (every dtype's k) and a box per 128 bytes; MN-major (16-bit only), 16 lines per step.
   int64_t k_step = wgmma_k(t);
@@ -144,10 +146,10 @@ void Emitter::wgmma(const ir::Op& op) {
     acc_lists.push_back("{" + fmt::format("{}", fmt::join(list, ", ")) + "}");
   }
   std::string scale_d = b_.reg(RegClass::Pred), first_scale_d = scale_d;
-  b_.ins("setp.eq.u32", {scale_d, tid_, tid_});  // accumulate: D = A B + D
+  b_.ins("setp.eq.u32", {scale_d, cx_.tid_, cx_.tid_});  // accumulate: D = A B + D
   if (zero_init) {
     first_scale_d = b_.reg(RegClass::Pred);
-    b_.ins("setp.ne.u32", {first_scale_d, tid_, tid_});  // D = A B
+    b_.ins("setp.ne.u32", {first_scale_d, cx_.tid_, cx_.tid_});  // D = A B
   }
   // e4m3 and e5m2 may pair (the b type is its own); the 8-bit and tf32 forms
   // have no transpose immediates (wgmma_plan_ok took only K-major operands for them), and the
@@ -187,8 +189,8 @@ void Emitter::wgmma(const ir::Op& op) {
   b_.ins("wgmma.commit_group.sync.aligned", {});
   if (f16_acc) {
     // The elements are unpacked from the registers the group writes: it must have finished.
-    wgmma_wait(0);
-    wgmma_unpack(packed, d);
+    wait(0);
+    unpack(packed, d);
     return;
   }
   // The group may stay in flight through the rest of the iteration only when nothing reads the
@@ -203,13 +205,13 @@ void Emitter::wgmma(const ir::Op& op) {
   // iteration's address arithmetic while the group still read them (wrong products, found on an
   // H100: an A loaded at unaligned run-time offsets). deferred_home keeps such a group in flight
   // only where a wgmma that waits for every group runs first in the next iteration.
-  bool carried = la && wgmma_yield_only(op, nullptr) && !C->def && C->owner == op.parent && use_count_[C] == 1;
-  wgmma_wait(carried || home ? 1 : 0);
+  bool carried = la && yield_only(op, nullptr) && !C->def && C->owner == op.parent && cx_.use_count_[C] == 1;
+  wait(carried || home ? 1 : 0);
 }
 
-bool Emitter::wgmma_yield_only(const ir::Op& mma, size_t* slot) const {
+bool WgmmaEmitter::yield_only(const ir::Op& mma, size_t* slot) const {
   const ir::Op& last = *mma.parent->ops.back();
-  if (use_count_.count(mma.results[0]) == 0 || use_count_.at(mma.results[0]) != 1 || last.kind != ir::OpKind::Yield)
+  if (cx_.use_count_.count(mma.results[0]) == 0 || cx_.use_count_.at(mma.results[0]) != 1 || last.kind != ir::OpKind::Yield)
     return false;
   auto it = std::find(last.operands.begin(), last.operands.end(), mma.results[0]);
   if (it == last.operands.end()) return false;
@@ -217,7 +219,7 @@ bool Emitter::wgmma_yield_only(const ir::Op& mma, size_t* slot) const {
   return true;
 }
 
-const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
+const ir::Value* WgmmaEmitter::deferred_home(const ir::Op& mma) const {
   // An accumulator that is only yielded (attention's O += P V) can stay in flight into the next
   // iteration when every read of the carried value there comes after a wgmma of the body that
   // waits for all groups (the next S = Q K^T): that wait finishes this group too. Its stage is
@@ -227,14 +229,14 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
   size_t slot = 0;
   const ir::Block& body = *mma.parent;
   const ir::Op* loop = body.parent;
-  if (!loop || loop->kind != ir::OpKind::For || !wgmma_yield_only(mma, &slot)) return nullptr;
+  if (!loop || loop->kind != ir::OpKind::For || !yield_only(mma, &slot)) return nullptr;
   const ir::Value* C = mma.operands[2];
   if (!C->def && C->owner == &body) return nullptr;  // the in-place case (wait_group 1 already)
   const ir::Value* carried = body.args[slot + 1];
   bool invariant_a = false;
   ir::walk(const_cast<ir::Block&>(body), [&](ir::Op& o) {
-    const ir::Value* a = o.kind == ir::OpKind::Mma && k_.is_wgmma(o) ? o.operands[0] : nullptr;
-    invariant_a = invariant_a || (a && !k_.async_load(a) && !(a->def ? a->def->parent == &body : a->owner == &body));
+    const ir::Value* a = o.kind == ir::OpKind::Mma && pl_.is_wgmma(cx_.k_, o) ? o.operands[0] : nullptr;
+    invariant_a = invariant_a || (a && !cx_.k_.async_load(a) && !(a->def ? a->def->parent == &body : a->owner == &body));
   });
   if (invariant_a) return nullptr;
   // The wgmma that waits for every group must come before this one in the body: until it has
@@ -242,7 +244,7 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
   // accumulator, so neither may be written (A packed, the accumulator copied home) before it.
   for (const auto& o : body.ops) {
     if (o.get() == &mma) return nullptr;
-    if (o->kind == ir::OpKind::Mma && k_.is_wgmma(*o) && !wgmma_yield_only(*o, nullptr)) return carried;
+    if (o->kind == ir::OpKind::Mma && pl_.is_wgmma(cx_.k_, *o) && !yield_only(*o, nullptr)) return carried;
     bool reads = false;
     auto check = [&](const ir::Op& x) {
       for (const ir::Value* v : x.operands) reads = reads || v == carried;
@@ -254,7 +256,7 @@ const ir::Value* Emitter::deferred_home(const ir::Op& mma) const {
   return nullptr;
 }
 
-std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& halves) {
+std::vector<std::string> WgmmaEmitter::pack(const std::vector<std::string>& halves) {
   std::vector<std::string> out;
   for (size_t i = 0; i + 1 < halves.size(); i += 2) {
     std::string r = b_.reg(RegClass::B32);
@@ -264,14 +266,14 @@ std::vector<std::string> Emitter::wgmma_pack(const std::vector<std::string>& hal
   return out;
 }
 
-void Emitter::wgmma_unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves) {
+void WgmmaEmitter::unpack(const std::vector<std::string>& packed, const std::vector<std::string>& halves) {
   for (size_t i = 0; i < packed.size(); ++i)
     b_.ins("mov.b32", {"{" + halves[2 * i] + ", " + halves[2 * i + 1] + "}", packed[i]});
 }
 
-void Emitter::wgmma_wait(int n) {
+void WgmmaEmitter::wait(int n) {
   b_.ins("wgmma.wait_group.sync.aligned", {std::to_string(n)});
   if (n == 0) b_.ins("fence.acq_rel.cta", {});
 }
 
-}  // namespace tilec::codegen
+}  // namespace tilec::codegen::tma_wgmma

@@ -1,15 +1,16 @@
-// The TmaWgmma path's plan (lower.h): which pipelined mmas run on wgmma, the warpgroups, and the
-// TMA stages with their mbarriers. The loads themselves are found by plan_pipelines
-// (pipeline.cpp), as for cp.async; this file checks them against what TMA and wgmma take and
-// places the stages. The PTX is written by ptx/tma.cpp and ptx/wgmma.cpp.
+// The tma_wgmma path's pipelines (plan.h): which pipelined mmas run on wgmma, the warpgroups,
+// the TMA stages with their mbarriers, and the producer/consumer split (Specialization). The
+// loads themselves are found by plan_pipelines (pipeline.cpp), as for cp.async, with the
+// resident tiles from Plan::plan_loop; this file checks them against what TMA and wgmma take and
+// places the stages. The PTX is written by the emitter families (emitter.h).
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "codegen/lower.h"
+#include "codegen/paths/tma_wgmma/lowering.h"
 
-namespace tilec::codegen {
+namespace tilec::codegen::tma_wgmma {
 namespace {
 
 constexpr int64_t kAlign = 1024;    // the 128-byte swizzle repeats every 8 lines of 128 bytes
@@ -247,7 +248,7 @@ bool consumers_fit(const LoweredKernel& k, int tile_warpgroups, int consumers, s
 void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) {
   k.pipeline_offset = (k.conversion_smem_vectorized + kAlign - 1) / kAlign * kAlign;
   // The stages start at the next 1024-byte boundary of the shared address, found at run time
-  // (ptx/tma.cpp): up to 1024 bytes more.
+  // (TmaRing::setup): up to 1024 bytes more.
   int64_t room = smem_limit - k.pipeline_offset - kAlign;
   for (Pipeline& p : k.pipelines) {
     int64_t per_stage = p.stage_bytes + kBarrierBytes;
@@ -266,7 +267,7 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
                                         "loop runs {} on the tma_wgmma path",
                                         num_stages, s, p.stage_bytes, room, k.target.arch, k.pipeline_offset, s)});
     p.stages = s;
-    p.barriers = s * p.stage_bytes + p.resident_bytes();
+    plan_of(k).barriers[p.loop] = s * p.stage_bytes + p.resident_bytes();
   }
 }
 
@@ -317,7 +318,7 @@ bool depends_on_bid(const ir::Value* v) {
 
 // Specialization::cluster, for a persistent kernel.
 void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
-  Specialization& s = k.spec;
+  Specialization& s = plan_of(k).spec;
   const ir::LaunchOptions& opt = k.fn->sig.options;
   bool shareable = false;
   for (const AsyncLoad& al : k.pipelines[0].loads) shareable = shareable || al.boxes() >= 2;
@@ -342,12 +343,13 @@ void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
 }  // namespace
 
 void plan_specialization(LoweredKernel& k) {
-  Specialization& s = k.spec;
+  Plan& pl = plan_of(k);
+  Specialization& s = pl.spec;
   s = Specialization{};
   // pingpong=True that cannot be honoured: the kernel, lowered with one warpgroup per tile,
   // runs with one cooperative consumer warpgroup.
   auto no_pingpong = [&](const std::string& why) {
-    if (!k.pingpong_layout) return;
+    if (!pl.pingpong_layout) return;
     s.why_not_pingpong = why;
     k.warnings.push_back({Warning::Pingpong, k.fn->sig.range,
                           fmt::format("pingpong=True: the kernel runs one cooperative consumer warpgroup per tile on "
@@ -357,13 +359,13 @@ void plan_specialization(LoweredKernel& k) {
   auto inline_because = [&](std::string why) {
     s.why_inline = why;
     no_pingpong("its TMA producer runs inline (" + why + ")");
-    if (k.fn->sig.options.persistent == 1 && k.path == CodePath::TmaWgmma)
+    if (k.fn->sig.options.persistent == 1)
       k.warnings.push_back({Warning::Persistent, k.fn->sig.range,
                             fmt::format("persistent=True: the kernel keeps one CTA per tile on {}: its TMA producer "
                                         "runs inline ({})",
                                         k.target.arch, why)});
   };
-  if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return inline_because("no TMA pipeline");
+  if (k.pipelines.empty()) return inline_because("no TMA pipeline");
   if (k.pipelines.size() != 1) return inline_because("more than one pipelined loop");
   const ir::Op& loop = *k.pipelines[0].loop;
   const ir::Block& body = k.fn->body;
@@ -374,7 +376,7 @@ void plan_specialization(LoweredKernel& k) {
                           "gives one CTA per SM)");
   // Registers: consumer_register_counts. Ping-pong runs two consumer warpgroups, each with the
   // whole tile.
-  int tile_wg = k.num_warps / 4, wg = k.pingpong_layout ? 2 : tile_wg;
+  int tile_wg = k.num_warps / 4, wg = pl.pingpong_layout ? 2 : tile_wg;
   int entry = 0, consumer = 0;
   consumer_register_counts(wg, entry, consumer);
   int64_t need = loop_registers(k, k.pipelines[0], tile_wg);
@@ -397,7 +399,7 @@ void plan_specialization(LoweredKernel& k) {
     if (v == iv) continue;
     if (v->def && v->def->parent == loop.regions[0].get()) {
       // An index computed in the body from the induction variable (pipeline.cpp): the producer
-      // computes it again per iteration it issues (Emitter::value_at), from what it uses.
+      // computes it again per iteration it issues (ring.h TmaRing::value_at), from what it uses.
       for (const ir::Value* o : v->def->operands) work.push_back(o);
       continue;
     }
@@ -425,7 +427,7 @@ void plan_specialization(LoweredKernel& k) {
   // Ping-pong: each consumer skips the other's trips round the ring by its own tile's trip
   // count, so the count must be the same for every tile; layout conversions would share one
   // buffer between two consumers at different tiles.
-  if (k.pingpong_layout) {
+  if (pl.pingpong_layout) {
     std::string why;
     if (returns) why = "the kernel may return";
     else if (!k.pipelines[0].resident.empty()) why = "a tile is loaded once before the loop (resident)";
@@ -472,25 +474,4 @@ const char* tma_schedule_name(TmaSchedule s) {
   return "?";
 }
 
-bool LoweredKernel::is_wgmma(const ir::Op& mma) const {
-  // wgmma_plan_ok checked every mma a pipelined load feeds; B always comes by TMA.
-  return path == CodePath::TmaWgmma && async_load(mma.operands[1]);
-}
-
-std::vector<const AsyncLoad*> LoweredKernel::tensor_maps() const {
-  std::vector<const AsyncLoad*> out;
-  if (path != CodePath::TmaWgmma) return out;
-  for (const Pipeline& p : pipelines) {
-    for (const AsyncLoad& al : p.loads) out.push_back(&al);
-    for (const AsyncLoad& al : p.resident) out.push_back(&al);
-  }
-  return out;
-}
-
-Layout LoweredKernel::accumulator_layout(const ir::Op& mma) const {
-  const ir::Value* acc = mma.operands[2];
-  if (is_wgmma(mma)) return wgmma_layout(acc->type.tile.shape, num_warps);
-  return mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, num_warps);
-}
-
-}  // namespace tilec::codegen
+}  // namespace tilec::codegen::tma_wgmma

@@ -1,6 +1,6 @@
-// The TmaWgmma path's TMA stores (lower.h TmaStore): which tile stores leave through shared
+// The tma_wgmma path's TMA stores (plan.h TmaStore): which tile stores leave through shared
 // memory and cp.async.bulk.tensor, where their staging buffers go, and how each thread
-// addresses its registers there. The PTX is written by ptx/tma_store.cpp.
+// addresses its registers there. The PTX is written by TmaStoreEmitter (store_emitter.h).
 //
 // The staging layout is a TMA box's: the tile's last dimension is cut into spans of 128 bytes
 // (boxes, one after the other), each box holds every line (the product of the other
@@ -24,9 +24,9 @@
 
 #include <fmt/format.h>
 
-#include "codegen/lower.h"
+#include "codegen/paths/tma_wgmma/lowering.h"
 
-namespace tilec::codegen {
+namespace tilec::codegen::tma_wgmma {
 namespace {
 
 constexpr int64_t kAlign = 1024;
@@ -77,7 +77,7 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
   for (int64_t r = 0; r < n; ++r) {
     int64_t br = Br[size_t(r)];
     key[size_t(r)] = int(((br % 128) / 16) ^ (Lr[size_t(r)] % 8));
-    imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (ptx/tma_store.cpp)
+    imm[size_t(r)] = ts.offset + Lr[size_t(r)] * 128 + br % 16;  // plus the box's slot (store_emitter.cpp)
   }
   // Every thread: coords(t, r) is its base plus the register's offsets (Layout::add_thread_base),
   // and line_of / byte_of are linear, so its line and byte are Lt + Lr[r] and Bt + Br[r]; the
@@ -132,8 +132,9 @@ bool plan_runs(TmaStore& ts, const Layout& l, int threads) {
 }  // namespace
 
 void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
-  k.tma_stores.clear();
-  if (k.path != CodePath::TmaWgmma || k.pipelines.empty()) return;
+  Plan& pl = plan_of(k);
+  pl.tma_stores.clear();
+  if (k.pipelines.empty()) return;
   const ir::Block& body = k.fn->body;
   for (const Pipeline& p : k.pipelines)
     if (p.loop->parent != &body) return;
@@ -182,13 +183,13 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
   // of their own after the mbarriers, and the ring gives up stages for them (down to 2).
   int64_t room = INT64_MAX, base = 0;
   for (const Pipeline& p : k.pipelines) room = std::min(room, p.stages * p.stage_bytes);
-  if (k.spec.persistent && !candidates.empty()) {
+  if (pl.spec.persistent && !candidates.empty()) {
     Pipeline& p = k.pipelines[0];
-    auto end_of_barriers = [&] { return aligned(p.barriers + 16 * p.stages); };
+    auto end_of_barriers = [&] { return aligned(pl.barriers_of(p) + 16 * p.stages); };
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
     int64_t limit = smem_limit - k.pipeline_offset - kAlign;
     // Ping-pong: a set of buffers per consumer.
-    int copies = k.spec.pingpong ? 2 : 1;
+    int copies = pl.spec.pingpong ? 2 : 1;
     auto want = [&] {
       int64_t w = 0;
       for (const TmaStore& ts : candidates) w += copies * aligned(ts.staging_bytes());
@@ -209,14 +210,14 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     // consumers: that pairing has not run on a GPU.)
     int full = fit_stages();
     int asked_stages = k.fn->sig.options.num_stages;
-    if (asked_stages && full < p.stages && !k.spec.pingpong) {
+    if (asked_stages && full < p.stages && !pl.spec.pingpong) {
       for (TmaStore& ts : candidates) ts.slots = std::min<int64_t>(ts.boxes(), 2);
       if (fit_stages() <= full)  // the ring buys no stage: stage whole tiles
         for (TmaStore& ts : candidates) ts.slots = ts.boxes();
     }
     int before = p.stages;
     p.stages = fit_stages();
-    p.barriers = p.stages * p.stage_bytes + p.resident_bytes();
+    pl.barriers[p.loop] = p.stages * p.stage_bytes + p.resident_bytes();
     int64_t staged = want();
     if (asked_stages && p.stages < before)
       k.warnings.push_back({Warning::NumStages, p.loop->loc,
@@ -232,15 +233,9 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     if (offset - base + ts.staging_bytes() > room || !plan_runs(ts, k.layout(ts.store->operands[1]), k.threads()))
       continue;
     offset += aligned(ts.staging_bytes());
-    k.tma_stores.push_back(std::move(ts));
+    pl.tma_stores.push_back(std::move(ts));
   }
-  if (k.spec.pingpong) k.staging_stride = offset - base;
+  if (pl.spec.pingpong) pl.staging_stride = offset - base;
 }
 
-const TmaStore* LoweredKernel::tma_store(const ir::Op& op) const {
-  for (const TmaStore& ts : tma_stores)
-    if (ts.store == &op) return &ts;
-  return nullptr;
-}
-
-}  // namespace tilec::codegen
+}  // namespace tilec::codegen::tma_wgmma

@@ -1,4 +1,4 @@
-// Clusters of two CTAs on the TmaWgmma path's persistent grid (lower.h Specialization::cluster;
+// Clusters of two CTAs on the tma_wgmma path's persistent grid (plan.h Specialization::cluster;
 // perf.md rung L6, fast.cu's H7). The two CTAs of a cluster (ranks 0 and 1 along x) take logical
 // CTAs t and t ^ 1 in each round of the tile loop. Where a TMA load's tile has the same origin in
 // both (the B tile of two row tiles in the same column band), the CTA of rank b % 2 copies box b
@@ -17,51 +17,35 @@
 // (CUTLASS's "producer tail"). PTX ISA: mapa (§9.7.9.22), barrier.cluster (§9.7.13.2),
 // mbarrier.arrive (§9.7.13.15.13), cp.async.bulk.tensor (§9.7.9.25.5.1).
 
+#include "codegen/paths/tma_wgmma/cluster.h"
+
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
+namespace tilec::codegen::tma_wgmma {
 
-namespace tilec::codegen {
-
-void Emitter::cluster_setup() {
-  cluster_rank_ = b_.reg(RegClass::B32);
-  cluster_peer_ = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {cluster_rank_, "%cluster_ctarank"});
-  b_.ins("xor.b32", {cluster_peer_, cluster_rank_, "1"});
+void ClusterEmitter::setup() {
+  rank_ = b_.reg(RegClass::B32);
+  peer_ = b_.reg(RegClass::B32);
+  b_.ins("mov.u32", {rank_, "%cluster_ctarank"});
+  b_.ins("xor.b32", {peer_, rank_, "1"});
 }
 
-void Emitter::cluster_sync() {
+void ClusterEmitter::sync() {
   b_.ins("barrier.cluster.arrive.release.aligned", {});
   b_.ins("barrier.cluster.wait.acquire.aligned", {});
 }
 
-std::string Emitter::cluster_peer_tile(const std::string& tile) {
+std::string ClusterEmitter::peer_tile(const std::string& tile, const std::string& total) {
   std::string peer = b_.reg(RegClass::B64);
-  cluster_peer_in_ = b_.reg(RegClass::Pred);
+  peer_in_ = b_.reg(RegClass::Pred);
   b_.ins("xor.b64", {peer, tile, "1"});
-  b_.ins("setp.lt.u64", {cluster_peer_in_, peer, tile_total_});
+  b_.ins("setp.lt.u64", {peer_in_, peer, total});
   return peer;
 }
 
-std::vector<std::vector<std::string>> Emitter::cluster_peer_origins(const ir::Op& loop, const std::string& peer) {
-  // The producer ops are scalar arithmetic on bid(), num_blocks() and the arguments
-  // (tma_pipeline.cpp): run at the peer's logical CTA they give the peer's tile origins. Past the
-  // last tile they compute garbage that cluster_copy_plan ignores (cluster_peer_in_ is false).
-  std::vector<std::string> own = persistent_bid_;
-  persistent_bid_ = logical_cta(peer);
-  for (const ir::Op* o : k_.spec.producer_ops) {
-    if (failed_) break;
-    op(*o);
-  }
-  std::vector<std::vector<std::string>> origin;
-  for (const AsyncLoad& al : k_.pipelines[0].loads) origin.push_back(tma_origin(al, loop.regions[0]->args[0]));
-  persistent_bid_ = own;
-  return origin;
-}
-
-void Emitter::cluster_copy_plan(TmaState& st, const std::vector<std::vector<std::string>>& peer_origin) {
+void ClusterEmitter::copy_plan(RingState& st, const std::vector<std::vector<std::string>>& peer_origin) {
   std::string rank0 = b_.reg(RegClass::Pred);
-  b_.ins("setp.eq.u32", {rank0, cluster_rank_, "0"});
+  b_.ins("setp.eq.u32", {rank0, rank_, "0"});
   const std::vector<AsyncLoad>& loads = st.p->loads;
   st.cluster_copy.assign(loads.size(), ClusterCopy{});
   const ir::Value* iv = st.p->loop->regions[0]->args[0];
@@ -74,7 +58,7 @@ void Emitter::cluster_copy_plan(TmaState& st, const std::vector<std::vector<std:
       derived = derived || (st.origin[i][d].empty() && loads[i].load->operands[d + 1] != iv);
     if (derived) continue;
     std::string same = b_.reg(RegClass::Pred);
-    b_.ins("mov.pred", {same, cluster_peer_in_});
+    b_.ins("mov.pred", {same, peer_in_});
     for (size_t d = 0; d < st.origin[i].size(); ++d) {
       if (st.origin[i][d].empty()) continue;  // the dimension the loop moves: the same in step
       std::string eq = b_.reg(RegClass::Pred);
@@ -91,27 +75,27 @@ void Emitter::cluster_copy_plan(TmaState& st, const std::vector<std::vector<std:
   }
 }
 
-void Emitter::cluster_release(const std::string& release, const std::string& bar) {
+void ClusterEmitter::release(const std::string& release, const std::string& bar) {
   std::string both = b_.reg(RegClass::Pred), alone = b_.reg(RegClass::Pred), remote = b_.reg(RegClass::B32);
-  b_.ins("and.pred", {both, release, cluster_peer_in_});
+  b_.ins("and.pred", {both, release, peer_in_});
   b_.ins("xor.pred", {alone, release, both});
   b_.ins_if(both, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]"});
-  b_.ins_if(both, "mapa.shared::cluster.u32", {remote, bar, cluster_peer_});
+  b_.ins_if(both, "mapa.shared::cluster.u32", {remote, bar, peer_});
   // As CUTLASS's ClusterBarrier::arrive(cta_id): release at CTA scope (the default); the
   // .cluster scope costs a MEMBAR.ALL.GPU per stage (ptxas 13.0).
   b_.ins_if(both, "mbarrier.arrive.shared::cluster.b64", {"_", "[" + remote + "]"});
   b_.ins_if(alone, "mbarrier.arrive.shared::cta.b64", {"_", "[" + bar + "]", "2"});
 }
 
-void Emitter::cluster_producer_tail(TmaState& st) {
+void ClusterEmitter::producer_tail(RingState& st) {
   int S = st.p->stages;
   for (int s = 0; s < S; ++s) {
     std::string bar = b_.reg(RegClass::B32), parity = b_.reg(RegClass::B32);
     b_.ins("mad.lo.u32", {bar, st.wslot, "8", st.empty});
     b_.ins("xor.b32", {parity, st.wphase, "1"});
-    mbarrier_wait(bar, parity);
-    ring_next(st.wslot, st.wphase, S);
+    ring_.mbarrier_wait(bar, parity);
+    ring_.ring_next(st.wslot, st.wphase, S);
   }
 }
 
-}  // namespace tilec::codegen
+}  // namespace tilec::codegen::tma_wgmma

@@ -1,6 +1,6 @@
-// The TmaWgmma path's TMA stores (lower.h TmaStore, planned by tma_store.cpp): the tile goes
-// from registers into a 128-byte-swizzled staging buffer in the dead TMA stages, and thread 0
-// stores it with cp.async.bulk.tensor (PTX ISA §9.7.9.25.5.2), one copy per 128-byte box:
+// The tma_wgmma path's TMA stores (store_emitter.h; plan.h TmaStore, planned by tma_store.cpp):
+// the tile goes from registers into a 128-byte-swizzled staging buffer in the dead TMA stages,
+// and thread 0 stores it with cp.async.bulk.tensor (PTX ISA §9.7.9.25.5.2), one copy per 128-byte box:
 //
 //   barrier                         every consumer is past the loops (the stages are free)
 //   st.shared per run               each thread its registers (TmaStore::runs)
@@ -12,7 +12,7 @@
 //
 // On a persistent grid the staging buffer is its own (not in the stages, which the producer
 // already fills for the next tile) and thread 0 waits for the copies' reads only before the
-// next tile's staging and at the end (tma_store_drain), so they overlap the next main loop.
+// next tile's staging and at the end (drain), so they overlap the next main loop.
 // Where the whole tile's buffer would cost the ring a stage, the buffer is a ring of fewer
 // box slots (TmaStore::slots): per box, write, fence, barrier, store, commit, and before a
 // slot is written again thread 0 waits until that slot's copy has read it (wait_group.read
@@ -20,35 +20,35 @@
 //
 // The copy engine writes only the part of each box inside the array (PTX ISA §9.7.9.25.5.2:
 // out-of-bound elements are not written), so edge tiles need no predicates.
+#include "codegen/paths/tma_wgmma/store_emitter.h"
+
 #include <fmt/format.h>
 
-#include "codegen/ptx/emitter.h"
+namespace tilec::codegen::tma_wgmma {
 
-namespace tilec::codegen {
-
-void Emitter::tma_store(const TmaStore& ts) {
-  need_ptx(80);
+void TmaStoreEmitter::store(const TmaStore& ts) {
+  cx_.need_ptx(80);
   const ir::Op& op = *ts.store;
   const ir::Value* val = op.operands[1];
-  const Layout& l = k_.layout(val);
-  const std::vector<std::string>& in = regs(val);
+  const Layout& l = cx_.k_.layout(val);
+  const std::vector<std::string>& in = cx_.regs(val);
   int rank = l.rank();
-  bool persistent = k_.spec.persistent;
+  bool persistent = pl_.spec.persistent;
   // A persistent grid's staging buffer is its own; the previous tile's copies may still read it
   // (thread 0 waits, then the barrier tells the others).
-  if (persistent) tma_store_drain();
-  cta_barrier();
+  if (persistent) drain();
+  cx_.cta_barrier();
 
-  // The staging buffer starts at the stages (1024-byte aligned, as tma_setup finds them).
+  // The staging buffer starts at the stages (1024-byte aligned, as TmaRing::setup finds them).
   std::string buf = b_.reg(RegClass::B32);
-  b_.ins("mov.u32", {buf, smem_});
-  b_.ins("add.u32", {buf, buf, u32(k_.pipeline_offset + 1023)});
+  b_.ins("mov.u32", {buf, cx_.smem_});
+  b_.ins("add.u32", {buf, buf, u32(cx_.k_.pipeline_offset + 1023)});
   b_.ins("and.b32", {buf, buf, "-1024"});
   // Ping-pong: each consumer stages in buffers of its own (the other may be storing its tile).
-  if (k_.spec.pingpong) b_.ins("mad.lo.u32", {buf, consumer_index_, u32(k_.staging_stride), buf});
+  if (pl_.spec.pingpong) b_.ins("mad.lo.u32", {buf, consumer_index_, u32(pl_.staging_stride), buf});
 
   // The thread's part of the address (tma_store.cpp): line Lt, byte Bt of its coordinates.
-  const ThreadCoords& tc = coords(l);
+  const ThreadCoords& tc = cx_.coords(l);
   std::string line = b_.reg(RegClass::B32), byte = b_.reg(RegClass::B32);
   b_.ins("mov.u32", {line, rank > 1 ? tc.base[0] : "0"});
   for (int d = 1; d + 1 < rank; ++d) b_.ins("mad.lo.u32", {line, line, u32(l.shape[size_t(d)]), tc.base[size_t(d)]});
@@ -97,12 +97,12 @@ void Emitter::tma_store(const TmaStore& ts) {
   std::vector<std::string> coord(static_cast<size_t>(rank));
   auto store_boxes = [&](int64_t first, int64_t last) {
     std::string skip = b_.label_name("tma_store_done");
-    if (first == 0) b_.ins("setp.ne.u32", {other, tid_, "0"});
+    if (first == 0) b_.ins("setp.ne.u32", {other, cx_.tid_, "0"});
     b_.ins_if(other, "bra", {skip});
     if (first == 0)
       for (int d = 0; d < rank; ++d) {
         const ir::Value* index = op.operands[2 + size_t(d)];
-        std::string idx = regs(index)[0], o = b_.reg(RegClass::B64), c = b_.reg(RegClass::B32);
+        std::string idx = cx_.regs(index)[0], o = b_.reg(RegClass::B64), c = b_.reg(RegClass::B32);
         if (dtype_bits(index->type.tile.dtype) < 64) {
           std::string w = b_.reg(RegClass::B64);
           b_.ins(is_unsigned_int(index->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, idx});
@@ -121,7 +121,7 @@ void Emitter::tma_store(const TmaStore& ts) {
         b_.ins("add.u32", {c[0], coord[0], u32(box * 128 / ts.esz)});
       }
       b_.ins(fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group", rank),
-             {fmt::format("[{}, {{{}}}]", store_maps_.at(&ts), fmt::join(c, ", ")),
+             {fmt::format("[{}, {{{}}}]", maps.at(&ts), fmt::join(c, ", ")),
               fmt::format("[{}+{}]", buf, ts.offset + (box % ts.slots) * ts.box_bytes())});
     }
     b_.ins("cp.async.bulk.commit_group", {});
@@ -136,20 +136,20 @@ void Emitter::tma_store(const TmaStore& ts) {
   for (int64_t first = 0; first < ts.boxes(); first += group) {
     if (first >= ts.slots) {
       b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {std::to_string(ts.slots - 1)});
-      cta_barrier();
+      cx_.cta_barrier();
     }
     write_boxes(first, first + group);
     b_.ins("fence.proxy.async.shared::cta", {});
-    cta_barrier();
+    cx_.cta_barrier();
     store_boxes(first, first + group);
   }
 }
 
-void Emitter::tma_store_drain() {
-  if (k_.tma_stores.empty()) return;
+void TmaStoreEmitter::drain() {
+  if (pl_.tma_stores.empty()) return;
   std::string other = b_.reg(RegClass::Pred);
-  b_.ins("setp.ne.u32", {other, tid_, "0"});
+  b_.ins("setp.ne.u32", {other, cx_.tid_, "0"});
   b_.ins_if("!" + other, "cp.async.bulk.wait_group.read", {"0"});
 }
 
-}  // namespace tilec::codegen
+}  // namespace tilec::codegen::tma_wgmma
