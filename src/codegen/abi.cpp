@@ -38,10 +38,6 @@ std::string grid_c(const ir::Signature& sig, const ir::GridExpr& e, bool& uses_s
 
 }  // namespace
 
-std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"; }
-std::string general_entry(const std::string& kernel) { return kernel; }
-std::string wgmma_entry(const std::string& kernel) { return kernel + "_wgmma"; }
-
 namespace {
 
 // The divisors the path's launch stub computes (LaunchDivisor), in parameter order.
@@ -54,7 +50,7 @@ std::vector<AbiDivisor> launch_divisors(const LoweredKernel& low) {
 AbiPath tma_wgmma_path(const LoweredKernel& low) {
   AbiPath path;
   path.name = code_path_name(low.path);
-  path.arch = low.target.arch;
+  path.target = low.target;
   path.variants = {{wgmma_entry(low.fn->sig.name), true}};
   path.threads_per_cta = low.launch_threads();
   path.num_warps = low.launch_threads() / 32;

@@ -1,6 +1,7 @@
 // From a lowered kernel to the launch interface the header exposes.
 #pragma once
 
+#include "codegen/launch/entry_names.h"
 #include "codegen/kernel_abi.h"
 #include "codegen/lower.h"
 
@@ -13,11 +14,5 @@ namespace tilec::codegen {
 /// `portable` is the kernel's portable lowering; `specific` the lowerings of its arch-specific
 /// paths (TmaWgmma for sm_90a), which come first in KernelAbi::paths.
 KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
-
-/// The PTX entry names of a kernel's variants.
-std::string vectorized_entry(const std::string& kernel);
-std::string general_entry(const std::string& kernel);
-/// The TmaWgmma path's entry name (lower.h CodePath).
-std::string wgmma_entry(const std::string& kernel);
 
 }  // namespace tilec::codegen

@@ -224,7 +224,7 @@ bool Compilation::make_header() {
   // The file name without its folder: the header's bytes do not depend on where the checkout
   // or the build folder is (CMake passes absolute paths).
   hi.source_name = opts.input == "-" ? "<stdin>" : std::filesystem::path(opts.input).filename().string();
-  for (const codegen::Target& t : opts.targets) hi.archs.push_back(t.arch);
+  hi.targets = opts.targets;
   hi.prefix = opts.prefix;
   hi.tilec_version = TILEC_VERSION;
   std::string error;

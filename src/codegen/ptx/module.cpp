@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "basic/stage_timer.h"
-#include "codegen/abi.h"
+#include "codegen/launch/entry_names.h"
 #include "codegen/parallel.h"
 #include "codegen/ptx/emitter.h"
 

@@ -5,6 +5,13 @@
 
 namespace tilec::test {
 
+/// The targets of -arch values that parse (codegen::parse_target).
+inline std::vector<codegen::Target> targets(std::initializer_list<const char*> archs) {
+  std::vector<codegen::Target> out;
+  for (const char* a : archs) out.push_back(*codegen::parse_target(a));
+  return out;
+}
+
 inline AbiParam array_param(const std::string& name, DType t, std::vector<ArrayDim> dims, bool written = true) {
   AbiParam p;
   p.name = name;
