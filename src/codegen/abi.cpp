@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "basic/diagnostics.h"
-#include "codegen/host_assert.h"
-#include "codegen/host_expr.h"
+#include "codegen/launch/host_assert.h"
+#include "codegen/launch/host_expr.h"
 
 namespace tilec::codegen {
 namespace {

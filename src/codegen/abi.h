@@ -2,7 +2,7 @@
 #pragma once
 
 #include "codegen/launch/entry_names.h"
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/lower.h"
 
 namespace tilec::codegen {

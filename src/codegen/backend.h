@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "basic/diagnostics.h"
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/lower.h"
 #include "codegen/occupancy.h"
 #include "codegen/target.h"

@@ -13,8 +13,8 @@
 #include <set>
 #include <vector>
 
-#include "codegen/entry_params.h"
-#include "codegen/host_expr.h"
+#include "codegen/launch/entry_params.h"
+#include "codegen/launch/host_expr.h"
 #include "codegen/integer_facts.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"

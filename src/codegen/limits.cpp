@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/entry_params.h"
+#include "codegen/launch/entry_params.h"
 
 namespace tilec::codegen {
 namespace {

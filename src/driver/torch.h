@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/torch/torch_ops.h"
 #include "driver/options.h"
 #include "ir/ir.h"

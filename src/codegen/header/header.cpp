@@ -12,7 +12,7 @@
 #include <cctype>
 #include <optional>
 
-#include "codegen/entry_params.h"
+#include "codegen/launch/entry_params.h"
 #include "codegen/target.h"
 #include "codegen/header/c_text.h"
 #include "codegen/header/runtime.h"

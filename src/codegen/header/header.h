@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/target.h"
 
 namespace tilec {

@@ -2,7 +2,7 @@
 // limits and the launch stub.
 #include <catch2/catch.hpp>
 
-#include "codegen/entry_params.h"
+#include "codegen/launch/entry_params.h"
 #include "sample_abi.h"
 
 using namespace tilec;

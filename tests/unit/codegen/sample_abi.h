@@ -1,7 +1,7 @@
 // Kernel ABIs the codegen unit tests share.
 #pragma once
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 
 namespace tilec::test {
 

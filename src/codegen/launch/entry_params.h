@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "basic/dtype.h"
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "ir/signature.h"
 
 namespace tilec::codegen {

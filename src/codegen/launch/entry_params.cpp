@@ -1,5 +1,5 @@
 // The entry parameter list (entry_params.h).
-#include "codegen/entry_params.h"
+#include "codegen/launch/entry_params.h"
 
 #include <algorithm>
 
