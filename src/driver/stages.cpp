@@ -191,14 +191,13 @@ bool Compilation::optimize() {
 }
 
 bool Compilation::lower(bool lower_only) {
-  codegen::BackendOptions bo;
-  bo.fast_math = opts.fast_math;
-  bo.fmad = opts.fmad;
-  bo.lineinfo = opts.lineinfo;
-  bo.device_asserts = opts.device_asserts;
-  bo.jobs = opts.jobs;
-  bo.print_after_all = opts.print_after_all;
-  bo.lower_only = lower_only;
+  codegen::BackendOptions bo{.fast_math = opts.fast_math,
+                             .fmad = opts.fmad,
+                             .lineinfo = opts.lineinfo,
+                             .device_asserts = opts.device_asserts,
+                             .jobs = opts.jobs,
+                             .print_after_all = opts.print_after_all,
+                             .lower_only = lower_only};
   bool ok = codegen::compile_module(kernels, opts.targets, bo, diag, code);
   if (opts.print_after_all) std::fwrite(code.lowering_trace.data(), 1, code.lowering_trace.size(), stderr);
   return ok;
