@@ -87,6 +87,8 @@ class DiagnosticEngine {
   bool verify(FILE* out) const;
 
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+  /// The files the diagnostics point into.
+  const SourceManager& sources() const { return sm_; }
 
  private:
   Diagnostic& add(Severity s, const SourceRange& r, std::string msg);

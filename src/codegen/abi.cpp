@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "basic/diagnostics.h"
-#include "codegen/host_assert.h"
-#include "codegen/host_expr.h"
+#include "codegen/launch/host_assert.h"
+#include "codegen/launch/host_expr.h"
 #include "codegen/paths/paths.h"
 
 namespace tilec::codegen {
@@ -39,12 +39,6 @@ std::string grid_c(const ir::Signature& sig, const ir::GridExpr& e, bool& uses_s
 
 }  // namespace
 
-std::string vectorized_entry(const std::string& kernel) {
-  return entry_name(kernel, code_path(CodePath::Portable).entries.front());
-}
-std::string general_entry(const std::string& kernel) {
-  return entry_name(kernel, code_path(CodePath::Portable).entries.back());
-}
 std::vector<AbiDivisor> abi_divisors(const LoweredKernel& low) {
   std::vector<AbiDivisor> out;
   for (const LaunchDivisor& d : low.launch_divisors) out.push_back({d.c_expr, d.value->type.tile.dtype});

@@ -1,7 +1,8 @@
 // From a lowered kernel to the launch interface the header exposes.
 #pragma once
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/entry_names.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/lower.h"
 
 namespace tilec::codegen {
@@ -13,10 +14,6 @@ namespace tilec::codegen {
 /// `portable` is the kernel's portable lowering; `specific` the lowerings of its arch-specific
 /// paths (the paths table's `specific` rows, paths.h), which come first in KernelAbi::paths.
 KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
-
-/// The PTX entry names of a kernel's variants.
-std::string vectorized_entry(const std::string& kernel);
-std::string general_entry(const std::string& kernel);
 
 /// The portable path's AbiPath for its lowering `low` (its row of the paths table, paths.h).
 AbiPath portable_abi_path(const LoweredKernel& low);

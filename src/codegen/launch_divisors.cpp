@@ -13,7 +13,8 @@
 #include <set>
 #include <vector>
 
-#include "codegen/host_expr.h"
+#include "codegen/launch/entry_params.h"
+#include "codegen/launch/host_expr.h"
 #include "codegen/integer_facts.h"
 #include "codegen/limits.h"
 #include "codegen/lower.h"
@@ -52,13 +53,6 @@ bool dividend_fits(const IntegerFacts& facts, const ir::Value* n, int depth = 0)
          divisor_sign_ok(facts, scalar_source(op->operands[1]));
 }
 
-// Bytes of parameters the entry takes before its launch divisors (kernel_abi.h): the source's,
-// the tensor maps (128 each, 128-aligned), and a persistent grid's three u32.
-int64_t param_bytes_before_divisors(const LoweredKernel& k) {
-  int64_t maps = k.tensor_map_params();
-  return kernel_param_bytes(k.fn->sig) + maps * 128 + (maps ? 128 : 0) + (k.persistent_grid() ? 12 : 0);
-}
-
 // The ops whose results only the divided ops' divisors need, now that the launch stub computes
 // those (transitively): the emitter leaves them out. ptxas would drop most of them, but not a
 // 64-bit division's branch to its subroutine (H // HK of two extents).
@@ -91,8 +85,16 @@ void plan_launch_divisors(LoweredKernel& k) {
   k.launch_divisors.clear();
   k.divided_at_launch.clear();
   IntegerFacts facts(k, false);
-  // Each divisor takes its value (8 bytes, aligned) and three u32: 20 bytes, 24 aligned.
-  int64_t budget = kMaxParamBytes - param_bytes_before_divisors(k);
+  // A divisor is taken while the entry's parameters with it (entry_params.h: the source's, the
+  // tensor maps, a persistent grid, the divisors so far) still fit kMaxParamBytes.
+  std::vector<DType> divisors;
+  auto fits = [&](DType d) {
+    divisors.push_back(d);
+    bool ok = entry_param_bytes(entry_params(k.fn->sig, size_t(k.tensor_map_params()), k.persistent_grid(),
+                                             divisors)) <= kMaxParamBytes;
+    if (!ok) divisors.pop_back();
+    return ok;
+  };
   HostLeaves leaves{[&](int dim) { return k.fn->sig.dims[size_t(dim)].name; },
                     [&](int param) { return k.fn->sig.params[size_t(param)].name; }};
   std::map<const ir::Value*, int> index;
@@ -106,11 +108,10 @@ void plan_launch_divisors(LoweredKernel& k) {
     auto [it, fresh] = index.try_emplace(d, int(k.launch_divisors.size()));
     if (fresh) {
       std::optional<std::string> c = host_c_expr(*k.fn, d, leaves);
-      if (!c || budget < 24) {
+      if (!c || !fits(d->type.tile.dtype)) {
         index.erase(it);
         return;
       }
-      budget -= 24;
       k.launch_divisors.push_back({d, *c});
     }
     k.divided_at_launch[&op] = it->second;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "codegen/launch/entry_params.h"
+
 namespace tilec::codegen {
 namespace {
 
@@ -20,17 +22,7 @@ int64_t registers_for(int64_t elements, DType d) {
 
 }  // namespace
 
-int64_t kernel_param_bytes(const ir::Signature& k) {
-  int64_t bytes = 0;
-  auto add = [&](int64_t size) { bytes = (bytes + size - 1) / size * size + size; };
-  for (const ir::Param& p : k.params)
-    if (p.is_array)
-      for (size_t i = 0; i <= p.array->dims.size(); ++i) add(8);  // base, then one stride per dim
-  for (size_t i = 0; i < k.dims.size(); ++i) add(8);                // extents
-  for (const ir::Param& p : k.params)
-    if (!p.is_array) add(std::max(1, dtype_bytes(p.dtype)));
-  return bytes;
-}
+int64_t kernel_param_bytes(const ir::Signature& k) { return entry_param_bytes(entry_params(k)); }
 
 void check_param_space(const ir::Signature& k, DiagnosticEngine& diag) {
   int64_t bytes = kernel_param_bytes(k);

@@ -20,8 +20,8 @@ constexpr int64_t kMaxParamBytes = 4096;
 /// 32-bit registers one thread can address (PTX `.maxnreg` and ptxas both stop at 255).
 constexpr int64_t kMaxRegistersPerThread = 255;
 
-/// Bytes of the `.param` space the kernel's entry takes: the parameters of kernel_abi.h in
-/// order, each at its natural alignment.
+/// Bytes of the `.param` space the kernel's portable entry takes: its entry_params (without a
+/// path's tensor maps, persistent grid or divisors), each at its natural alignment.
 int64_t kernel_param_bytes(const ir::Signature& k);
 
 /// Errors at the kernel's `def` when its parameters exceed kMaxParamBytes.

@@ -75,7 +75,7 @@ struct CapSearch {
 }  // namespace
 
 bool assemble_for_occupancy(PtxasPool& pool, const std::vector<Target>& targets,
-                            const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
+                            const std::vector<const std::vector<LoweredKernel>*>& lowered, const std::vector<std::string>& ptx,
                             const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error) {
   error.clear();
   size_t n = targets.size();
@@ -106,7 +106,7 @@ bool assemble_for_occupancy(PtxasPool& pool, const std::vector<Target>& targets,
       // A memory-bound entry a few registers above a step of register-limited occupancy is
       // assembled again under a .maxnreg cap at the step, and keeps the cap unless it spills.
       s.uncapped = false;
-      next = register_caps(lowered[t], r.cubin, targets[t].max_shared_per_sm());
+      next = register_caps(*lowered[t], r.cubin, targets[t].max_shared_per_sm());
       if (next.empty()) s.done = true;
     } else {
       next = s.caps;

@@ -46,7 +46,7 @@ struct AssembledModule {
 };
 
 /// Assembles every target's module (`ptx[t]`, emitted without caps, for `targets[t]`, whose
-/// kernels are `lowered[t]`) in `pool`, and for the entries register_caps picks on a target
+/// kernels are `*lowered[t]`) in `pool`, and for the entries register_caps picks on a target
 /// tries the module again under the caps: a cap that makes its entry spill is dropped and the
 /// module is assembled with the caps left (caps only shrink, so this ends; with none left, the
 /// uncapped module is the result, which the pool has already assembled). Each target's
@@ -55,7 +55,7 @@ struct AssembledModule {
 /// message for the first target (in `targets` order) whose assembly failed, or with `error`
 /// empty when `emit` fails.
 bool assemble_for_occupancy(PtxasPool& pool, const std::vector<Target>& targets,
-                            const std::vector<std::vector<LoweredKernel>>& lowered, const std::vector<std::string>& ptx,
+                            const std::vector<const std::vector<LoweredKernel>*>& lowered, const std::vector<std::string>& ptx,
                             const EmitWithCaps& emit, std::vector<AssembledModule>& out, std::string& error);
 
 }  // namespace tilec::codegen

@@ -9,25 +9,12 @@
 #include "codegen/header/c_text.h"
 #include "codegen/target.h"
 #include "codegen/toolchain.h"
+#include "driver/output_kinds.h"
 #include <iostream>
 #include <map>
 
 namespace tilec {
 namespace {
-
-struct EmitName {
-  const char* name;
-  EmitKind kind;
-};
-
-constexpr EmitName kEmitNames[] = {
-    {"tokens", EmitKind::Tokens}, {"syntax", EmitKind::Syntax},
-    {"ast", EmitKind::Ast},       {"tir", EmitKind::Tir},
-    {"tir-opt", EmitKind::TirOpt}, {"tir-lowered", EmitKind::TirLowered},
-    {"ptx", EmitKind::Ptx},       {"cubin", EmitKind::Cubin},
-    {"fatbin", EmitKind::Fatbin}, {"header", EmitKind::Header},
-    {"torch", EmitKind::Torch},   {"none", EmitKind::None},
-};
 
 // Single-dash long options that nvcc and gcc users type; CLI11 2.1 only knows `--name`.
 constexpr const char* kSingleDashLong[] = {"arch", "MD", "MF", "MT", "MP", "lineinfo"};
@@ -76,21 +63,6 @@ std::string version_text() {
 }
 
 }  // namespace
-
-bool parse_emit_kind(const std::string& name, EmitKind& out) {
-  for (const EmitName& e : kEmitNames)
-    if (name == e.name) {
-      out = e.kind;
-      return true;
-    }
-  return false;
-}
-
-const char* emit_kind_name(EmitKind k) {
-  for (const EmitName& e : kEmitNames)
-    if (e.kind == k) return e.name;
-  return "?";
-}
 
 std::vector<std::string> translate_single_dash(const std::vector<std::string>& args) {
   std::vector<std::string> out;

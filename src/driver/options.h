@@ -83,8 +83,4 @@ void take_warning_flags(std::vector<std::string>& args, std::vector<std::string>
 /// stdout), 2 for a usage error (printed to stderr).
 int parse_command_line(int argc, const char* const* argv, Options& opts);
 
-/// Maps an `--emit=` name; false when unknown.
-bool parse_emit_kind(const std::string& name, EmitKind& out);
-const char* emit_kind_name(EmitKind k);
-
 }  // namespace tilec

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "codegen/cleanup.h"
+#include "driver/output_kinds.h"
 
 namespace tilec {
 namespace {
@@ -246,22 +247,10 @@ std::string output_extension_problem(const std::string& output, EmitKind emit, b
   std::string base = output.substr(output.find_last_of('/') + 1);
   size_t dot = base.find_last_of('.');
   std::string ext = dot == std::string::npos || dot == 0 ? "" : base.substr(dot);
-  struct Known {
-    const char* ext;
-    EmitKind kind;
-    const char* what;
-  };
-  static const Known kKnown[] = {{".ptx", EmitKind::Ptx, "PTX"},          {".cubin", EmitKind::Cubin, "a cubin"},
-                                 {".fatbin", EmitKind::Fatbin, "a fatbin"}, {".tir", EmitKind::TirOpt, "tile IR"},
-                                 {".h", EmitKind::Header, "a header"},      {".hpp", EmitKind::Header, "a header"},
-                                 {".hh", EmitKind::Header, "a header"},     {".cuh", EmitKind::Header, "a header"}};
-  const Known* known = nullptr;
-  for (const Known& k : kKnown)
-    if (ext == k.ext) known = &k;
-  bool tir = emit == EmitKind::Tir || emit == EmitKind::TirOpt || emit == EmitKind::TirLowered;
-  if (emit_given && known && known->kind != emit && !(tir && known->kind == EmitKind::TirOpt))
+  const OutputKind* known = output_kind_of_extension(ext);
+  if (emit_given && known && known->kind != emit && !lists_extension(output_kind(emit), ext))
     return std::string("writing --emit=") + emit_kind_name(emit) + " output to '" + output + "', whose extension " +
-           ext + " is that of " + known->what;
+           ext + " is that of " + known->noun;
   if (!emit_given && !known)
     return "'" + output + "' has " +
            (ext.empty() ? std::string("no extension") : "the extension " + ext + ", which names no output kind") +

@@ -25,16 +25,10 @@ bool ends_with(const std::string& s, const std::string& end) {
   return s.size() > end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-// One build: its -D values and its label.
-struct Build {
-  std::vector<std::string> defines;  // NAME=VALUE
-  std::string label;                 // "T=f16 BLOCK=64"
-};
-
 // The cartesian product of the --dispatch values, in command-line order (the last option varies
 // fastest); one build without extra values when there is no --dispatch.
-bool make_builds(const std::vector<std::string>& options, std::vector<Build>& builds, std::string& error) {
-  builds.assign(1, Build{});
+bool make_builds(const std::vector<std::string>& options, std::vector<TorchOps::Build>& builds, std::string& error) {
+  builds.assign(1, TorchOps::Build{});
   for (const std::string& option : options) {
     std::string name;
     std::vector<std::string> values = dispatch_values(option, name);
@@ -42,10 +36,10 @@ bool make_builds(const std::vector<std::string>& options, std::vector<Build>& bu
       error = "--dispatch needs NAME=VALUE,VALUE,..., not '" + option + "'";
       return false;
     }
-    std::vector<Build> next;
-    for (const Build& b : builds)
+    std::vector<TorchOps::Build> next;
+    for (const TorchOps::Build& b : builds)
       for (const std::string& v : values) {
-        Build n = b;
+        TorchOps::Build n = b;
         n.defines.push_back(name + "=" + v);
         n.label += (n.label.empty() ? "" : " ") + name + "=" + v;
         next.push_back(n);
@@ -80,26 +74,30 @@ std::vector<std::string> dispatch_values(const std::string& option, std::string&
   return values;
 }
 
-int compile_torch(const Options& opts, const std::string& output) {
+namespace {
+
+// Prints a usage error of --emit=torch (exit code 2).
+int usage_error(const std::string& message) {
   SourceManager sm;
   DiagnosticEngine diag(sm);
-  auto usage = [&](const std::string& message) {
-    diag.error(SourceRange{}, message);
-    diag.flush(stderr);
-    return 2;
-  };
+  diag.error(SourceRange{}, message);
+  diag.flush(stderr);
+  return 2;
+}
+
+}  // namespace
+
+int TorchOps::plan(const Options& opts, const std::string& out) {
+  output = out;
   if (output == "-" || !(ends_with(output, ".cpp") || ends_with(output, ".cc") || ends_with(output, ".cxx")))
-    return usage("--emit=torch writes a C++ source and a Python module beside it: name the output NAME.cpp");
+    return usage_error("--emit=torch writes a C++ source and a Python module beside it: name the output NAME.cpp");
   std::string ext = output.substr(output.find_last_of('.'));
   std::string module = stem(output, ext);
   if (!is_c_identifier(module))
-    return usage("the output's name '" + module + "' is not a Python module name (letters, digits and '_')");
-  std::string py = output.substr(0, output.size() - ext.size()) + ".py";
-  std::vector<Build> builds;
+    return usage_error("the output's name '" + module + "' is not a Python module name (letters, digits and '_')");
+  py = output.substr(0, output.size() - ext.size()) + ".py";
   std::string error;
-  if (!make_builds(opts.dispatch, builds, error)) return usage(error);
-
-  codegen::torch::TorchInput in;
+  if (!make_builds(opts.dispatch, builds, error)) return usage_error(error);
   // The file name without its folder, as in the header: the output's bytes do not depend on how
   // the input's path was typed (CMake passes absolute paths).
   in.source_name = opts.input == "-" ? "<stdin>" : std::filesystem::path(opts.input).filename().string();
@@ -108,30 +106,41 @@ int compile_torch(const Options& opts, const std::string& output) {
           : opts.input == "-"           ? module
                                         : stem(opts.input, ".tile");
   in.module = module;
-  std::vector<std::string> deps;
-  for (size_t i = 0; i < builds.size(); ++i) {
-    Options o = opts;
-    o.defines.insert(o.defines.end(), builds[i].defines.begin(), builds[i].defines.end());
-    if (builds.size() > 1) o.prefix = opts.prefix + "build" + std::to_string(i) + "_";
-    TorchBuildResult r;
-    int code = compile_torch_build(o, output, r);
-    if (code != 0) {
-      if (builds.size() > 1) std::fprintf(stderr, "tilec: note: in the build %s (--dispatch)\n", builds[i].label.c_str());
-      return code;
-    }
-    r.build.defines = builds[i].label;
-    r.build.prefix = o.prefix;
-    in.builds.push_back(std::move(r.build));
-    for (const std::string& d : r.deps)
-      if (std::find(deps.begin(), deps.end(), d) == deps.end()) deps.push_back(d);
-  }
+  return -1;
+}
+
+Options TorchOps::build_options(const Options& opts, size_t i) const {
+  Options o = opts;
+  o.defines.insert(o.defines.end(), builds[i].defines.begin(), builds[i].defines.end());
+  if (builds.size() > 1) o.prefix = opts.prefix + "build" + std::to_string(i) + "_";
+  return o;
+}
+
+void TorchOps::failed(size_t i) const {
+  if (builds.size() > 1) std::fprintf(stderr, "tilec: note: in the build %s (--dispatch)\n", builds[i].label.c_str());
+}
+
+void TorchOps::add(size_t i, const std::string& prefix, const std::string& header, const std::vector<KernelAbi>& abis,
+                   const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::vector<std::string>& build_deps) {
+  codegen::torch::TorchBuild b;
+  b.header = header;
+  for (size_t k = 0; k < kernels.size(); ++k) b.kernels.push_back({abis[k], codegen::torch::arrays_read(*kernels[k])});
+  b.defines = builds[i].label;
+  b.prefix = prefix;
+  in.builds.push_back(std::move(b));
+  for (const std::string& d : build_deps)
+    if (std::find(deps.begin(), deps.end(), d) == deps.end()) deps.push_back(d);
+}
+
+int TorchOps::write(const Options& opts) const {
+  SourceManager sm;
+  DiagnosticEngine diag(sm);
   std::vector<std::string> errors;
   if (!codegen::torch::check_torch_input(in, errors)) {
     for (const std::string& e : errors) diag.error(SourceRange{}, e);
     diag.flush(stderr);
     return 1;
   }
-
   std::vector<std::pair<std::string, std::string>> files;
   if (opts.md) {
     std::string depfile = opts.mf.empty() ? output + ".d" : opts.mf;
@@ -139,7 +148,7 @@ int compile_torch(const Options& opts, const std::string& output) {
   }
   files.push_back({output, codegen::torch::generate_torch_cpp(in)});
   files.push_back({py, codegen::torch::generate_torch_python(in)});
-  std::string failed;
+  std::string failed, error;
   if (!write_files_atomic(files, failed, error)) {
     diag.error(SourceRange{}, "cannot write '" + failed + "': " + error);
     diag.flush(stderr);

@@ -43,7 +43,7 @@ AbiPath path(std::vector<AbiVariant> variants, int threads, int warps, int stage
              std::string arch = "", std::string name = "portable") {
   AbiPath p;
   p.name = std::move(name);
-  p.arch = std::move(arch);
+  if (!arch.empty()) p.target = codegen::parse_target(arch);
   p.variants = std::move(variants);
   p.threads_per_cta = threads;
   p.num_warps = warps;
@@ -185,7 +185,7 @@ int make_vector_add(const std::string& ptx_template, const std::string& out, con
   }
   HeaderInput in;
   in.source_name = "vector_add.tile";
-  in.archs = archs;
+  for (const std::string& arch : archs) in.targets.push_back(*codegen::parse_target(arch));
   in.tilec_version = TILEC_VERSION;
   in.cuda_version = version;
   in.image = fatbin.bytes;
@@ -196,7 +196,7 @@ int make_vector_add(const std::string& ptx_template, const std::string& out, con
 int make_mock(const std::string& out) {
   HeaderInput in;
   in.source_name = "mock kernels \"odd\" name.tile";
-  in.archs = {"sm_80", "sm_90a"};
+  in.targets = {*codegen::parse_target("sm_80"), *codegen::parse_target("sm_90a")};
   in.prefix = "mock_";
   in.tilec_version = TILEC_VERSION;
   in.cuda_version = "0.0.0";
@@ -212,7 +212,7 @@ int make_mock(const std::string& out) {
 int make_big(const std::string& out, int mib) {
   HeaderInput in;
   in.source_name = "big.tile";
-  in.archs = {"sm_90"};
+  in.targets = {*codegen::parse_target("sm_90")};
   in.tilec_version = TILEC_VERSION;
   in.cuda_version = "0.0.0";
   in.image.resize(size_t(mib) << 20);

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <optional>
 
+#include "codegen/launch/entry_params.h"
 #include "codegen/target.h"
 #include "codegen/header/c_text.h"
 #include "codegen/header/runtime.h"
@@ -113,6 +114,7 @@ struct Module {
   const HeaderInput& in;
   std::string base;    // prefix + first kernel: names the header-level symbols
   std::string guard;   // BASE_TILEC
+  std::vector<std::string> archs;  // the targets' -arch names
   std::string ptx_arch;
   std::string config;  // the configuration hash (12 hex digits), in every linker-visible name
   std::string image;   // the image's (weak) symbol: BASE_tilec_CONFIG_image
@@ -133,23 +135,17 @@ struct Kernel {
   size_t num_entries = 0;
 };
 
-// The compute capability (major * 10 + minor) of an arch-specific path's devices: "sm_90a" -> 90;
+// The compute capability (major * 10 + minor) of an arch-specific path's devices: sm_90a -> 90;
 // 0 for the portable path.
-int path_compute_capability(const AbiPath& p) {
-  if (p.arch.empty()) return 0;
-  std::optional<codegen::Target> t = codegen::parse_target(p.arch);
-  TILEC_ASSERT(t.has_value(), "code path for an unknown arch " + p.arch);
-  return t->sm;
-}
+int path_compute_capability(const AbiPath& p) { return p.target ? p.target->sm : 0; }
 
-// Module::pdl for the targets `archs`: the driver runs a target's SASS on devices of its compute
+// Module::pdl for `targets`: the driver runs a target's SASS on devices of its compute
 // capability (the JIT-compiled PTX of a later one is the oldest target's, without griddepcontrol
 // below sm_90).
-std::string pdl_condition(const std::vector<std::string>& archs) {
+std::string pdl_condition(const std::vector<codegen::Target>& targets) {
   std::vector<std::string> ccs;
-  for (const std::string& arch : archs) {
-    std::optional<codegen::Target> t = codegen::parse_target(arch);
-    std::string cc = t && t->has_griddepcontrol() ? fmt::format("tilec_cc == {}", t->sm) : "";
+  for (const codegen::Target& t : targets) {
+    std::string cc = t.has_griddepcontrol() ? fmt::format("tilec_cc == {}", t.sm) : "";
     if (!cc.empty() && std::find(ccs.begin(), ccs.end(), cc) == ccs.end()) ccs.push_back(cc);
   }
   return join(ccs, " || ");
@@ -235,8 +231,8 @@ std::string describe_kernel(const Module& m, const Kernel& k) {
   for (const AbiPath& p : a.paths) {
     std::string shared = p.dynamic_shared_bytes == 0 ? "no dynamic shared memory"
                          : fmt::format("{} bytes of dynamic shared memory", p.dynamic_shared_bytes);
-    std::string where = p.arch.empty() ? (a.paths.size() > 1 ? "Otherwise" : "Launch")
-                                       : "On " + p.arch + " devices (compute capability " +
+    std::string where = !p.target ? (a.paths.size() > 1 ? "Otherwise" : "Launch")
+                                  : "On " + p.target->arch + " devices (compute capability " +
                                              fmt::format("{}.{}", path_compute_capability(p) / 10,
                                                          path_compute_capability(p) % 10) + ")";
     if (!p.tensor_maps.empty()) {
@@ -407,7 +403,7 @@ std::string define_metadata(const Module& m, const Kernel& k) {
                          join(dtypes, ", "));
     }
     paths.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {{{}, {}, {}}}, {}, {}, {}, {}, {}, {}, {}, {}}}",
-                                c_string_literal(p.name), p.arch.empty() ? "NULL" : c_string_literal(p.arch),
+                                c_string_literal(p.name), p.target ? c_string_literal(p.target->arch) : "NULL",
                                 p.num_warps, p.num_stages, p.threads_per_cta, p.dynamic_shared_bytes,
                                 p.cluster_dims[0], p.cluster_dims[1], p.cluster_dims[2], p.variants.size(), entries,
                                 p.tensor_maps.size(), maps, p.persistent ? 1 : 0, p.divisors.size(), divisors,
@@ -425,8 +421,8 @@ std::string define_metadata(const Module& m, const Kernel& k) {
                      m.in.constants.empty() ? "NULL" : m.base + "_tilec_constants");
   out += fmt::format("    {{{}}},\n", join(g, ", "));
   out += fmt::format("    {}, {}_tilec_paths,\n", a.paths.size(), k.sym);
-  out += fmt::format("    {}, {}, {},\n", m.in.archs.size(),
-                     m.in.archs.empty() ? "NULL" : m.base + "_tilec_archs",
+  out += fmt::format("    {}, {}, {},\n", m.archs.size(),
+                     m.archs.empty() ? "NULL" : m.base + "_tilec_archs",
                      m.ptx_arch.empty() ? "NULL" : c_string_literal(m.ptx_arch));
   out += fmt::format("    {0}, {1}}};\n\n", m.image, m.in.image.size());
   return out;
@@ -528,6 +524,48 @@ std::string array_tables(const Kernel& k) {
   out += fmt::format("  static const tilec_array_desc tilec_desc[{}] = {{\n      {}}};\n", descs.size(),
                      join(descs, ",\n      "));
   return out;
+}
+
+// The launch stub's values of path `p`'s (the kernel's path `path`) entry parameters after its
+// tensor maps (whose arguments `args` holds), each in a variable `tilec_p<n>` whose address
+// goes to `args`: a persistent grid's logical grid, and each launch divisor with its magic
+// number and shifts (tilec_divisor_magic), come last.
+void pack_params(const Kernel& k, const AbiPath& p, size_t path, const std::string& ind, std::string& out,
+                 std::vector<std::string>& args) {
+  const KernelAbi& a = k.abi;
+  int n = 0;
+  auto param = [&](const std::string& type, const std::string& value) {
+    out += fmt::format("{}{} tilec_p{} = {};\n", ind, type, n, value);
+    args.push_back(fmt::format("&tilec_p{}", n++));
+  };
+  using K = codegen::EntryParam::Kind;
+  for (const codegen::EntryParam& e : codegen::entry_params(a, p)) {
+    auto source = [&]() -> const AbiParam& { return a.params[size_t(e.index)]; };  // Base, Stride, Scalar
+    switch (e.kind) {
+      case K::TensorMap: break;  // encoded before
+      case K::Base: param("CUdeviceptr", source().name); break;
+      case K::Stride:
+        param("int64_t", fmt::format("{}[{}]", array_argument_name(source().name, "strides"), e.part));
+        break;
+      case K::Extent: param("int64_t", fmt::format("tilec_sym[{}]", e.index)); break;
+      case K::Scalar: param(c_param_type(source().dtype), ptx_scalar_value(source())); break;
+      case K::GridSize: param("uint32_t", fmt::format("tilec_grid[{}]", e.index)); break;
+      case K::Divisor: {
+        if (e.index == 0) {
+          out += fmt::format("{}int64_t tilec_dv[{}];\n{}uint32_t tilec_mg[{}][3];\n", ind, p.divisors.size(), ind,
+                             p.divisors.size());
+          out += fmt::format("{}{}_tilec_path{}_divisors({});\n", ind, k.sym, path,
+                             symbol_function_args(k, stub_extent, "", "tilec_dv"));
+        }
+        bool wide = dtype_bits(e.dtype) == 64;
+        out += fmt::format("{}tilec_divisor_magic({}tilec_dv[{}], tilec_mg[{}]);\n", ind,
+                           wide ? "(uint64_t)" : "(uint32_t)", e.index, e.index);
+        param(c_param_type(e.dtype), fmt::format("({})tilec_dv[{}]", c_param_type(e.dtype), e.index));
+        break;
+      }
+      case K::DivisorMagic: param("uint32_t", fmt::format("tilec_mg[{}][{}]", e.index, e.part)); break;
+    }
+  }
 }
 
 std::string define_strided(const Module& m, const Kernel& k) {
@@ -635,38 +673,9 @@ std::string define_strided(const Module& m, const Kernel& k) {
     out += fmt::format("{}/* PTX parameters (kernel_abi.h): {}per array its base and strides, then the\n"
                        "{}   dimension symbols, then the scalars. */\n",
                        ind, p.tensor_maps.empty() ? "" : "the tensor maps, then ", ind);
-    int n = 0;
-    auto param = [&](const std::string& type, const std::string& value) {
-      out += fmt::format("{}{} tilec_p{} = {};\n", ind, type, n, value);
-      args.push_back(fmt::format("&tilec_p{}", n++));
-    };
-    for (const AbiParam* ap : k.arrays) {
-      param("CUdeviceptr", ap->name);
-      for (size_t d = 0; d < ap->dims.size(); ++d)
-        param("int64_t", fmt::format("{}[{}]", array_argument_name(ap->name, "strides"), d));
-    }
-    for (size_t d = 0; d < a.dim_symbols.size(); ++d) param("int64_t", fmt::format("tilec_sym[{}]", d));
-    for (const AbiParam* sc : k.scalars) param(c_param_type(sc->dtype), ptx_scalar_value(*sc));
+    pack_params(k, p, i, ind, out, args);
     std::string grid = "tilec_grid";
     bool clustered = p.cluster_dims[0] * p.cluster_dims[1] * p.cluster_dims[2] > 1;
-    // A persistent grid: the logical grid as the last parameters.
-    if (p.persistent)
-      for (int d = 0; d < 3; ++d) param("uint32_t", fmt::format("tilec_grid[{}]", d));
-    // Launch divisors: each divisor, then its magic number and shifts (tilec_divisor_magic).
-    if (!p.divisors.empty()) {
-      out += fmt::format("{}int64_t tilec_dv[{}];\n{}uint32_t tilec_mg[{}][3];\n", ind, p.divisors.size(), ind,
-                         p.divisors.size());
-      out += fmt::format("{}{}_tilec_path{}_divisors({});\n", ind, k.sym, i,
-                         symbol_function_args(k, stub_extent, "", "tilec_dv"));
-      for (size_t j = 0; j < p.divisors.size(); ++j) {
-        DType d = p.divisors[j].dtype;
-        bool wide = dtype_bits(d) == 64;
-        out += fmt::format("{}tilec_divisor_magic({}tilec_dv[{}], tilec_mg[{}]);\n", ind,
-                           wide ? "(uint64_t)" : "(uint32_t)", j, j);
-        param(c_param_type(d), fmt::format("({})tilec_dv[{}]", c_param_type(d), j));
-        for (int w = 0; w < 3; ++w) param("uint32_t", fmt::format("tilec_mg[{}][{}]", j, w));
-      }
-    }
     if (args.empty()) {
       out += ind + "void** tilec_args = NULL;\n";
     } else {
@@ -762,9 +771,9 @@ std::string define_module(const Module& m) {
     out += fmt::format("static const tilec_constant_info {}_tilec_constants[{}] = {{\n    {}}};\n", m.base,
                        cs.size(), join(cs, ",\n    "));
   }
-  if (!m.in.archs.empty()) {
+  if (!m.archs.empty()) {
     std::vector<std::string> as;
-    for (const std::string& a : m.in.archs) as.push_back(c_string_literal(a));
+    for (const std::string& a : m.archs) as.push_back(c_string_literal(a));
     out += fmt::format("static const char* const {}_tilec_archs[{}] = {{{}}};\n", m.base, as.size(), join(as, ", "));
   }
   size_t words = image_word_count(m.in.image.size());
@@ -780,8 +789,10 @@ std::string define_module(const Module& m) {
 
 // The header text with `config` as the configuration hash.
 std::string render_header(const HeaderInput& in, const std::string& config) {
-  Module m{in, in.prefix + in.kernels[0].name, "", codegen::forward_compatible_ptx_arch(in.archs), config, "",
-           pdl_condition(in.archs)};
+  std::vector<std::string> archs;
+  for (const codegen::Target& t : in.targets) archs.push_back(t.arch);
+  Module m{in, in.prefix + in.kernels[0].name, "", archs, codegen::forward_compatible_ptx_arch(archs), config, "",
+           pdl_condition(in.targets)};
   m.guard = upper_identifier(m.base) + "_TILEC";
   m.image = m.base + "_tilec_" + config + "_image";
   std::vector<Kernel> kernels;
@@ -790,7 +801,7 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
   for (const Kernel& k : kernels) kernel_names.push_back(k.sym);
 
   std::string out;
-  std::string sass = in.archs.empty() ? "none" : join(in.archs, " ");
+  std::string sass = archs.empty() ? "none" : join(archs, " ");
   std::string ptx = m.ptx_arch.empty() ? "no PTX" : "PTX for " + m.ptx_arch;
   out += "/* " + comment_text("Generated by tilec " + in.tilec_version + " from " + in.source_name + ". Do not edit.") + "\n";
   out += wrap(comment_text("Image: SASS for " + sass + ", " + ptx + " (ptxas " + in.cuda_version + ")."), "   ") + "\n";

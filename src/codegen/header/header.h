@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
+#include "codegen/target.h"
 
 namespace tilec {
 
@@ -19,7 +20,7 @@ struct HeaderConstant {
 /// Everything one header is made from.
 struct HeaderInput {
   std::string source_name;         ///< the source file's name, without its folder (banner, metadata)
-  std::vector<std::string> archs;  ///< -arch values in command-line order: SASS in the image
+  std::vector<codegen::Target> targets;  ///< in command-line order: SASS in the image
   std::string prefix;              ///< --prefix, put in front of every public symbol ("" or "mylib_")
   std::string tilec_version;       ///< "0.1.0"
   std::string cuda_version;        ///< ptxas's release ("13.0.88"), see ptxas_version()

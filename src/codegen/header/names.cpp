@@ -172,10 +172,11 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
   for (size_t p = 0; p < k.paths.size(); ++p) {
     const AbiPath& path = k.paths[p];
     bool portable = p + 1 == k.paths.size();
-    if (portable != path.arch.empty())
+    if (portable == path.target.has_value())
       error("only the last code path is the portable one (no arch); path '" + path.name + "' breaks that");
-    if (!portable && !path.arch.empty() && path.arch.back() != 'a')
-      error("code path '" + path.name + "' names -arch '" + path.arch + "': an arch-specific path needs an 'a' target");
+    if (!portable && path.target && !path.target->arch_specific())
+      error("code path '" + path.name + "' names -arch '" + path.target->arch +
+            "': an arch-specific path needs an 'a' target");
     if (path.variants.empty() || path.variants.size() > 2) error("code path '" + path.name + "' needs 1 or 2 variants");
     for (size_t i = 0; i < path.variants.size(); ++i) {
       const std::string& e = path.variants[i].entry;

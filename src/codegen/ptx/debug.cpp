@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/host_assert.h"
+#include "codegen/launch/host_assert.h"
 
 namespace tilec::codegen {
 

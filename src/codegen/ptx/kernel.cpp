@@ -1,4 +1,4 @@
-// The kernel entry: parameters in the kernel_abi.h order, the thread-coordinate prologue, the
+// The kernel entry: parameters in the entry_params.h order, the thread-coordinate prologue, the
 // dispatch of each op to its family (emitter.h), structured control flow (for, if, while) and
 // the grid special registers.
 #include "codegen/ptx/emitter.h"
@@ -10,64 +10,75 @@
 
 #include <fmt/format.h>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/entry_params.h"
 
 namespace tilec::codegen {
+namespace {
+
+// The `.param` declaration of `e` named `name`.
+std::string param_declaration(const EntryParam& e, const std::string& name) {
+  using K = EntryParam::Kind;
+  switch (e.kind) {
+    case K::TensorMap: return ".param .align 128 .b8 " + name + "[128]";
+    case K::Base: return ".param .u64 " + name;
+    case K::Stride: case K::Extent: return ".param .s64 " + name;
+    case K::Scalar: return ".param ." + (dtype_bits(e.dtype) == 8 ? std::string("u8") : ptx_bits_type(e.dtype)) + " " + name;
+    case K::GridSize: case K::DivisorMagic: return ".param .u32 " + name;
+    case K::Divisor: return ".param ." + ptx_bits_type(e.dtype) + " " + name;
+  }
+  return "";
+}
+
+}  // namespace
 
 Emitter::Emitter(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag) : EmitContext(k, o, diag) {
   if (const CodePathInfo& info = code_path(k.path); info.make_emitter) path_ = info.make_emitter(*this);
 }
 
 void Emitter::params() {
-  // kernel_abi.h: arrays (base, strides), dimension extents, scalars.
+  // The entry's parameters (entry_params.h), declared in order; then loaded below.
   const ir::Signature& k = k_.fn->sig;
-  std::vector<std::string> decls;
-  auto param = [&](const std::string& ty) {
-    std::string name = fmt::format("{}_param_{}", k.name, decls.size());
-    decls.push_back(".param ." + ty + " " + name);
-    return name;
-  };
   // A TMA path's tensor maps come first, 128-byte aligned (what nvcc gives a
   // `const __grid_constant__ CUtensorMap`); the code uses their generic addresses
-  // (kernel_abi.h AbiTensorMap).
+  // (kernel_abi.h AbiTensorMap); the path takes them in order (take_params).
+  std::vector<DType> divisors;
+  for (const LaunchDivisor& ld : k_.launch_divisors) divisors.push_back(ld.value->type.tile.dtype);
   std::vector<std::string> map_params;
-  for (int i = 0; i < k_.tensor_map_params(); ++i) {
-    map_params.push_back(fmt::format("{}_param_{}", k.name, decls.size()));
-    decls.push_back(".param .align 128 .b8 " + map_params.back() + "[128]");
-  }
   std::map<std::string, std::string> extent_of;
   std::vector<std::pair<const ir::ArrayParam*, std::vector<std::string>>> stride_params;
   std::vector<std::pair<const ir::ArrayParam*, std::string>> base_params;
-  for (const ir::Param& p : k.params) {
-    if (!p.is_array) continue;
-    std::string base = param("u64");
-    std::vector<std::string> strides;
-    for (size_t d = 0; d < p.array->dims.size(); ++d) strides.push_back(param("s64"));
-    base_params.push_back({p.array, base});
-    stride_params.push_back({p.array, strides});
-  }
-  for (const ir::DimSymbol& d : k.dims) extent_of[d.name] = param("s64");
   std::vector<std::pair<const ir::Value*, std::string>> scalar_params;
-  size_t arg = 0;
+  std::vector<std::string> grid_params;  // a persistent grid's logical grid
+  std::vector<std::pair<DivisorRegs, DType>> divisor_params;
+  // The kernel's block arguments: arrays, extents, then scalars.
+  size_t arg = k.dims.size();
   for (const ir::Value* a : k_.fn->body.args) {
     if (!a->type.is_array) break;
     ++arg;
   }
-  arg += k.dims.size();
-  for (const ir::Param& p : k.params) {
-    if (p.is_array) continue;
-    std::string ty = dtype_bits(p.dtype) == 8 ? "u8" : ptx_bits_type(p.dtype);
-    scalar_params.push_back({k_.fn->body.args[arg++], param(ty)});
-  }
-  // A persistent grid: the logical grid (kernel_abi.h AbiPath::persistent), last.
-  std::vector<std::string> grid_params;
-  if (k_.persistent_grid())
-    for (int d = 0; d < 3; ++d) grid_params.push_back(param("u32"));
-  // The launch divisors, each with its magic number and shifts (kernel_abi.h AbiPath::divisors).
-  std::vector<std::pair<DivisorRegs, DType>> divisor_params;
-  for (const LaunchDivisor& ld : k_.launch_divisors) {
-    DType d = ld.value->type.tile.dtype;
-    divisor_params.push_back({{param(ptx_bits_type(d)), param("u32"), param("u32"), param("u32")}, d});
+  std::vector<std::string> decls;
+  for (const EntryParam& e : entry_params(k, size_t(k_.tensor_map_params()), k_.persistent_grid(), divisors)) {
+    std::string name = fmt::format("{}_param_{}", k.name, decls.size());
+    decls.push_back(param_declaration(e, name));
+    switch (e.kind) {
+      case EntryParam::Kind::TensorMap: map_params.push_back(name); break;
+      case EntryParam::Kind::Base: {
+        const ir::ArrayParam* array = k.params[size_t(e.index)].array;
+        base_params.push_back({array, name});
+        stride_params.push_back({array, {}});
+        break;
+      }
+      case EntryParam::Kind::Stride: stride_params.back().second.push_back(name); break;
+      case EntryParam::Kind::Extent: extent_of[k.dims[size_t(e.index)].name] = name; break;
+      case EntryParam::Kind::Scalar: scalar_params.push_back({k_.fn->body.args[arg++], name}); break;
+      case EntryParam::Kind::GridSize: grid_params.push_back(name); break;
+      case EntryParam::Kind::Divisor: divisor_params.push_back({{name, "", "", ""}, e.dtype}); break;
+      case EntryParam::Kind::DivisorMagic: {
+        DivisorRegs& r = divisor_params.back().first;
+        (e.part == 0 ? r.magic : e.part == 1 ? r.shift1 : r.shift2) = name;
+        break;
+      }
+    }
   }
   param_text_ = "";
   for (size_t i = 0; i < decls.size(); ++i) param_text_ += (i ? ",\n\t" : "\n\t") + decls[i];

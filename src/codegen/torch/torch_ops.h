@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen::torch {

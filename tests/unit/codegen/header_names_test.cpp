@@ -123,17 +123,17 @@ TEST_CASE("code paths: arch-specific ones first, the portable one last, distinct
   KernelAbi k = vector_add_abi();
   AbiPath hopper = k.paths[0];
   hopper.name = "hopper";
-  hopper.arch = "sm_90a";
+  hopper.target = codegen::parse_target("sm_90a");
   hopper.variants = {{"vector_add_vec", false}};
   k.paths.insert(k.paths.begin(), hopper);
   CHECK(abi_errors(k) == std::vector<std::string>{"kernel 'vector_add': variant entry 'vector_add_vec' appears twice"});
   k.paths[0].variants = {{"vector_add_sm90a", false}};
   CHECK(abi_errors(k).empty());
-  k.paths[0].arch = "sm_90";
+  k.paths[0].target = codegen::parse_target("sm_90");
   CHECK(abi_errors(k) == std::vector<std::string>{
                              "kernel 'vector_add': code path 'hopper' names -arch 'sm_90': an arch-specific path needs an 'a' target"});
   std::swap(k.paths[0], k.paths[1]);
-  k.paths[1].arch = "sm_90a";
+  k.paths[1].target = codegen::parse_target("sm_90a");
   CHECK(abi_errors(k) == std::vector<std::string>{
                              "kernel 'vector_add': only the last code path is the portable one (no arch); path 'portable' breaks that",
                              "kernel 'vector_add': only the last code path is the portable one (no arch); path 'hopper' breaks that"});

@@ -13,7 +13,7 @@ namespace {
 HeaderInput vector_add_input() {
   HeaderInput in;
   in.source_name = "samples/vector_add.tile";
-  in.archs = {"sm_90a", "sm_80"};
+  in.targets = targets({"sm_90a", "sm_80"});
   in.tilec_version = "0.1.0";
   in.cuda_version = "13.0.88";
   in.image = std::string("\x50\xed\x55\xba\x01\x00\x10\x00\x09", 9);
@@ -165,7 +165,7 @@ TEST_CASE("the configuration hash names every linker-visible symbol", "[header]"
   other.image[8] = '\x0a';
   CHECK(config_of(generate_header(other)) != c);
   other = in;
-  other.archs = {"sm_80"};
+  other.targets = targets({"sm_80"});
   CHECK(config_of(generate_header(other)) != c);
 }
 
@@ -232,11 +232,11 @@ TEST_CASE("programmatic launches where the device runs code of sm_90 or newer", 
   // The code of targets from sm_90 on opens with griddepcontrol (ptx/kernel.cpp): the launch asks
   // for the device's compute capability and is programmatic on exactly those devices.
   HeaderInput in = vector_add_input();
-  in.archs = {"sm_100a", "sm_90a", "sm_80"};
+  in.targets = targets({"sm_100a", "sm_90a", "sm_80"});
   std::string h = generate_header(in);
   CHECK(contains(h, "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"));
   CHECK(contains(h, "tilec_cluster, (tilec_cc == 100 || tilec_cc == 90), stream, tilec_args);\n"));
-  in.archs = {"sm_80", "sm_86"};
+  in.targets = targets({"sm_80", "sm_86"});
   h = generate_header(in);
   CHECK(contains(h, "tilec_cluster, 0, stream, tilec_args);\n"));
   CHECK(!contains(h, "tilec_cc"));

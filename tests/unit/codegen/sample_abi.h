@@ -1,9 +1,16 @@
 // Kernel ABIs the codegen unit tests share.
 #pragma once
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 
 namespace tilec::test {
+
+/// The targets of -arch values that parse (codegen::parse_target).
+inline std::vector<codegen::Target> targets(std::initializer_list<const char*> archs) {
+  std::vector<codegen::Target> out;
+  for (const char* a : archs) out.push_back(*codegen::parse_target(a));
+  return out;
+}
 
 inline AbiParam array_param(const std::string& name, DType t, std::vector<ArrayDim> dims, bool written = true) {
   AbiParam p;

@@ -11,7 +11,7 @@ AbiPath abi_path(const LoweredKernel& low) {
   const Plan& pl = plan_of(low);
   AbiPath path;
   path.name = info.name;
-  path.arch = low.target.arch;
+  path.target = low.target;
   path.variants = {{entry_name(low.fn->sig.name, info.entries.front()), true}};
   path.threads_per_cta = low.launch_threads();
   path.num_warps = low.launch_threads() / 32;

@@ -2,25 +2,17 @@
 // takes, in which order, and what the launch stub must compute. Shared by the PTX emitter and
 // the header generator, so the two cannot disagree.
 //
-// PTX entry parameters, in this order (all in the `.param` space):
-//   1. for each array parameter, in source order:
-//        .u64 base address, then one .s64 stride per dimension (in elements, outermost first)
-//   2. for each dimension symbol, in order of first appearance: .s64 extent
-//   3. for each scalar parameter, in source order: its dtype's natural size
-//        (bool/i8/u8: .u8; i16/u16/f16/bf16: .b16; 32-bit: .b32; 64-bit: .b64)
-//   4. a persistent grid (AbiPath::persistent): the logical grid, three .u32
-//   5. for each launch divisor (AbiPath::divisors): the divisor (.b32 for 32-bit dtypes, else
-//      .b64), then its magic number and two shifts, three .u32 (tilec_divisor_magic)
-// Constant dimensions (`f32[n, 4]`) are not passed. Every variant of a kernel's path (vectorized,
-// general) takes the same parameters. A path with tensor maps (AbiPath::tensor_maps) takes them
-// first: one `.param .align 128 .b8 [128]` (a CUtensorMap by value) each.
+// The PTX entry's parameters, in order, are entry_params.h's list, computed from a KernelAbi
+// and its path as from the kernel's signature.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "basic/tile_type.h"
+#include "codegen/target.h"
 
 namespace tilec {
 
@@ -83,7 +75,8 @@ struct AbiDivisor {
 /// launch data everywhere.
 struct AbiPath {
   std::string name = "portable";  ///< what the path is, for the header's comments and metadata
-  std::string arch;               ///< "" for the portable path; else the -arch whose code alone has it
+  /// nullopt for the portable path; else the target (sm_90a) whose code alone has it
+  std::optional<codegen::Target> target;
   std::vector<AbiVariant> variants;  ///< vectorized first when present; the last is general
   int threads_per_cta = 128;
   int dynamic_shared_bytes = 0;      ///< over 48 KiB needs the per-device attribute

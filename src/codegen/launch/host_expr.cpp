@@ -1,5 +1,5 @@
 // Scalar values the launch stub computes on the host (host_expr.h).
-#include "codegen/host_expr.h"
+#include "codegen/launch/host_expr.h"
 
 #include <fmt/format.h>
 

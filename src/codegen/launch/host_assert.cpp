@@ -1,11 +1,11 @@
 // Asserts on extents, translated to C for the launch stub (host_assert.h).
-#include "codegen/host_assert.h"
+#include "codegen/launch/host_assert.h"
 
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "codegen/host_expr.h"
+#include "codegen/launch/host_expr.h"
 
 namespace tilec::codegen {
 
