@@ -2,7 +2,7 @@
 # Headers for bench/f16acc/timing.cpp: samples/matmul.tile (T=f16, 128x256 tiles) built for
 # sm_90a with an f32 and with an f16 accumulator (-D ACC=f16), plus, for an experiment, the f16
 # build of other compilers (LABEL=PATH: another tilec, e.g. one built from a variant of
-# src/codegen/ptx/wgmma.cpp). Writes variants.h and variants_headers.h for timing.cpp.
+# src/codegen/paths/tma_wgmma/wgmma.cpp). Writes variants.h and variants_headers.h for timing.cpp.
 #   bench/f16acc/make.sh OUTDIR [LABEL=TILEC ...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -44,7 +44,7 @@ std::vector<std::string> split(const std::string& list) {
 // the same table), at the entry's range.
 void check_target_keys(const std::vector<KernelInfo>& kernels, DiagnosticEngine& diag) {
   for (const KernelInfo& k : kernels)
-    for (const TargetValue& v : k.by_target)
+    for (const TargetValue& v : k.options.by_target)
       if (!codegen::parse_target(v.arch)) {
         SourceRange key = v.range;  // the entry starts with its key
         key.end = key.begin;

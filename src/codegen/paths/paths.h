@@ -3,7 +3,7 @@
 // Target, never an arch-number comparison), its lowering steps, its entry names, how the launch
 // ABI describes it and which emitter family writes it. Shared code asks this table, or the
 // path's plan through the PathPlan interface (path_plan.h), and names no path's types: only
-// this registry includes a path's headers (tests/paths/own_room.sh checks it).
+// this registry includes a path's headers (tests/structure/path_rooms.py checks it).
 //
 // The portable path (mma.sync, cp.async) is the base every target has: its families are the
 // ones in ptx/ (MmaSyncEmitter, CpAsyncPipeline), which the arch-specific paths use too (an mma

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "codegen/kernel_abi.h"
+#include "codegen/launch/kernel_abi.h"
 #include "codegen/lower.h"
 #include "codegen/lowering_steps.h"
 #include "codegen/ptx/path_emitter.h"
