@@ -260,6 +260,12 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
     return usage("--emit=none writes no output, so -MD has no depfile to write beside it; drop -MD");
   if (!o.prefix.empty() && !is_c_identifier(o.prefix))
     return usage("--prefix '" + o.prefix + "' is not the start of a C identifier");
+  // The output kind as the driver will choose it: --emit's, else -o's extension's, else a header.
+  const OutputKind* named = o.emit_given ? nullptr : output_kind_named_by(o.output);
+  EmitKind kind = o.emit_given ? o.emit : named ? named->kind : EmitKind::Header;
+  if (!o.prefix.empty() && kind != EmitKind::Header && kind != EmitKind::Torch)
+    return usage(std::string("--prefix names the symbols of a header or of --emit=torch's ops; ") +
+                 output_kind(kind).name + " output has none (PTX entries keep the kernels' names)");
   if (o.input.empty() && !o.list_passes) {
     std::cerr << "tilec: error: no input file\nRun 'tilec --help' for the options.\n";
     return 2;
