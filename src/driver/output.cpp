@@ -260,12 +260,28 @@ std::string output_extension_problem(const std::string& output, EmitKind emit, b
 
 std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony) {
   std::string out = escape_make(target) + ":";
-  for (const std::string& d : deps) out += " \\\n  " + escape_make(d);
+  // Standard input is no file make could check (SourceManager names it "<stdin>").
+  auto is_file = [](const std::string& d) { return d != "-" && d != "<stdin>"; };
+  for (const std::string& d : deps)
+    if (is_file(d)) out += " \\\n  " + escape_make(d);
   out += "\n";
   // Like gcc's -MP, no rule for the main file: `make` should say a missing source is missing.
   if (phony)
-    for (size_t i = 1; i < deps.size(); ++i) out += "\n" + escape_make(deps[i]) + ":\n";
+    for (size_t i = 1; i < deps.size(); ++i)
+      if (is_file(deps[i])) out += "\n" + escape_make(deps[i]) + ":\n";
   return out;
+}
+
+std::string replaced_source(const std::vector<std::pair<std::string, std::string>>& files,
+                            const std::vector<std::string>& sources) {
+  for (const auto& [path, text] : files)
+    for (const std::string& src : sources) {
+      std::error_code ec;
+      if (path != "-" && src != "-" && src != "<stdin>" && std::filesystem::equivalent(path, src, ec))
+        return "the output '" + path + "' is the source file '" + src + "', which this compilation reads; name "
+               "another one";
+    }
+  return "";
 }
 
 }  // namespace tilec

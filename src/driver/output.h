@@ -25,6 +25,12 @@ bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
 /// file (`-MP`, as gcc's).
 std::string make_depfile(const std::string& target, const std::vector<std::string>& deps, bool phony);
 
+/// The error when one of `files` (path, text) would replace one of `sources` (the input and the
+/// modules it imports, as the checker lists them), else "". Compared as files (links, `./`),
+/// not as strings; standard input and output are no files.
+std::string replaced_source(const std::vector<std::pair<std::string, std::string>>& files,
+                            const std::vector<std::string>& sources);
+
 /// Why writing `emit` to `output` deserves -Woutput-extension, or "": the extension names
 /// another output kind (--emit=ptx -o k.h), or, when `emit_given` is false, none (-o k.txt then
 /// gets a header). Standard output and devices (-o /dev/null) are not named files.

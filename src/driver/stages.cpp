@@ -107,6 +107,10 @@ int Compilation::write(const std::string& text) {
     files.push_back({depfile, make_depfile(target, deps, opts.mp)});
   }
   files.push_back({output, text});
+  if (std::string problem = replaced_source(files, deps); !problem.empty()) {
+    diag.error(SourceRange{}, problem);
+    return finish(1);
+  }
   std::string failed, error;
   if (!write_files_atomic(files, failed, error)) {
     diag.error(SourceRange{}, "cannot write '" + failed + "': " + error);

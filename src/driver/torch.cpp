@@ -148,6 +148,11 @@ int TorchOps::write(const Options& opts) const {
   }
   files.push_back({output, codegen::torch::generate_torch_cpp(in)});
   files.push_back({py, codegen::torch::generate_torch_python(in)});
+  if (std::string problem = replaced_source(files, deps); !problem.empty()) {
+    diag.error(SourceRange{}, problem);
+    diag.flush(stderr);
+    return 1;
+  }
   std::string failed, error;
   if (!write_files_atomic(files, failed, error)) {
     diag.error(SourceRange{}, "cannot write '" + failed + "': " + error);

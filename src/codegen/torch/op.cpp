@@ -83,8 +83,17 @@ std::string cpp_scalar_type(DType t) {
 
 bool check_torch_input(const TorchInput& in, std::vector<std::string>& errors) {
   size_t before = errors.size();
+  // PyTorch's own namespaces: a library there would add to (or clash with) aten's and prims' ops.
+  static const std::set<std::string, std::less<>> kTorchNamespaces = {"aten", "prim", "prims", "torch", "_torch",
+                                                                      "quantized", "_quantized", "cuda", "mkldnn"};
   if (!is_c_identifier(in.ns) || is_python_keyword(in.ns))
     errors.push_back("the op namespace '" + in.ns + "' is not a Python identifier; set one with --torch-namespace");
+  else if (kTorchNamespaces.count(in.ns))
+    errors.push_back("the op namespace '" + in.ns + "' is one of PyTorch's own; set another with --torch-namespace");
+  // The companion module imports these: a module of the same name beside it would import itself.
+  if (in.module == "torch" || in.module == "os")
+    errors.push_back("the output's Python module would be named '" + in.module + "', which shadows the '" +
+                     in.module + "' it imports; name the output otherwise");
   TILEC_ASSERT(!in.builds.empty(), "--emit=torch without a build");
   const TorchBuild& first = in.builds[0];
   size_t before_builds = errors.size();
