@@ -205,7 +205,10 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   }
   if (!emit.empty()) {
     if (!parse_emit_kind(emit, o.emit)) {
-      std::cerr << "tilec: error: unknown --emit kind '" << emit << "'\n";
+      std::string kinds;
+      for (int k = 0; k <= int(EmitKind::None); ++k) kinds += std::string(k ? ", " : "") + emit_kind_name(EmitKind(k));
+      std::cerr << "tilec: error: unknown --emit kind '" << emit << "'; the kinds are " << kinds
+                << "\nRun 'tilec --help' for the options.\n";
       return 2;
     }
     o.emit_given = true;
