@@ -42,7 +42,9 @@ struct Staged {
 std::string temp_file_error(const std::string& path, int err) {
   std::string folder = std::filesystem::path(path).parent_path().string();
   if (folder.empty()) folder = ".";
-  if (err == ENOENT) return "the folder '" + folder + "' does not exist";
+  std::error_code ec;
+  // ENOENT also comes from a folder that exists but is no place for files (/proc).
+  if (err == ENOENT && !std::filesystem::is_directory(folder, ec)) return "the folder '" + folder + "' does not exist";
   if (err == ENOTDIR) return "'" + folder + "' is not a folder";
   return std::string("cannot create a temporary file beside it: ") + std::strerror(err);
 }
