@@ -589,6 +589,15 @@ Value Checker::builtin_make(Builtin b, BoundArgs& a) {
     if (!d) return Value::error();
     dt = *d;
   }
+  // A literal value must fit the dtype it fills (full((16,), 300, i8), 2**63 in i64), as it must
+  // fit the other operand's dtype in arithmetic: never a silent wrap.
+  if (const Value& v = a.get(1) ? a.get(1)->value : Value::error();
+      b == Builtin::Full && v.weak && v.constant && is_integer(dt) && is_integer(v.tile.dtype) &&
+      !int_fits(*v.constant, v.tile.dtype, dt)) {
+    diag_.error(a.get(1)->range, "literal " + const_spelling(v) + " does not fit in " + std::string(dtype_name(dt)) +
+                                     ", the dtype full fills");
+    return Value::error();
+  }
   Value r = Value::make_tile(TileType{dt, *shape});
   if (shape->empty()) {
     // A rank-0 result is a scalar: keep the constant.
