@@ -3,7 +3,7 @@
 
 namespace tilec::codegen {
 
-std::string vectorized_entry(const std::string& kernel) { return kernel + "_v16"; }
+std::string vectorized_entry(const std::string& kernel) { return kernel + kVectorizedSuffix; }
 std::string general_entry(const std::string& kernel) { return kernel; }
 
 }  // namespace tilec::codegen

@@ -7,9 +7,11 @@
 namespace tilec::codegen {
 
 /// The portable path's variants: `<name>_v16` vectorized (kernel_abi.h AbiVariant), `<name>`
-/// general (the portable row's entries in the paths table, paths/paths.cpp, spell the same
-/// suffixes; each arch-specific path's entry is its row's suffix there).
+/// general (the portable row of the paths table, paths/paths.cpp, names its entries with
+/// kVectorizedSuffix; each arch-specific path's entry is its row's suffix there).
 std::string vectorized_entry(const std::string& kernel);
+/// The suffix vectorized_entry adds; the paths table's portable row names its entries with it.
+inline constexpr const char* kVectorizedSuffix = "_v16";
 std::string general_entry(const std::string& kernel);
 
 }  // namespace tilec::codegen

@@ -3,6 +3,7 @@
 
 #include "basic/diagnostics.h"
 #include "codegen/abi.h"
+#include "codegen/launch/entry_names.h"
 #include "codegen/paths/path_plan.h"
 #include "codegen/paths/tma_wgmma/path.h"
 #include "codegen/ptx/path_emitter.h"
@@ -13,7 +14,7 @@ const std::vector<CodePathInfo>& code_paths() {
   static const std::vector<CodePathInfo> kPaths = {
       {CodePath::Portable, "portable", [](const Target&) { return true; }, false,
        {"mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts", "stages", "launch-divisors"},
-       nullptr, {{"_v16", true}, {"", false}}, "a cp.async copy", false, "", portable_abi_path, nullptr, nullptr},
+       nullptr, {{kVectorizedSuffix, true}, {"", false}}, "a cp.async copy", false, "", portable_abi_path, nullptr, nullptr},
       {CodePath::TmaWgmma, "tma_wgmma", [](const Target& t) { return t.has_wgmma() && t.has_tma(); }, true,
        {"tma-wgmma-plan", "mma-shapes", "warps", "early-loads", "vector-widths", "pipelines", "layouts",
         "tma-wgmma-check", "tma-stages", "specialize", "tma-stores", "launch-divisors"},
