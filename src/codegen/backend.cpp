@@ -19,14 +19,6 @@
 namespace tilec::codegen {
 namespace {
 
-// The arch-specific code paths target `t` has besides the portable one (the paths table).
-std::vector<CodePath> arch_specific_paths(const Target& t) {
-  std::vector<CodePath> out;
-  for (const CodePathInfo& p : code_paths())
-    if (p.specific && p.on_target(t)) out.push_back(p.id);
-  return out;
-}
-
 // One lowering: kernel i for target t, on the portable path or an arch-specific one, on its own
 // copy of the kernel. `low` is empty when the kernel does not fit the path (`why`).
 struct Lowering {
@@ -80,8 +72,8 @@ struct Planner {
     for (size_t t = 0; t < targets.size(); ++t)
       for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, CodePath::Portable, nullptr, std::nullopt, {}});
     for (size_t t = 0; t < targets.size(); ++t)
-      for (CodePath path : arch_specific_paths(targets[t]))
-        for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, path, nullptr, std::nullopt, {}});
+      if (const CodePathInfo* path = specific_path(targets[t]))  // the paths table
+        for (size_t i = 0; i < kernels.size(); ++i) lowerings.push_back({t, i, path->id, nullptr, std::nullopt, {}});
     std::vector<std::exception_ptr> thrown = parallel_for(lowerings.size(), threads, [&](size_t j) {
       Lowering& l = lowerings[j];
       bool portable = l.path == CodePath::Portable;

@@ -157,11 +157,11 @@ bool Checker::expect_tile(Expr* e, const char* what) {
   return true;
 }
 
-bool Checker::literal_fits(const Value& v, DType dtype, Expr& e, const std::string& array) {
+bool Checker::literal_fits(const Value& v, DType dtype, Expr& e, const std::string& whose) {
   if (!v.weak || !v.constant || !is_integer(dtype) || !is_integer(v.tile.dtype)) return true;
   if (int_fits(*v.constant, v.tile.dtype, dtype)) return true;
-  diag_.error(e.range, "literal " + const_spelling(v) + " does not fit in " + std::string(dtype_name(dtype)) +
-                           ", the dtype of array '" + array + "'");
+  diag_.error(e.range, "literal " + const_spelling(v) + " does not fit in " + std::string(dtype_name(dtype)) + ", " +
+                           whose);
   return false;
 }
 
@@ -448,7 +448,7 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
                                       arr.array->name, rank));
     return Value::error();
   }
-  if (!literal_fits(tv, arr.array->dtype, *t, arr.array->name)) return Value::error();
+  if (!literal_fits(tv, arr.array->dtype, *t, "the dtype of array '" + arr.array->name + "'")) return Value::error();
   if (tv.tile.dtype != arr.array->dtype && !tv.weak) {
     diag_.error(t->range, fmt::format("storing {} values into array '{}' of {} needs .astype({})",
                                       dtype_name(tv.tile.dtype), arr.array->name, dtype_name(arr.array->dtype),
@@ -496,7 +496,7 @@ Value Checker::builtin_element_memory(Builtin b, BoundArgs& a) {
       return false;
     }
     const Value& v = e->value;
-    if (!literal_fits(v, dt, *e, arr.array->name)) return false;
+    if (!literal_fits(v, dt, *e, "the dtype of array '" + arr.array->name + "'")) return false;
     if (v.tile.dtype != dt && !v.weak) {
       diag_.error(e->range, fmt::format("{} is {} but array '{}' holds {}; convert with .astype({})", what,
                                         dtype_name(v.tile.dtype), arr.array->name, dtype_name(dt), dtype_name(dt)));
@@ -591,13 +591,8 @@ Value Checker::builtin_make(Builtin b, BoundArgs& a) {
   }
   // A literal value must fit the dtype it fills (full((16,), 300, i8), 2**63 in i64), as it must
   // fit the other operand's dtype in arithmetic: never a silent wrap.
-  if (const Value& v = a.get(1) ? a.get(1)->value : Value::error();
-      b == Builtin::Full && v.weak && v.constant && is_integer(dt) && is_integer(v.tile.dtype) &&
-      !int_fits(*v.constant, v.tile.dtype, dt)) {
-    diag_.error(a.get(1)->range, "literal " + const_spelling(v) + " does not fit in " + std::string(dtype_name(dt)) +
-                                     ", the dtype full fills");
+  if (b == Builtin::Full && a.get(1) && !literal_fits(a.get(1)->value, dt, *a.get(1), "the dtype full fills"))
     return Value::error();
-  }
   Value r = Value::make_tile(TileType{dt, *shape});
   if (shape->empty()) {
     // A rank-0 result is a scalar: keep the constant.

@@ -170,9 +170,10 @@ class Checker {
   void note_defines(Diagnostic& d, const Expr& e);
   /// Tile (or scalar) argument; reports otherwise.
   bool expect_tile(Expr* e, const char* what);
-  /// An integer literal written into array `array` (of `dtype`) must fit: reports and returns
-  /// false otherwise (store(y_u8, ..., tile=300) would wrap silently).
-  bool literal_fits(const Value& v, DType dtype, Expr& e, const std::string& array);
+  /// An integer literal written as `dtype` must fit it: reports "literal ... does not fit in
+  /// <dtype>, <whose>" and returns false otherwise (store(y_u8, ..., tile=300) or
+  /// full((4,), 300, i8) would wrap silently).
+  bool literal_fits(const Value& v, DType dtype, Expr& e, const std::string& whose);
   bool expect_scalar_int(Expr* e, const char* what);
   /// Normalizes axis `axis` (negative counts from the end) for rank `rank`.
   std::optional<int> normalize_axis(int64_t axis, int rank, Expr* where, const char* subject = "a tile");
