@@ -77,6 +77,7 @@ const char* expr_kind_name(ExprKind k) {
     case ExprKind::None: return "none";
     case ExprKind::String: return "string";
     case ExprKind::Tuple: return "tuple";
+    case ExprKind::List: return "list";
     case ExprKind::Unary: return "unary";
     case ExprKind::Not: return "not";
     case ExprKind::Binary: return "binary";

@@ -27,6 +27,7 @@ enum class ExprKind : uint8_t {
   None,       //
   String,     // text (decoded)
   Tuple,      // args: the elements
+  List,       // args: the elements ([a, b]: only the value of configs=)
   Unary,      // op (Neg, Pos, Invert), args[0]
   Not,        // args[0]
   Binary,     // op, args[0], args[1]

@@ -76,8 +76,9 @@ namespace tilec {
   X(Print, Debug, "print", "fmt, *values")                                                           \
   X(StaticAssert, Debug, "static_assert", "cond, message=")                                          \
   X(Range, Range, "range", "a, b=, step=")                                                           \
-  X(Kernel, Kernel, "kernel", "*, grid" TILEC_KERNEL_OPTIONS(TILEC_KERNEL_OPTION_KEYWORD))            \
-  X(ByTarget, Kernel, "by_target", "*rest")
+  X(Kernel, Kernel, "kernel", "*, grid" TILEC_KERNEL_OPTIONS(TILEC_KERNEL_OPTION_KEYWORD) ", configs=") \
+  X(ByTarget, Kernel, "by_target", "*rest")                                                          \
+  X(Config, Kernel, "config", "*rest")
 
 // A math function of basic/math_functions.h as a built-in: elementwise, `f(x, *, approx=)`.
 #define TILEC_MATH_BUILTIN(e, name, X) X(e, Elementwise, name, "x, *, approx=")

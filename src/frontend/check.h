@@ -29,6 +29,19 @@ struct DimSymbol {
   int var = -1;
 };
 
+/// One entry of a kernel's `configs=[config(...), ...]` (language.md §3, "Configurations"): values
+/// of module constants, compiled like -D for this kernel only, and @kernel options.
+struct KernelConfig {
+  SourceRange range;                  ///< the config(...) call
+  std::string label;                  ///< its keywords as written: "BM=128, BN=256, num_warps=8"
+  std::vector<std::string> defines;   ///< "NAME=VALUE" per module constant it sets (VALUE as written)
+  /// The @kernel options it sets: (index into kernel_options(), value).
+  std::vector<std::pair<size_t, int>> options;
+  /// A -D of the command line gives one of its constants another value: -D pins a constant, and
+  /// this configuration is left out of the build.
+  bool pinned_out = false;
+};
+
 /// A checked kernel: its signature, grid and options; its body is the checked AST of `def`.
 struct KernelInfo {
   Stmt* def = nullptr;
@@ -43,6 +56,7 @@ struct KernelInfo {
   size_t grid_axes = 0;
   SourceRange grid_range;
   KernelOptions options;    ///< as written; by_target(...) entries beside their defaults
+  std::vector<KernelConfig> configs;  ///< configs=, in the order written (empty: none)
   int num_vars = 0;         ///< variable ids are 0 .. num_vars-1
 };
 
@@ -57,6 +71,9 @@ struct Program {
 struct CheckOptions {
   std::vector<std::string> defines;       ///< NAME=VALUE from -D
   std::vector<std::string> include_dirs;  ///< -I, searched after the importing file's folder
+  /// Check only the kernel of this name (a configuration's build, driver/configs.h); the main
+  /// module's other kernels are skipped. Empty: every kernel.
+  std::string only_kernel;
 };
 
 /// Checks `main` and the modules it imports (parsed on demand into `sm`) against language.md:

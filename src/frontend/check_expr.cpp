@@ -126,6 +126,10 @@ Value Checker::check_expr(Expr& e) {
     case ExprKind::String:
     case ExprKind::None: v = check_literal(e); break;
     case ExprKind::Tuple: v = check_tuple(e); break;
+    case ExprKind::List:
+      diag_.error(e.range, "a list [...] is only the value of configs=; a constant sequence is a tuple (a, b)");
+      v = Value::error();
+      break;
     case ExprKind::Unary: v = check_unary(e); break;
     case ExprKind::Not: v = check_not(e); break;
     case ExprKind::Binary: v = check_binary(e); break;
@@ -808,6 +812,11 @@ Value Checker::check_call(Expr& e) {
       if (sig.id == Builtin::ByTarget) {
         diag_.error(e.range, "by_target(...) is a value of the @kernel options " + by_target_option_list() +
                                  " only: @kernel(..., num_stages=by_target(sm_90=4))");
+        return Value::error();
+      }
+      if (sig.id == Builtin::Config) {
+        diag_.error(e.range, "config(...) is an entry of the @kernel option configs= only: "
+                             "@kernel(..., configs=[config(BM=128), config(BM=64)])");
         return Value::error();
       }
       if (in_grid_ && sig.id == Builtin::NumTiles) {

@@ -84,6 +84,7 @@ void Checker::run(std::unique_ptr<Module> main) {
   for (StmtPtr& s : m->body)
     if (s->kind == StmtKind::Def && !s->decorators.empty() && is_kernel_decorator(*s->decorators[0])) {
       if (diag_.too_many()) return;
+      if (!opts_.only_kernel.empty() && s->name != opts_.only_kernel) continue;
       check_kernel(*ms, *s);
     }
 }
@@ -677,6 +678,103 @@ void Checker::check_kernel_decorator(Expr& dec, KernelInfo& k) {
   for (size_t i = 0; i < options.size(); ++i)
     if (Expr* e = a.get(i + 1)) check_kernel_option(options[i], *e, k.options);
   if (a.get(0)) check_grid(*a.get(0), k);
+  if (Expr* e = a.get(options.size() + 1)) check_configs(*e, k);
+}
+
+void Checker::check_configs(Expr& list, KernelInfo& k) {
+  const char* form = "configs= takes a list of config(...) entries: configs=[config(BM=128, BN=256), config(BM=64)]";
+  if (list.kind != ExprKind::List || list.args.empty()) {
+    diag_.error(list.range, form);
+    return;
+  }
+  std::set<std::string> labels;
+  for (ExprPtr& entry : list.args) {
+    Expr& call = *entry;
+    if (call.kind != ExprKind::Call || call.args[0]->kind != ExprKind::Name || call.args[0]->name != "config") {
+      diag_.error(call.range, form);
+      continue;
+    }
+    if (call.args.size() > 1) {
+      diag_.error(call.args[1]->range, "config takes NAME=value keywords: config(BM=128, num_warps=8)");
+      continue;
+    }
+    if (call.kwargs.empty()) {
+      diag_.error(call.range, "config() needs at least one NAME=value: config(BM=128, num_warps=8)");
+      continue;
+    }
+    KernelConfig c;
+    c.range = call.range;
+    if (check_config(call, c)) {
+      if (!labels.insert(c.label).second)
+        diag_.error(call.range, "configuration (" + c.label + ") is given twice in configs=");
+      k.configs.push_back(std::move(c));
+    }
+  }
+}
+
+bool Checker::check_config(Expr& call, KernelConfig& c) {
+  std::span<const KernelOptionInfo> options = kernel_options();
+  const std::string& text = sm_.file(call.range.file).text;
+  std::set<std::string> seen;
+  bool ok = true;
+  for (Keyword& kw : call.kwargs) {
+    std::string value_text = text.substr(kw.value->range.begin.offset, kw.value->range.end.offset - kw.value->range.begin.offset);
+    c.label += (c.label.empty() ? "" : ", ") + kw.name + "=" + value_text;
+    if (!seen.insert(kw.name).second) {
+      diag_.error(kw.name_range, "'" + kw.name + "' is given twice in config");
+      ok = false;
+      continue;
+    }
+    auto option = std::find_if(options.begin(), options.end(), [&](const KernelOptionInfo& o) { return kw.name == o.name; });
+    if (option != options.end()) {
+      if (is_by_target(*kw.value)) {
+        diag_.error(kw.value->range, "by_target(...) cannot be a configuration's value: give the option by_target "
+                                     "in @kernel(...), or one value per configuration");
+        ok = false;
+        continue;
+      }
+      KernelOptions scratch;
+      int errors = diag_.error_count();
+      check_kernel_option(*option, *kw.value, scratch);
+      if (diag_.error_count() != errors) {
+        ok = false;
+        continue;
+      }
+      c.options.push_back({size_t(option - options.begin()), scratch.*option->field});
+      continue;
+    }
+    auto global = module_->globals.find(kw.name);
+    if (global == module_->globals.end() || global->second.kind != Global::Kind::Constant) {
+      diag_.error(kw.name_range, "'" + kw.name + "' is not a module constant of this file or a @kernel option: a "
+                                 "configuration sets constants (as -D does) and the options " + by_target_option_list() +
+                                 ", persistent=, cluster=, consumers=, pingpong=");
+      ok = false;
+      continue;
+    }
+    if (global->second.value.is_error()) {
+      ok = false;
+      continue;
+    }
+    Value v = check_expr(*kw.value);
+    if (v.is_error()) {
+      ok = false;
+      continue;
+    }
+    const Value& want = global->second.value;
+    bool int_for_float = const_kind(want) == "float" && const_kind(v) == "int";
+    if (!is_constant_value(v) || (const_kind(v) != const_kind(want) && !int_for_float)) {
+      Diagnostic& d = diag_.error(kw.value->range, "config " + kw.name + "=: '" + kw.name + "' is " +
+                                                       (const_kind(want) == "int" ? "an " : "a ") + const_kind(want) +
+                                                       " constant, but this value is " + describe(v));
+      DiagnosticEngine::note(d, global->second.range, "'" + kw.name + "' defined here");
+      ok = false;
+      continue;
+    }
+    // -D pins a constant: a configuration that gives it another value is left out.
+    if (defines_.count(kw.name) && const_text(v) != const_text(want)) c.pinned_out = true;
+    c.defines.push_back(kw.name + "=" + value_text);
+  }
+  return ok;
 }
 
 void Checker::check_kernel_option(const KernelOptionInfo& option, Expr& e, KernelOptions& out) {

@@ -81,6 +81,10 @@ class Checker {
   /// The error for an extent computed from dimension symbols, with the workaround.
   void report_derived_extent(const Stmt& def, const Param& p, const Expr& extent, const std::string& symbol);
   void check_kernel_decorator(Expr& dec, KernelInfo& k);
+  /// configs=[config(...), ...]: each entry's keywords are module constants of the kernel's
+  /// module (a value of the constant's kind) or @kernel options (the option's rule).
+  void check_configs(Expr& list, KernelInfo& k);
+  bool check_config(Expr& call, KernelConfig& c);
   /// One option of the decorator, `e` its value, under its rule (kernel_options.h); by_target
   /// where the option takes it. Sets the option's field of `out` when the value is allowed.
   void check_kernel_option(const KernelOptionInfo& option, Expr& e, KernelOptions& out);
