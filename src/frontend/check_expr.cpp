@@ -127,7 +127,8 @@ Value Checker::check_expr(Expr& e) {
     case ExprKind::None: v = check_literal(e); break;
     case ExprKind::Tuple: v = check_tuple(e); break;
     case ExprKind::List:
-      diag_.error(e.range, "a list [...] is only the value of configs=; a constant sequence is a tuple (a, b)");
+      // A list display parses only for configs= (check_configs reads it there).
+      diag_.error(e.range, list_message(ListForm::Literal));
       v = Value::error();
       break;
     case ExprKind::Unary: v = check_unary(e); break;

@@ -6,6 +6,7 @@
 
 #include "frontend/checker.h"
 #include "basic/consteval.h"
+#include "frontend/python_forms.h"
 
 namespace tilec {
 namespace {
@@ -361,8 +362,12 @@ void Checker::check_loop_body(Stmt& loop, StmtList& body, Expr* index_target, co
 }
 
 void Checker::check_for(Stmt& s) {
-  Value it = check_expr(*s.value);
+  Value it = Value::error();
   Value index = Value::error();
+  if (s.value->kind == ExprKind::List)
+    diag_.error(s.value->range, list_message(ListForm::ForIterable));
+  else
+    it = check_expr(*s.value);
   if (!it.is_error()) {
     if (it.kind != ValueKind::Range)
       diag_.error(s.value->range, "a 'for' loop iterates over range(...), not " + describe(it));

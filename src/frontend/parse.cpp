@@ -256,6 +256,10 @@ void ParseContext::report_syntax_error(const yy::parser::context& yyctx) {
 void ParseContext::saw_token(const Token& t) {
   before_last = last;
   last = t;
+  if (t.kind == TokKind::LPAREN || t.kind == TokKind::LBRACKET || t.kind == TokKind::LBRACE) open_brackets.push_back(t);
+  if ((t.kind == TokKind::RPAREN || t.kind == TokKind::RBRACKET || t.kind == TokKind::RBRACE) && !open_brackets.empty())
+    open_brackets.pop_back();
+  if (t.kind == TokKind::NEWLINE) open_brackets.clear();
   if (t.kind == TokKind::NEWLINE) at_line_start = true;
   if (t.kind == TokKind::NEWLINE || t.kind == TokKind::INDENT || t.kind == TokKind::DEDENT || t.kind == TokKind::END)
     return;
@@ -295,6 +299,11 @@ bool ParseContext::report_python_form() {
   if (word) {
     diag.error(word->range, python_keyword_message(word->text));
     if (word->text == "try" || python_try_clause(word->text)) try_col = word->range.begin.col;
+    return true;
+  }
+  // A list display parses (configs=[...]); a comprehension fails at its 'for'.
+  if (last.kind == TokKind::FOR && !open_brackets.empty() && open_brackets.back().kind == TokKind::LBRACKET) {
+    diag.error(open_brackets.back().range, list_message(ListForm::Comprehension));
     return true;
   }
   if (last.kind == TokKind::LBRACKET) {

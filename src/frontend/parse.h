@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "frontend/ast.h"
 #include "basic/diagnostics.h"
@@ -68,6 +69,7 @@ struct ParseContext {
   Token before_last{};    ///< the one before it
   Token line_first{};     ///< the first token of the current logical line (not INDENT/DEDENT)
   Token line_second{};    ///< the second one (kind END until there is one)
+  std::vector<Token> open_brackets{};  ///< the '(', '[' and '{' not closed yet, innermost last
   bool at_line_start = true;
   uint32_t try_col = 0;  ///< column of a `try` reported while its clauses may follow; 0: none
 };

@@ -18,14 +18,16 @@ TEST_CASE("the rules read as the errors say them", "[kernel_options]") {
   CHECK(by_target_option_list() == "num_warps=, num_stages=, max_registers= and min_ctas_per_sm=");
 }
 
-TEST_CASE("the kernel decorator takes grid= and the table's options, in its order", "[kernel_options]") {
+TEST_CASE("the kernel decorator takes grid=, the table's options in its order, then configs=", "[kernel_options]") {
   const BuiltinSig& kernel = *find_builtin("kernel");
-  REQUIRE(kernel.params.size() == 1 + kernel_options().size());
+  REQUIRE(kernel.params.size() == 1 + kernel_options().size() + 1);
   CHECK(kernel.params[0].name == "grid");
   for (size_t i = 0; i < kernel_options().size(); ++i) {
     CHECK(kernel.params[i + 1].name == kernel_options()[i].name);
     CHECK(kernel.params[i + 1].keyword_only);
   }
+  CHECK(kernel.params.back().name == "configs");
+  CHECK(kernel.params.back().keyword_only);
 }
 
 TEST_CASE("an option not given leaves the choice to the compiler", "[kernel_options]") {

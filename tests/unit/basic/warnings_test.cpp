@@ -58,7 +58,7 @@ TEST_CASE("an unknown warning name is refused with the list of names", "[warning
     CHECK_FALSE(s.apply(flag, error));
     CHECK(error == "unknown warning option '" + std::string(flag) + "'; the warnings are: " + warning_names());
   }
-  CHECK(warning_names().rfind("assert-always-fails, by-target, cluster, consumers, grid-axis, ", 0) == 0);
+  CHECK(warning_names().rfind("assert-always-fails, by-target, cluster, config, consumers, grid-axis, ", 0) == 0);
 }
 
 TEST_CASE("a named warning prints its flag; settings drop it or make it an error", "[warnings]") {
