@@ -138,6 +138,49 @@ std::vector<KernelAbi> mock_abis() {
   return {scale, persistent, fill, copy, two_paths, tma, split};
 }
 
+// pick_mm (C[m, n] from A[m, n]) declared with four configurations, the second left out of
+// the build, and a tuning table (docs/tuning.md): what the mock run test's choice checks are
+// computed from (mock_choice_test.c).
+//   0 "BM=128, BN=128": grid cdiv(m, 128) * cdiv(n, 128); an sm_90a path (256 threads, 128 KiB)
+//     before the portable one (128 threads, 64 KiB); tiles of 128 * 128
+//   1 left out (as -Wconfig leaves a configuration that fails to build)
+//   2 "BM=64, BN=64, num_warps=4": grid cdiv(m, 64) * cdiv(n, 64); portable, 128 threads,
+//     16 KiB; tiles of 64 * 64; `assert n <= 1024`
+//   3 "BM=256, BN=128, persistent=True": grid cdiv(m, 256) * cdiv(n, 128); persistent,
+//     384 threads, 200 KiB; tiles of 256 * 128
+KernelAbi pick_abi(const std::string& name, std::vector<std::string> grid, std::vector<AbiPath> paths) {
+  KernelAbi k;
+  k.name = name;
+  k.params = {array("A", DType::F32, {sym("m"), sym("n")}, false), array("C", DType::F32, {sym("m"), sym("n")}, true)};
+  k.dim_symbols = {"m", "n"};
+  k.grid.dims_c = std::move(grid);
+  k.paths = std::move(paths);
+  return k;
+}
+
+HeaderConfigs pick_configs() {
+  HeaderConfigs hc;
+  KernelAbi c0 = pick_abi("pick_mm_config0", {"tilec_cdiv(m, 128) * tilec_cdiv(n, 128)"},
+                          {path({{"pick_mm_config0_sm90a_v16", true}, {"pick_mm_config0_sm90a", false}}, 256, 8, 3,
+                                128 * 1024, "sm_90a", "sm90a-test"),
+                           path({{"pick_mm_config0_v16", true}, {"pick_mm_config0", false}}, 128, 4, 2, 64 * 1024)});
+  KernelAbi c2 = pick_abi("pick_mm_config2", {"tilec_cdiv(m, 64) * tilec_cdiv(n, 64)"},
+                          {path({{"pick_mm_config2_v16", true}, {"pick_mm_config2", false}}, 128, 4, 2, 16 * 1024)});
+  c2.host_asserts = {"(tilec_sym[1] <= INT64_C(1024))"};
+  KernelAbi c3 = pick_abi("pick_mm_config3", {"tilec_cdiv(m, 256) * tilec_cdiv(n, 128)"},
+                          {path({{"pick_mm_config3_v16", true}, {"pick_mm_config3", false}}, 384, 12, 4, 200 * 1024)});
+  c3.paths[0].persistent = true;
+  hc.abis = {c0, c2, c3};
+  hc.indices = {0, 2, 3};
+  hc.labels = {"BM=128, BN=128", "", "BM=64, BN=64, num_warps=4", "BM=256, BN=128, persistent=True"};
+  hc.work = {128 * 128, 64 * 64, 256 * 128};
+  hc.space = "0123456789abcdef";
+  // Device 0 ("Mock H100") by its name; device 1 ("Mock Other", 8.0, 66 SMs) by its numbers.
+  hc.tuning = {{"Mock H100", 90, 132, {{4096, 4096}, {128, 512}, {1024, 1024}}, {3, 2, 0}},
+               {"Mock A100 by numbers", 80, 66, {{1000, 1000}, {1001, 1000}, {100, 100}, {8192, 8192}}, {0, 2, 2, 3}}};
+  return hc;
+}
+
 int write_header(const HeaderInput& in, const std::string& out) {
   std::vector<std::string> names, errors;
   for (const KernelAbi& k : in.kernels) names.push_back(k.name);
@@ -203,6 +246,12 @@ int make_mock(const std::string& out) {
   // 13 bytes: not a multiple of 8, so the padding of the last word is exercised.
   in.image = std::string("\x50\xed\x55\xba\x01\x00\x10\x00" "tilec", 13);
   in.kernels = mock_abis();
+  // Every kernel has its one configuration, as the driver passes them; pick_mm has several.
+  for (const KernelAbi& k : in.kernels) in.configs.push_back({{k}, {0}, {""}, {1}, "", {}});
+  HeaderConfigs pick = pick_configs();
+  in.kernels.push_back(pick.abis[0]);
+  in.kernels.back().name = "pick_mm";
+  in.configs.push_back(pick);
   in.constants = {{"BLOCK", "128"}, {"SCALE", "0.5"}};
   return write_header(in, out);
 }

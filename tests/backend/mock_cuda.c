@@ -11,7 +11,9 @@ mock_state mock;
 static size_t param_sizes[MOCK_MAX_PARAMS];
 static int num_params;
 static int current_device;   /* -1: none */
-static int device_cc[4] = {90, 80, 90, 86};  /* compute capability of devices 0..3 */
+static int device_cc[MOCK_DEVICES] = {90, 80, 90, 86, 80, 90, 90, 90};
+static int device_limits[MOCK_DEVICES][3];   /* threads, CTAs, shared bytes per multiprocessor; 0: the H100's */
+static char device_names[MOCK_DEVICES][64];  /* "": the default name */
 static char missing_entry[64];               /* an entry the "image" does not have */
 static int ctx_stack[8];
 static int ctx_depth;
@@ -41,6 +43,15 @@ void mock_param_sizes(const size_t* sizes, int n) {
 }
 
 void mock_set_compute_capability(int device, int cc) { device_cc[device] = cc; }
+void mock_set_limits(int device, int threads, int ctas, int shared_bytes) {
+  device_limits[device][0] = threads;
+  device_limits[device][1] = ctas;
+  device_limits[device][2] = shared_bytes;
+}
+void mock_set_device_name(int device, const char* name) {
+  memset(device_names[device], 0, sizeof device_names[device]);
+  strncpy(device_names[device], name, sizeof device_names[device] - 1);
+}
 void mock_set_missing_entry(const char* name) {
   memset(missing_entry, 0, sizeof missing_entry);
   if (name) strncpy(missing_entry, name, sizeof missing_entry - 1);
@@ -178,13 +189,34 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType ty
 
 CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUdevice dev) {
   __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
+  if (dev < 0 || dev >= MOCK_DEVICES) return CUDA_ERROR_INVALID_DEVICE;
   if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR || attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) {
     mock.cc_queries++;
     *value = attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? device_cc[dev] / 10 : device_cc[dev] % 10;
     return CUDA_SUCCESS;
   }
+  if (attrib == CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR ||
+      attrib == CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR ||
+      attrib == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR) {
+    static const int h100[3] = {2048, 32, 233472};
+    int i = attrib == CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR  ? 0
+            : attrib == CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR ? 1
+                                                                          : 2;
+    mock.limit_queries++;
+    *value = device_limits[dev][i] ? device_limits[dev][i] : h100[i];
+    return CUDA_SUCCESS;
+  }
   if (attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
   *value = 132 / (dev + 1);  /* device 0: 132 SMs, device 1: 66 */
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
+  if (dev < 0 || dev >= MOCK_DEVICES || len < 1) return CUDA_ERROR_INVALID_VALUE;
+  mock.name_queries[dev]++;
+  strncpy(name, device_names[dev][0] ? device_names[dev] : dev == 0 ? "Mock H100" : "Mock Other", (size_t)len - 1);
+  name[len - 1] = 0;
   return CUDA_SUCCESS;
 }
 

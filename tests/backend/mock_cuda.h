@@ -1,7 +1,7 @@
 /* A fake CUDA driver for running generated headers on a machine without a GPU: the functions
-   the launch stubs call, recording what they were given. Devices are 0..3, each with one
-   context and a compute capability; fake streams name their device (mock_stream(dev)); the current context is device 0's
-   unless mock_set_current() says otherwise. */
+   the launch stubs call, recording what they were given. Devices are 0..MOCK_DEVICES-1, each with
+   one context, a compute capability, limits and a name; fake streams name their device
+   (mock_stream(dev)); the current context is device 0's unless mock_set_current() says otherwise. */
 #ifndef TILEC_MOCK_CUDA_H
 #define TILEC_MOCK_CUDA_H
 
@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 #define MOCK_MAX_PARAMS 32
+#define MOCK_DEVICES 8
 
 typedef struct mock_launch {
   char entry[64];             /* the CUkernel's entry name */
@@ -42,6 +43,8 @@ typedef struct mock_state {
   const void* last_image;
   mock_launch last;
   int last_attribute_value, last_attribute_device;
+  int name_queries[MOCK_DEVICES];  /* cuDeviceGetName calls per device */
+  int limit_queries;          /* attribute queries of the per-multiprocessor limits (threads, CTAs, shared) */
 } mock_state;
 
 extern mock_state mock;
@@ -51,8 +54,14 @@ void mock_reset(void);
 /* Sizes in bytes of the PTX parameters of the next launches, for copying them. */
 void mock_param_sizes(const size_t* sizes, int n);
 CUstream mock_stream(int device);
-/* Devices 0 and 2 are compute capability 9.0, device 1 8.0, device 3 8.6, unless set here. */
+/* Devices 0, 2 and 5..7 are compute capability 9.0, devices 1 and 4 8.0, device 3 8.6, unless
+   set here. Device d has 132 / (d + 1) multiprocessors. */
 void mock_set_compute_capability(int device, int cc);
+/* Per multiprocessor: at most `threads` threads, `ctas` CTAs and `shared_bytes` of shared memory
+   (by default an H100's: 2048, 32, 233472). */
+void mock_set_limits(int device, int threads, int ctas, int shared_bytes);
+/* What cuDeviceGetName gives: "Mock H100" for device 0, "Mock Other" for the others, unless set here. */
+void mock_set_device_name(int device, const char* name);
 /* cuLibraryGetKernel fails with CUDA_ERROR_NOT_FOUND for this name (NULL: none). */
 void mock_set_missing_entry(const char* name);
 void mock_set_current(int device); /* -1: no current context */

@@ -2,25 +2,20 @@
    of mock_cuda.c: argument checks, variant choice, PTX parameter packing, grids, loading,
    threads, several translation units. Valid C99 and C++17; compiled and run as both. */
 #include "mock_kernels.h"
+#include "mock_check.h"
 #include "mock_cuda.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond)                                                      \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                        \
-    }                                                                    \
-  } while (0)
+int mock_failures;
 
 /* From the other translation units. */
 const tilec_kernel_metadata* tu2_metadata(void);
 CUresult tu2_fill(CUdeviceptr out, int64_t value);
 const tilec_kernel_metadata* tu3_metadata(void);
+void test_choice(void);  /* mock_choice_test.c */
 
 static int64_t param_i64(int i) { int64_t v; memcpy(&v, mock.last.params[i], 8); return v; }
 static uint64_t param_u64(int i) { uint64_t v; memcpy(&v, mock.last.params[i], 8); return v; }
@@ -446,6 +441,7 @@ static void test_launch_divisors(void) {
 }
 
 int main(void) {
+  test_choice();  /* first: its forced launches fork before any choice is made */
   test_conversions();
   test_divisor_magic();
   test_launch_divisors();
@@ -457,7 +453,7 @@ int main(void) {
   test_fill_and_loading();
   test_threads();
   test_metadata();
-  if (failures) fprintf(stderr, "%d checks failed\n", failures);
+  if (mock_failures) fprintf(stderr, "%d checks failed\n", mock_failures);
   else printf("mock run test: all checks passed\n");
-  return failures ? 1 : 0;
+  return mock_failures ? 1 : 0;
 }

@@ -883,10 +883,14 @@ std::string define_tuning(const Public& pk) {
 
 // K_tilec_choose: the configuration a launch takes (docs/tuning.md): the one the environment
 // forces, else the tuning table's for the device, else the smallest estimate (tilec_estimate)
-// among the eligible ones, the first declared on a tie. -1 when none is eligible.
+// among the eligible ones, the first declared on a tie. -1 when none is eligible (or the forced
+// one is not). Like a launch of one configuration it touches the driver only when it must: not
+// when no configuration is eligible, nor when every eligible one has an empty grid (then the
+// first of them: the launch does nothing). *tilec_dev is the stream's device, asked when needed
+// (-1 until then).
 std::string define_choose(const Public& pk) {
   const Kernel& k = pk.k;
-  std::vector<std::string> ps = {"CUdevice tilec_dev", "const int64_t* tilec_sym"};
+  std::vector<std::string> ps = {"CUstream stream", "CUdevice* tilec_dev", "const int64_t* tilec_sym"};
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
   ps.push_back("int tilec_vec");
@@ -895,16 +899,39 @@ std::string define_choose(const Public& pk) {
   out += "  static int tilec_forced = -2;\n";
   out += fmt::format("  int tilec_ok[{}] = TILEC_ABI6_ZERO;\n", pk.labels.size());
   out += "  int64_t tilec_g[3], tilec_est, tilec_best_est = 0;\n  uint32_t tilec_grid[3];\n"
-         "  int tilec_c, tilec_best = -1;\n  const tilec_device_desc* tilec_d;\n";
+         "  int tilec_c, tilec_best = -1, tilec_empty = -1;\n  const tilec_device_desc* tilec_d;\n";
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
   out += "  (void)tilec_sym;\n  (void)tilec_vec;\n  *tilec_r = CUDA_SUCCESS;\n";
-  out += fmt::format("  tilec_c = tilec_forced_config(&tilec_forced, {});\n  if (tilec_c >= 0) return tilec_c;\n",
-                     c_string_literal("TILEC_CONFIG_" + k.sym));
   for (const Kernel& c : pk.configs)
     out += fmt::format("  tilec_ok[{}] = {};\n", c.index,
                        c.abi.host_asserts.empty() ? "1" : join(c.abi.host_asserts, " && "));
-  out += "  tilec_d = tilec_device(tilec_dev, tilec_r);\n  if (tilec_d == NULL) return -1;\n";
+  out += fmt::format("  tilec_c = tilec_forced_config(&tilec_forced, {});\n"
+                     "  if (tilec_c >= 0) return tilec_c < {} && tilec_ok[tilec_c] ? tilec_c : -1;\n",
+                     c_string_literal("TILEC_CONFIG_" + k.sym), pk.labels.size());
+  // Before the driver: whether any configuration is eligible and whether every eligible one's
+  // grid is empty (a grid with num_sms() needs the device: it counts as not empty).
+  std::vector<std::string> any;
+  for (const Kernel& c : pk.configs) any.push_back(fmt::format("tilec_ok[{}]", c.index));
+  out += "  if (!(" + join(any, " || ") + ")) return -1;\n";
+  bool sms = false;
+  for (const Kernel& c : pk.configs) sms = sms || c.abi.grid.uses_num_sms;
+  if (!sms) {
+    out += "  tilec_c = 0;\n";
+    for (const Kernel& c : pk.configs) {
+      out += fmt::format("  if (tilec_ok[{}]) {{\n    {}_tilec_grid_expr({});\n", c.index, c.sym,
+                         symbol_function_args(c, stub_extent, "", "tilec_g"));
+      out += fmt::format("    if (tilec_grid_to_u32(tilec_g, tilec_grid) != CUDA_SUCCESS || (tilec_grid[0] && tilec_grid[1] && tilec_grid[2])) tilec_c = 1;\n"
+                         "    else if (tilec_empty < 0) tilec_empty = {};\n  }}\n",
+                         c.index);
+    }
+    out += "  if (!tilec_c) return tilec_empty;\n";
+  }
+  out += "  if (*tilec_dev < 0) {\n"
+         "    *tilec_r = tilec_stream_device(stream, tilec_dev);\n"
+         "    if (*tilec_r != CUDA_SUCCESS) return -1;\n"
+         "  }\n"
+         "  tilec_d = tilec_device(*tilec_dev, tilec_r);\n  if (tilec_d == NULL) return -1;\n";
   if (pk.tuning && !pk.tuning->empty()) {
     out += fmt::format("  tilec_c = tilec_tuned_config({0}_tilec_tuning, {1}, tilec_d, tilec_sym, {2}, tilec_ok, {3});\n"
                        "  if (tilec_c >= 0) return tilec_c;\n",
@@ -970,14 +997,12 @@ std::string define_run(const Public& pk) {
     out += "  tilec_sym[0] = 0;\n";
   }
   if (pk.choose) {
-    std::vector<std::string> args = {"tilec_dev", "tilec_sym"};
+    std::vector<std::string> args = {"stream", "&tilec_dev", "tilec_sym"};
     for (const AbiParam* s : k.scalars)
       if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
     args.push_back("tilec_vec");
     args.push_back("&tilec_r");
     out += fmt::format("  if (config < 0) {{\n"
-                       "    tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
-                       "    if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
                        "    config = {}_tilec_choose({});\n"
                        "    if (config < 0) return tilec_r != CUDA_SUCCESS ? tilec_r : CUDA_ERROR_INVALID_VALUE;\n"
                        "  }}\n",
@@ -1018,7 +1043,7 @@ std::string define_config_function(const Public& pk) {
   for (const std::string& d : a.dim_symbols) dims.push_back(d);
   if (dims.empty()) dims.push_back("0");
   out += fmt::format("  const int64_t tilec_sym[{}] = {{{}}};\n", dims.size(), join(dims, ", "));
-  out += "  CUdevice tilec_dev = 0;\n  CUresult tilec_r = CUDA_SUCCESS;\n  (void)stream;\n  (void)tilec_dev;\n"
+  out += "  CUdevice tilec_dev = -1;\n  CUresult tilec_r = CUDA_SUCCESS;\n  (void)stream;\n  (void)tilec_dev;\n"
          "  (void)tilec_r;\n  (void)tilec_sym;\n";
   for (const AbiParam* s : k.scalars)
     if (!pk.choose || !is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
@@ -1029,14 +1054,12 @@ std::string define_config_function(const Public& pk) {
                        c.host_asserts.empty() ? "1" : "(" + join(c.host_asserts, " && ") + ")", pk.configs[0].index);
     return out;
   }
-  std::vector<std::string> args = {"tilec_dev", "tilec_sym"};
+  std::vector<std::string> args = {"stream", "&tilec_dev", "tilec_sym"};
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
   args.push_back("1");
   args.push_back("&tilec_r");
-  out += fmt::format("  if (tilec_stream_device(stream, &tilec_dev) != CUDA_SUCCESS) return -1;\n"
-                     "  return {}_tilec_choose({});\n}}\n\n",
-                     k.sym, join(args, ", "));
+  out += fmt::format("  return {}_tilec_choose({});\n}}\n\n", k.sym, join(args, ", "));
   return out;
 }
 

@@ -670,8 +670,10 @@ static inline int64_t tilec_log2_q8(int64_t x) {
 /* The configuration a tuning table gives extents `sym` on device `d`: its section for the device
    (the same name, else the same compute capability and multiprocessor count), the row with the
    same extents, else the nearest row in log2 space (the sum of squared differences of 256 log2 x
-   per symbol); only rows whose configuration is eligible (ok[config] != 0, config < num_configs)
-   count. -1 when there is no section or no such row. */
+   per symbol, tilec_log2_q8; the first such row on a tie); only rows whose configuration is
+   eligible (ok[config] != 0, config < num_configs) count. -1 when there is no section or no such
+   row. The exact row is looked for first: extents that differ by less than the log2 resolution
+   (1000 and 1001) are at distance 0 too. */
 static inline int tilec_tuned_config(const tilec_tuning_section* sections, int num_sections,
                                      const tilec_device_desc* d, const int64_t* sym, int num_symbols,
                                      const int* ok, int num_configs) {
@@ -683,6 +685,14 @@ static inline int tilec_tuned_config(const tilec_tuning_section* sections, int n
   for (i = 0; i < num_sections && s == NULL; ++i)
     if (sections[i].compute_capability == d->compute_capability && sections[i].sms == d->sms) s = &sections[i];
   if (s == NULL) return -1;
+  for (i = 0; i < s->num_rows; ++i) {
+    const int64_t* row = &s->extents[(size_t)i * (size_t)num_symbols];
+    int c = s->configs[i];
+    if (c < 0 || c >= num_configs || !ok[c]) continue;
+    j = 0;
+    while (j < num_symbols && row[j] == sym[j]) ++j;
+    if (j == num_symbols) return c;
+  }
   for (i = 0; i < s->num_rows; ++i) {
     const int64_t* row = &s->extents[(size_t)i * (size_t)num_symbols];
     int64_t distance = 0;
