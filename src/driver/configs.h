@@ -1,8 +1,9 @@
-// A kernel's configurations (language.md §3.6): each entry of `configs=[config(...), ...]` is the
-// main module re-checked with the configuration's constants as -D values, for that kernel only,
-// with its @kernel options set; its tile IR is a function of its own, named `<kernel>_config<i>`,
-// which the backend compiles beside the others into the one image. A configuration that fails
-// to check, to build its IR or to lower for a target is left out with -Wconfig.
+// A kernel's configurations (language.md §3.5, "Configurations"): each entry of
+// `configs=[config(...), ...]` is the main module re-checked with the configuration's constants
+// as -D values, for that kernel only, with its @kernel options set; its tile IR is a function of
+// its own, named `<kernel>_config<i>`, which the backend compiles beside the others into the one
+// image. A configuration that fails to check, to build its IR or to lower for a target is left
+// out with -Wconfig.
 #pragma once
 
 #include <memory>

@@ -27,8 +27,8 @@ struct HeaderTuningSection {
   std::vector<int> configs;
 };
 
-/// A kernel's configurations (language.md §3.6), beside its HeaderInput::kernels entry. Without
-/// configs= a kernel has one: index 0, label "", its own KernelAbi.
+/// A kernel's configurations (language.md §3.5, "Configurations"), beside its HeaderInput::kernels
+/// entry. Without configs= a kernel has one: index 0, label "", its own KernelAbi.
 struct HeaderConfigs {
   std::vector<KernelAbi> abis;       ///< per configuration built; abis[i].name is its entries' base name
   std::vector<int> indices;          ///< per configuration built: its index in configs=, increasing
