@@ -3,22 +3,30 @@
 
     gen.py --seed N [-o FILE]        one file of 1 to 3 kernels (stdout without -o)
     gen.py --seeds A B --dir DIR     files DIR/gen_A.tile ... DIR/gen_{B-1}.tile
+    gen.py --histogram A B           how many kernels of seeds A..B-1 hold each construct
 
 Each file starts with a `# difftest:` line giving the extents of its dimension symbols and
 the values of its integer scalars, which tilec-difftest reads. The kernels are weighted
 toward what lowers in different ways: loads at tile indices and at element offsets (negative,
 past the end, unaligned), padding values, transposed loads (order=), elementwise arithmetic
-and casts across dtypes, broadcasts, reductions and scans on each axis, where, mma loops
-(ragged K, operands at offsets, f32 and i32 accumulators), gather/scatter/atomics/histogram,
-early returns and nested loops with break and continue.
+and casts across every dtype but the restricted ones, math functions, broadcasts, reductions
+and scans on each axis (keepdims too), where, mma loops (ragged K, operands at offsets, f32,
+f16, i32 and f64 accumulators, tf32 operands, bias epilogues), batched mma on 3-D tiles, 3-D
+tiles, shape operations and bitcast (gen_shape.py), gather/scatter/atomics/histogram, early
+returns, nested loops with break and continue, `while` loops carrying tiles, persistent
+num_sms() grids. Each kernel is tagged with the constructs it holds (generate_tagged; the
+GPU campaign's summary counts launches per tag); the weights give every tag at least about
+one kernel in 15 seeds (docs/robustness.md, "Differential testing").
 
 Rules that keep every kernel deterministic and its results comparable bit for bit:
 - a CTA stores only the tiles at its own tile index (bid), so no two CTAs write one element,
   except through integer atomics (commutative) whose old values are never read;
 - scatters write distinct positions of the CTA's own tile; kernels read only inputs;
 - no integer // or % by a value that can be 0 (divisors are `(e & 3) + 1`), no 0 ** -n;
-- float products of many values are avoided (prod and cumprod only on integers), so sums of
-  the small dyadic inputs stay exact in any order.
+- float products of many values are avoided (cumprod over floats only of powers of two; f16
+  accumulators only of integer operands), so sums of the small dyadic inputs stay exact in
+  any order;
+- a NaN made by a bitcast from an integer is never bitcast back (gen_shape.py says why).
 Every generated file must compile with tilec: an error on one is a generator bug or a
 compiler bug, and either is a finding.
 """
@@ -26,7 +34,7 @@ import argparse
 import os
 import random
 
-from gen_dtypes import DTYPE_WEIGHTS, DTYPES, Expr, is_float, is_int, paren
+from gen_dtypes import DTYPE_WEIGHTS, Expr, is_float, is_int, paren
 import gen_3d
 import gen_shape
 
@@ -457,13 +465,31 @@ def generate_tagged(seed):
     return text, {k: sorted(v) for k, v in g.tags.items()}
 
 
+def histogram(first, end):
+    """Per construct tag, the number of kernels of seeds first..end-1 that hold it, rarest
+    first, as text."""
+    counts, kernels = {}, 0
+    for seed in range(first, end):
+        for tags in generate_tagged(seed)[1].values():
+            kernels += 1
+            for t in tags:
+                counts[t] = counts.get(t, 0) + 1
+    lines = [f"{end - first} seeds, {kernels} kernels"]
+    lines += [f"{n:6d}  {t}" for t, n in sorted(counts.items(), key=lambda tn: (tn[1], tn[0]))]
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int)
     ap.add_argument("-o", "--output")
     ap.add_argument("--seeds", type=int, nargs=2, metavar=("FIRST", "END"))
     ap.add_argument("--dir")
+    ap.add_argument("--histogram", type=int, nargs=2, metavar=("FIRST", "END"))
     args = ap.parse_args()
+    if args.histogram:
+        print(histogram(*args.histogram), end="")
+        return
     if args.seeds:
         os.makedirs(args.dir or ".", exist_ok=True)
         for s in range(*args.seeds):

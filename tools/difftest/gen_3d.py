@@ -57,7 +57,6 @@ def kernel_mma_batched(g, name):
     """acc = mma(a, b, acc) on (1, M, K) tiles over a K loop, one batch entry per grid row: B
     stored K-major or N-major (a transposed view), A at tile indices or at offsets; a third
     are shaped for the tma_wgmma path (64- or 128-row tiles, extents multiples of 8)."""
-    g.tag("mma-batched")
     tma = g.r.random() < 0.35
     z = g.dim(f"z_{name}", 1, 4)
     if tma:

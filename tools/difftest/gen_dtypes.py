@@ -8,7 +8,6 @@ FLOATS = ["f32", "f16", "bf16", "f64"]
 # loads, packed conversions); the 16- and 64-bit integers and f64 still in every campaign.
 DTYPE_WEIGHTS = [("i8", 2), ("i16", 1), ("i32", 2), ("i64", 1.5), ("u8", 2), ("u16", 1), ("u32", 1), ("u64", 1),
                  ("f32", 2.5), ("f16", 2.5), ("bf16", 2), ("f64", 1.5), ("bool", 1.5)]
-DTYPES = [d for d, _ in DTYPE_WEIGHTS]
 # bitcast's partners: the dtypes of each width (language.md §7.5; bool has none).
 SAME_WIDTH = {1: ["i8", "u8"], 2: ["i16", "u16", "f16", "bf16"], 4: ["i32", "u32", "f32"], 8: ["i64", "u64", "f64"]}
 
