@@ -48,7 +48,8 @@ def kernel_tile3d(g, name):
     g.emit(f"store(red, index=(bid(0), bid(1), bid(2)), tile={red}(y, axis={axis}, keepdims=True))")
     scan = "cumsum" if is_float(acc) else g.pick("cumsum", "cumprod")
     g.tag(scan)
-    g.emit(f"store(scan, index=(bid(0), bid(1), bid(2)), tile={scan}(y, axis={g.r.randrange(3) - 3 * g.r.randrange(2)}))")
+    scan_axis = g.r.randrange(3) - 3 * g.r.randrange(2)  # negative axes count from the end
+    g.emit(f"store(scan, index=(bid(0), bid(1), bid(2)), tile={scan}(y, axis={scan_axis}))")
     g.tag("permute")
     g.emit(f"store(pt, index=({', '.join(f'bid({p})' for p in perm)}), tile=permute(x, {perm}))")
 

@@ -41,6 +41,12 @@ def kernel_shape(g, name):
     g.emit(f"store(out, index=(bid(0), bid(1)), tile={t.name})")
 
 
+def renamed(t, out, lines):
+    """`lines`, after which the chain's tile is `out`."""
+    t.name = out
+    return lines
+
+
 def other(g, t, d):
     """The second operand of a cat: the tile `w`, as the chain's dtype."""
     if t.dtype == d:
@@ -76,9 +82,7 @@ def step_halves(g, t, k, bm, bn, d):
     for p, (r, c) in enumerate(picks):
         lines.append(f"{out}{p} = {out}c.extract(({r}, {c}), ({piece[0]}, {piece[1]}))" if g.r.random() < 0.5 else
                      f"{out}{p} = extract({out}c, index=({r}, {c}), shape=({piece[0]}, {piece[1]}))")
-    lines.append(f"{out} = cat({out}0, {out}1, axis={split})")
-    t.name = out
-    return lines
+    return renamed(t, out, lines + [f"{out} = cat({out}0, {out}1, axis={split})"])
 
 
 def step_reshape_transpose(g, t, k, bm, bn, d):
@@ -88,9 +92,8 @@ def step_reshape_transpose(g, t, k, bm, bn, d):
     rows = g.pick(*[1 << e for e in range(size.bit_length()) if (1 << e) <= size])
     out = f"r{k}"
     tr = g.pick(f"transpose({out}a)", f"{out}a.transpose()", f"permute({out}a, (1, 0))")
-    lines = [f"{out}a = reshape({t.name}, ({rows}, {size // rows}))", f"{out} = {tr}.reshape(({bm}, {bn}))"]
-    t.name = out
-    return lines
+    return renamed(t, out, [f"{out}a = reshape({t.name}, ({rows}, {size // rows}))",
+                            f"{out} = {tr}.reshape(({bm}, {bn}))"])
 
 
 def step_permute_3d(g, t, k, bm, bn, d):
@@ -99,9 +102,8 @@ def step_permute_3d(g, t, k, bm, bn, d):
     shape = (2, bm // 2, bn) if bm >= 2 and g.r.random() < 0.5 else (bm, 2, bn // 2)
     perm = g.pick((1, 0, 2), (2, 1, 0), (0, 2, 1), (1, 2, 0), (2, 0, 1))
     out = f"p{k}"
-    lines = [f"{out}a = reshape({t.name}, {shape})", f"{out} = permute({out}a, {perm}).reshape(({bm}, {bn}))"]
-    t.name = out
-    return lines
+    return renamed(t, out, [f"{out}a = reshape({t.name}, {shape})",
+                            f"{out} = permute({out}a, {perm}).reshape(({bm}, {bn}))"])
 
 
 def step_flatten(g, t, k, bm, bn, d):
@@ -126,9 +128,8 @@ def step_broadcast(g, t, k, bm, bn, d):
     g.tag("expand-broadcast")
     out = f"e{k}"
     ex = g.pick(f"expand_dims({t.name}, 0)", f"{t.name}[None, :, :]", f"{t.name}.expand_dims(-3)")
-    lines = [f"{out}a = broadcast_to({ex}, (2, {bm}, {bn}))", f"{out} = {g.pick('max', 'min')}({out}a, axis=0)"]
-    t.name = out
-    return lines
+    return renamed(t, out, [f"{out}a = broadcast_to({ex}, (2, {bm}, {bn}))",
+                            f"{out} = {g.pick('max', 'min')}({out}a, axis=0)"])
 
 
 def step_extract_row(g, t, k, bm, bn, d):
@@ -140,9 +141,8 @@ def step_extract_row(g, t, k, bm, bn, d):
     else:
         piece, index = f"(1, {bn})", f"({g.r.randrange(bm)}, 0)"
     op = "^" if t.dtype == "bool" else g.pick("-", "+", "*") if is_float(t.dtype) else g.pick("-", "+", "^", "&")
-    lines = [f"{out}a = extract({t.name}, index={index}, shape={piece})", f"{out} = {t.name} {op} {out}a"]
-    t.name = out
-    return lines
+    return renamed(t, out, [f"{out}a = extract({t.name}, index={index}, shape={piece})",
+                            f"{out} = {t.name} {op} {out}a"])
 
 
 def step_bitcast(g, t, k, bm, bn, d):
