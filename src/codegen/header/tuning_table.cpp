@@ -57,7 +57,7 @@ class TableParser {
   void kernel(const std::vector<Token>& ts);
   void space(const std::vector<Token>& ts);
   void symbols(const std::vector<Token>& ts);
-  void config(const std::vector<Token>& ts);
+  void config(const std::vector<Token>& ts, const std::string& comment);
   void gpu(const std::vector<Token>& ts, const std::string& comment);
   void row(const std::vector<Token>& ts, const std::string& comment);
 
@@ -177,7 +177,7 @@ void TableParser::directive(const std::vector<Token>& ts, const std::string& com
   if (d.text == "kernel") return kernel(ts);
   if (d.text == "space") return space(ts);
   if (d.text == "symbols") return symbols(ts);
-  config(ts);
+  config(ts, comment);
 }
 
 bool TableParser::shaped(const std::vector<Token>& ts, std::initializer_list<bool> quoted, std::string_view form) {
@@ -252,7 +252,7 @@ void TableParser::symbols(const std::vector<Token>& ts) {
 }
 
 // config INDEX "LABEL"
-void TableParser::config(const std::vector<Token>& ts) {
+void TableParser::config(const std::vector<Token>& ts, const std::string& comment) {
   if (!shaped(ts, {false, false, true}, kConfigForm)) return;
   std::optional<int64_t> index = integer(ts[1], 0, INT32_MAX, "a configuration index");
   if (!index) return;
@@ -261,7 +261,7 @@ void TableParser::config(const std::vector<Token>& ts) {
     DiagnosticEngine::note(d, it->second, "the first is here");
     return;
   }
-  t_.configs.push_back({int(*index), ts[2].text, span(ts), ts[1].range});
+  t_.configs.push_back({int(*index), ts[2].text, comment, span(ts), ts[1].range});
 }
 
 // gpu "NAME" cc MAJOR.MINOR sms COUNT
@@ -373,7 +373,7 @@ std::string write_tuning_table(const TuningTable& t) {
   std::vector<const TuningConfig*> configs;
   for (const TuningConfig& c : t.configs) configs.push_back(&c);
   std::stable_sort(configs.begin(), configs.end(), [](auto* a, auto* b) { return a->index < b->index; });
-  for (const TuningConfig* c : configs) out += fmt::format("config {} {}\n", c->index, quoted(c->label));
+  for (const TuningConfig* c : configs) out += with_comment(fmt::format("config {} {}", c->index, quoted(c->label)), c->comment);
   for (const TuningSection& s : t.sections) {
     out += with_comment(fmt::format("\ngpu {} cc {}.{} sms {}", quoted(s.gpu), s.cc / 10, s.cc % 10, s.sms), s.comment);
     for (const TuningRow& r : s.rows) {

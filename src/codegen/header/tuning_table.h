@@ -41,6 +41,7 @@ struct TuningSection {
 struct TuningConfig {
   int index = 0;
   std::string label;
+  std::string comment;        ///< text after '#' on the line, trimmed
   SourceRange range;
   SourceRange index_range;
 };

@@ -26,13 +26,15 @@ const char* const kTable =
     "\t1 0 0 2\r\n";
 
 // Parses `text` as the file t.tuning; fills `out` with each diagnostic as
-// "LINE:COL: severity: message" (notes after their diagnostic), "0:0" for the whole file.
+// "LINE:COL: severity: message" (notes after their diagnostic), "file: ..." for the whole file.
 std::optional<TuningTable> parse(const std::string& text, std::vector<std::string>& out) {
   SourceManager sm;
   DiagnosticEngine diag(sm);
   std::optional<TuningTable> t = parse_tuning_table(sm.add("t.tuning", text), diag);
   auto line = [](const Diagnostic& d, const char* sev) {
-    return std::to_string(d.range.begin.line) + ":" + std::to_string(d.range.begin.col) + ": " + sev + ": " + d.message;
+    std::string at = d.range.is_whole_file() ? "file"
+                                              : std::to_string(d.range.begin.line) + ":" + std::to_string(d.range.begin.col);
+    return at + ": " + sev + ": " + d.message;
   };
   for (const Diagnostic& d : diag.diagnostics()) {
     out.push_back(line(d, d.severity == Severity::Error ? "error" : "warning"));
@@ -139,7 +141,7 @@ TEST_CASE("the writer puts config lines in index order and writes a kernel witho
   TuningTable t;
   t.kernel = "scale";
   t.space = "0123456789abcdef";
-  t.configs = {{2, "B=2", {}, {}}, {0, "", {}, {}}};
+  t.configs = {{2, "B=2", "", {}, {}}, {0, "", "", {}, {}}};
   t.sections.push_back({"NVIDIA A100-SXM4-80GB", 80, 108, {{{}, 2, "", {}, {}}}, "", {}});
   std::string text = write_tuning_table(t);
   CHECK(text ==
@@ -155,7 +157,7 @@ TEST_CASE("the writer puts config lines in index order and writes a kernel witho
 
 TEST_CASE("the first line must name the format and its version", "[tuning]") {
   CHECK(errors_of("", false) == std::vector<std::string>{
-                                    "0:0: error: the file has no 'tilec-tuning 1' line: it is not a tuning table"});
+                                    "file: error: the file has no 'tilec-tuning 1' line: it is not a tuning table"});
   CHECK(errors_of("# only a comment\n\n", false).size() == 1);
   CHECK(errors_of("\n  kernel matmul_bt\nspace x\n", false) ==
         std::vector<std::string>{
@@ -170,8 +172,8 @@ TEST_CASE("the first line must name the format and its version", "[tuning]") {
 TEST_CASE("kernel, space and symbols are given once each, before the first gpu line", "[tuning]") {
   CHECK(errors_of("", false).size() == 1);
   CHECK(errors_of("tilec-tuning 1\n", false) ==
-        std::vector<std::string>{"0:0: error: the table has no 'kernel' line", "0:0: error: the table has no 'space' line",
-                                 "0:0: error: the table has no 'symbols' line"});
+        std::vector<std::string>{"file: error: the table has no 'kernel' line", "file: error: the table has no 'space' line",
+                                 "file: error: the table has no 'symbols' line"});
   CHECK(errors_of("kernel other\n") ==
         std::vector<std::string>{"7:1: error: a second 'kernel' line", "2:1: note: the first is here"});
   CHECK(errors_of("symbols M N\n") ==
