@@ -66,8 +66,9 @@ def tilec_flags(a):
     return flags + (["--prefix", a.prefix] if a.prefix else [])
 
 
-def mib(n):
-    return f"{n / (1 << 20):.1f} MiB"
+def human_bytes(n):
+    """Bytes for people: KiB under a MiB, else MiB."""
+    return f"{n / 1024:.1f} KiB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MiB"
 
 
 def print_plan(kernel, shapes, reps):
@@ -81,15 +82,15 @@ def print_plan(kernel, shapes, reps):
     largest = 0
     for s in shapes:
         values = dict(zip(kernel.symbols, s.extents(kernel.symbols)))
-        arrays = [(p.name, p.nbytes(values)) for p in kernel.arrays]
+        arrays = [(f"{p.name} {p.dtype}{p.extents(values)}", p.nbytes(values)) for p in kernel.arrays]
         total = sum(n for _, n in arrays)
         largest = max(largest, total)
         flush = "flushed before each call" if total < tune_bench.L2_BYTES else "not flushed (larger than L2)"
         print(f"shape {s.path}:{s.line}: {s.text(kernel.symbols + list(kernel.scalars))}: " +
-              ", ".join(f"{n} {mib(b)}" for n, b in arrays) + f"; {mib(total)}, L2 {flush}")
+              ", ".join(f"{n} {human_bytes(b)}" for n, b in arrays) + f"; {human_bytes(total)}, L2 {flush}")
     n = len(shapes) * len(kernel.configs)
     print(f"plan: {len(shapes)} shapes x {len(kernel.configs)} configurations = {n} timings of {reps} calls; "
-          f"at most {mib(largest)} of arrays at a time, plus {mib(tune_bench.FLUSH_BYTES)} to flush L2")
+          f"at most {human_bytes(largest)} of arrays at a time, plus {human_bytes(tune_bench.FLUSH_BYTES)} to flush L2")
 
 
 def report(shape_text, results):

@@ -100,9 +100,9 @@ def check(shape, results):
             reference = (r.index, got)
             continue
         for (p, _, _), ref, out in zip(shape.outputs(), reference[1], got):
-            why = tune_data.compare(p.dtype, ref, out)
+            why = tune_data.compare(p.dtype, ref, out, f"configuration {reference[0]}")
             if why:
-                r.status, r.reason = "disagrees", f"{p.name}: {why} (configuration {reference[0]})"
+                r.status, r.reason = "disagrees", f"{p.name}: {why}"
                 break
 
 

@@ -122,8 +122,11 @@ class Driver:
         self.check(self.lib.cuEventRecord(e, self.stream), "cuEventRecord")
 
     def elapsed_ms(self, start, end):
+        # CUDA 12.8 added cuEventElapsedTime_v2 (what cuda.h of 13.0 calls cuEventElapsedTime);
+        # older drivers have only the first version.
+        fn = getattr(self.lib, "cuEventElapsedTime_v2", None) or self.lib.cuEventElapsedTime
         ms = c_float()
-        self.check(self.lib.cuEventElapsedTime(byref(ms), start, end), "cuEventElapsedTime")
+        self.check(fn(byref(ms), start, end), "cuEventElapsedTime")
         return ms.value
 
     def destroy_event(self, e):

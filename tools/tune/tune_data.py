@@ -115,29 +115,32 @@ def _f8_all(dtype):
             yield b, sign * (1 + man / (1 << mbits)) * 2.0 ** (exp - bias)
 
 
-def compare(dtype, reference, candidate):
-    """None when `candidate` (bytes of an output) agrees with `reference` within the dtype's
-    tolerance, else a sentence saying where and by how much it does not."""
+def compare(dtype, reference, candidate, reference_name):
+    """None when `candidate` (bytes of an output) agrees with `reference` (the output of
+    `reference_name`) within the dtype's tolerance, else a sentence saying where and by how
+    much it does not."""
     if reference == candidate:
         return None
     tol = TOLERANCE.get(dtype)
     if tol is None:
         first = next(i for i, (a, b) in enumerate(zip(reference, candidate)) if a != b)
-        return f"differs at byte {first} (exact dtype {dtype})"
+        return f"byte {first} differs from {reference_name}'s (dtype {dtype}: no tolerance)"
     if numpy is not None and dtype in _NUMPY_TYPES:
-        return _compare_numpy(dtype, reference, candidate, tol)
+        return _compare_numpy(dtype, reference, candidate, tol, reference_name)
     ref, got = decode(dtype, reference), decode(dtype, candidate)
-    scale = max((abs(x) for x in ref if math.isfinite(x)), default=0.0) or 1.0
-    worst, where = 0.0, 0
     for i, (a, b) in enumerate(zip(ref, got)):
         if math.isnan(a) != math.isnan(b) or (math.isinf(a) or math.isinf(b)) and a != b:
-            return f"element {i} is {b}, configuration 0 gives {a}"
-        if math.isfinite(a) and abs(a - b) > worst:
-            worst, where = abs(a - b), i
-    if worst > tol * scale:
-        return (f"element {where} is {got[where]:.6g}, configuration 0 gives {ref[where]:.6g} "
-                f"(off by {worst / scale:.3g} of the largest magnitude {scale:.3g}; tolerance {tol:g})")
+            return f"element {i} is {b}, {reference_name} gives {a}"
+    scale = max((abs(x) for x in ref if math.isfinite(x)), default=0.0) or 1.0
+    for i, (a, b) in enumerate(zip(ref, got)):
+        if math.isfinite(a) and abs(a - b) > tol * scale:
+            return _off(i, b, a, scale, tol, reference_name)
     return None
+
+
+def _off(i, got, ref, scale, tol, reference_name):
+    return (f"element {i} is {got:.6g}, {reference_name} gives {ref:.6g} (off by {abs(got - ref) / scale:.3g} "
+            f"of the largest magnitude {scale:.3g}; tolerance {tol:g})")
 
 
 _NUMPY_TYPES = {"f32": "<f4", "tf32": "<f4", "f64": "<f8", "f16": "<f2", "bf16": None}
@@ -149,20 +152,18 @@ def _numpy_floats(dtype, data):
     return numpy.frombuffer(data, _NUMPY_TYPES[dtype]).astype(numpy.float64)
 
 
-def _compare_numpy(dtype, reference, candidate, tol):
-    """compare() for float dtypes, vectorized: the same verdicts."""
+def _compare_numpy(dtype, reference, candidate, tol, reference_name):
+    """compare() for float dtypes, vectorized: the same verdicts and messages."""
     ref, got = _numpy_floats(dtype, reference), _numpy_floats(dtype, candidate)
     bad = (numpy.isnan(ref) != numpy.isnan(got)) | ((numpy.isinf(ref) | numpy.isinf(got)) & (ref != got))
     if bad.any():
         i = int(numpy.argmax(bad))
-        return f"element {i} is {got[i]}, configuration 0 gives {ref[i]}"
+        return f"element {i} is {got[i]}, {reference_name} gives {ref[i]}"
     finite = numpy.isfinite(ref)
     scale = float(numpy.abs(ref[finite]).max()) if finite.any() else 0.0
     scale = scale or 1.0
-    diff = numpy.where(finite, numpy.abs(ref - got), 0.0)
-    where = int(numpy.argmax(diff))
-    worst = float(diff[where])
-    if worst > tol * scale:
-        return (f"element {where} is {got[where]:.6g}, configuration 0 gives {ref[where]:.6g} "
-                f"(off by {worst / scale:.3g} of the largest magnitude {scale:.3g}; tolerance {tol:g})")
+    off = finite & (numpy.abs(ref - got) > tol * scale)
+    if off.any():
+        i = int(numpy.argmax(off))
+        return _off(i, float(got[i]), float(ref[i]), scale, tol, reference_name)
     return None

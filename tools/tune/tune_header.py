@@ -165,7 +165,10 @@ def kernel_symbols(header):
 
 def load_kernel(library, header, name):
     """The kernel `name` (its name in the source; None: the header's only kernel) of `library`."""
-    lib = ctypes.CDLL(os.path.abspath(library))
+    try:
+        lib = ctypes.CDLL(os.path.abspath(library))
+    except OSError as e:
+        raise ToolError(f"cannot load the compiled header: {e}") from e
     kernels = [Kernel(lib, sym, MetadataV5.in_dll(lib, sym + "_metadata")) for sym in kernel_symbols(header)]
     if name is None and len(kernels) == 1:
         return kernels[0]

@@ -20,8 +20,9 @@ class Shape:
         self.values = {}   # name -> the value's text
         self.columns = {}  # name -> 1-based column of NAME
 
-    def where(self, name=None):
-        return f"{self.path}:{self.line}:{self.columns[name] if name else 1}"
+    def first_column(self):
+        """The column of the line's first NAME=VALUE, where errors about the whole line point."""
+        return min(self.columns.values())
 
     def extents(self, symbols):
         """The extents of `symbols` (validated by check_shapes), in their order."""
@@ -75,7 +76,7 @@ def check_shapes(shapes, symbols, scalars):
         for name in list(symbols) + list(scalars):
             if name not in s.values:
                 what = "dimension symbol" if name in symbols else "scalar parameter"
-                raise _error(s.path, s.line, 1, f"the shape gives no value for the kernel's {what} '{name}'")
+                raise _error(s.path, s.line, s.first_column(), f"the shape gives no value for the kernel's {what} '{name}'")
         for name in symbols:
             if not re.fullmatch(r"[0-9]+", s.values[name]):
                 raise _error(s.path, s.line, s.columns[name] + len(name) + 1,
@@ -86,7 +87,7 @@ def check_shapes(shapes, symbols, scalars):
                              f"'{s.values[name]}' is not a value of {name}'s dtype {dtype}")
         key = tuple(s.extents(symbols))
         if key in seen:
-            raise _error(s.path, s.line, 1, f"the same extents as line {seen[key]}: "
+            raise _error(s.path, s.line, s.first_column(), f"the same extents as line {seen[key]}: "
                          "a table has one row per shape")
         seen[key] = s.line
 
