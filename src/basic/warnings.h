@@ -21,6 +21,8 @@ namespace tilec {
     "a by_target() value that no code of the build uses (the portable path takes the oldest target's)") \
   X(Cluster, "cluster", true,                                                                      \
     "cluster=2 on a kernel the tma_wgmma path cannot run in clusters of two CTAs")                 \
+  X(Config, "config", true,                                                                        \
+    "a configuration of configs= that fails to check or build is left out of the image")          \
   X(Consumers, "consumers", true,                                                                  \
     "consumers= on a kernel the tma_wgmma path cannot run with that many consumer warpgroups")     \
   X(GridAxis, "grid-axis", true,                                                                   \

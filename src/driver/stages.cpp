@@ -143,7 +143,7 @@ void Compilation::parse() {
 }
 
 bool Compilation::check(const OutputKind& kind) {
-  CheckOptions check_opts{opts.defines, opts.include_dirs};
+  CheckOptions check_opts{opts.defines, opts.include_dirs, ""};
   {
     StageTimer timer("check", opts.input);
     check_program(sm, diag, check_opts, std::move(module), program);
@@ -163,6 +163,16 @@ bool Compilation::check(const OutputKind& kind) {
 // output: each function carries its signature (ir/signature.h).
 bool Compilation::build_ir() {
   for (const KernelInfo& k : program.kernels) {
+    KernelGroup group{k.name, &k, kernels.size(), 1, {0}, {""}, 1};
+    if (!k.configs.empty()) {
+      group.indices.clear();
+      group.labels.clear();
+      bool built = build_config_functions(*this, k, group, kernels);
+      groups.push_back(std::move(group));
+      if (!built) return false;
+      continue;
+    }
+    groups.push_back(std::move(group));
     {
       StageTimer timer("build-ir", k.name);
       kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
@@ -194,15 +204,35 @@ bool Compilation::optimize() {
   return true;
 }
 
+codegen::BackendOptions Compilation::backend_options(bool lower_only) const {
+  return codegen::BackendOptions{.fast_math = opts.fast_math,
+                                 .fmad = opts.fmad,
+                                 .lineinfo = opts.lineinfo,
+                                 .device_asserts = opts.device_asserts,
+                                 .jobs = opts.jobs,
+                                 .print_after_all = opts.print_after_all,
+                                 .lower_only = lower_only};
+}
+
+std::vector<KernelAbi> Compilation::public_abis() const {
+  std::vector<KernelAbi> out;
+  for (const KernelGroup& g : groups) {
+    out.push_back(code.abis[g.first]);
+    out.back().name = g.name;
+  }
+  return out;
+}
+
+std::vector<const ir::Function*> Compilation::public_functions() const {
+  std::vector<const ir::Function*> out;
+  for (const KernelGroup& g : groups) out.push_back(kernels[g.first].get());
+  return out;
+}
+
 bool Compilation::lower(bool lower_only) {
-  codegen::BackendOptions bo{.fast_math = opts.fast_math,
-                             .fmad = opts.fmad,
-                             .lineinfo = opts.lineinfo,
-                             .device_asserts = opts.device_asserts,
-                             .jobs = opts.jobs,
-                             .print_after_all = opts.print_after_all,
-                             .lower_only = lower_only};
-  bool ok = codegen::compile_module(kernels, opts.targets, bo, diag, code);
+  bool configs = std::any_of(groups.begin(), groups.end(), [](const KernelGroup& g) { return !g.info->configs.empty(); });
+  if (configs && !drop_unbuildable_configs(*this)) return false;
+  bool ok = codegen::compile_module(kernels, opts.targets, backend_options(lower_only), diag, code);
   if (opts.print_after_all) std::fwrite(code.lowering_trace.data(), 1, code.lowering_trace.size(), stderr);
   return ok;
 }
@@ -222,6 +252,23 @@ bool Compilation::assemble(bool cubin) {
                                   assembled);
 }
 
+HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
+  HeaderConfigs out;
+  for (size_t j = 0; j < g.count; ++j) {
+    out.abis.push_back(code.abis[g.first + j]);
+    out.indices.push_back(g.indices[j]);
+    out.work.push_back(largest_tile_elements(*kernels[g.first + j]));
+  }
+  out.labels.assign(g.num_declared, "");
+  for (size_t j = 0; j < g.count; ++j) out.labels[size_t(g.indices[j])] = g.labels[j];
+  if (!g.info->configs.empty()) {
+    std::vector<std::string> declared;
+    for (const KernelConfig& c : g.info->configs) declared.push_back(c.label);
+    out.space = config_space(code.abis[g.first], declared);
+  }
+  return out;
+}
+
 bool Compilation::make_header() {
   HeaderInput hi;
   // The file name without its folder: the header's bytes do not depend on where the checkout
@@ -234,15 +281,18 @@ bool Compilation::make_header() {
   if (!ptxas_version(toolkit, hi.cuda_version, error)) hi.cuda_version = "unknown";
   hi.image = assembled.fatbin.bytes;
   std::vector<std::string> names;
-  for (const auto& f : kernels) names.push_back(f->sig.name);
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    const ir::Signature& k = code.targets[0].kernels[i].fn->sig;
+  for (const KernelGroup& g : groups) names.push_back(g.name);
+  std::vector<KernelAbi> abis = public_abis();
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const KernelGroup& g = groups[gi];
+    const ir::Signature& k = code.targets[0].kernels[g.first].fn->sig;
     std::string name_error;
-    if (!check_kernel_name(opts.prefix, k.name, names, name_error)) diag.error(k.range, name_error);
+    if (!check_kernel_name(opts.prefix, g.name, names, name_error)) diag.error(k.range, name_error);
     std::vector<std::string> abi_errors, subjects;
-    if (!check_kernel_abi(code.abis[i], abi_errors, &subjects))
+    if (!check_kernel_abi(abis[gi], abi_errors, &subjects))
       for (size_t e = 0; e < abi_errors.size(); ++e) diag.error(declaration_range(k, subjects[e]), abi_errors[e]);
-    hi.kernels.push_back(code.abis[i]);
+    hi.kernels.push_back(abis[gi]);
+    hi.configs.push_back(header_configs(g));
   }
   if (diag.has_errors()) return false;
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});

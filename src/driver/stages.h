@@ -9,7 +9,9 @@
 #include "basic/diagnostics.h"
 #include "basic/source.h"
 #include "codegen/backend.h"
+#include "codegen/header/header.h"
 #include "codegen/toolchain.h"
+#include "driver/configs.h"
 #include "driver/options.h"
 #include "driver/output_kinds.h"
 #include "frontend/ast.h"
@@ -32,7 +34,8 @@ struct Compilation {
   std::string tokens;                          ///< Stage::Tokens
   std::unique_ptr<Module> module;              ///< Stage::Parse (moved into `program` by Check)
   Program program;                             ///< Stage::Check
-  std::vector<std::unique_ptr<ir::Function>> kernels;  ///< BuildIr, then Optimize
+  std::vector<std::unique_ptr<ir::Function>> kernels;  ///< BuildIr, then Optimize: every configuration's
+  std::vector<KernelGroup> groups;             ///< BuildIr: per kernel of the source, its functions in `kernels`
   codegen::CompiledModule code;                ///< Lower, Ptx
   CudaToolkit toolkit;                         ///< Assemble
   codegen::AssembledCode assembled;            ///< Assemble
@@ -51,6 +54,15 @@ struct Compilation {
   bool lower(bool lower_only);
   bool assemble(bool cubin);
   bool make_header();
+
+  /// What the header needs of group `g`'s configurations (HeaderInput::configs).
+  HeaderConfigs header_configs(const KernelGroup& g) const;
+  /// The backend's options from the command line's.
+  codegen::BackendOptions backend_options(bool lower_only) const;
+  /// Per kernel of the source: the launch interface and function of its first configuration,
+  /// under the kernel's own name (what a torch op or a listing of kernels sees).
+  std::vector<KernelAbi> public_abis() const;
+  std::vector<const ir::Function*> public_functions() const;
 
   /// Ends the run: in --verify-diagnostics mode the verdict is the comparison, else the
   /// diagnostics are printed and the exit code is 1 after errors, else `code_if_clean`.

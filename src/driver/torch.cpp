@@ -121,7 +121,7 @@ void TorchOps::failed(size_t i) const {
 }
 
 void TorchOps::add(size_t i, const std::string& prefix, const std::string& header, const std::vector<KernelAbi>& abis,
-                   const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::vector<std::string>& build_deps) {
+                   const std::vector<const ir::Function*>& kernels, const std::vector<std::string>& build_deps) {
   codegen::torch::TorchBuild b;
   b.header = header;
   for (size_t k = 0; k < kernels.size(); ++k) b.kernels.push_back({abis[k], codegen::torch::arrays_read(*kernels[k])});

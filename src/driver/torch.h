@@ -40,7 +40,7 @@ struct TorchOps {
   /// Adds what build `i` made: its header (generated with `prefix`), its kernels' launch
   /// interfaces and optimized IR (for the arrays each reads), the files it read.
   void add(size_t i, const std::string& prefix, const std::string& header, const std::vector<KernelAbi>& abis,
-           const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::vector<std::string>& build_deps);
+           const std::vector<const ir::Function*>& kernels, const std::vector<std::string>& build_deps);
   /// Checks the builds against each other and writes the two files (and with -MD the depfile)
   /// together. Returns the exit code: 0, or 1 after printing the errors.
   int write(const Options& opts) const;

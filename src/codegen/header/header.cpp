@@ -125,14 +125,29 @@ struct Module {
 };
 
 // Names and pieces of one kernel.
+// One configuration's code, or (Public::k) the kernel's public interface.
 struct Kernel {
   const KernelAbi& abi;
-  std::string sym;  // prefix + name
-  std::string state, lock;  // the loader state's and lock's (weak) symbols: SYM_tilec_CONFIG_state, _lock
+  std::string sym;  // configuration i: PUB_tilec_c<i>; the public interface: PUB (prefix + name)
+  std::string pub;  // prefix + name
+  std::string state, lock;  // the loader state's and lock's (weak) symbols: PUB_tilec_CONFIG_state, _lock
   std::vector<const AbiParam*> arrays, scalars;
   bool needs_device;  // the launch asks which device the stream is on
-  std::vector<size_t> first_entry;  // per path: its first entry's index in the entry table
-  size_t num_entries = 0;
+  std::vector<size_t> first_entry;  // per path: its first entry's index in the kernel's entry table
+  size_t num_entries = 0;           // this configuration's entries (the public interface: all of them)
+  int index = 0;                    // its index in configs=
+  int64_t work = 1;                 // its largest tile's elements
+};
+
+// A kernel of the header: its public interface and its configurations.
+struct Public {
+  Kernel k;
+  std::vector<Kernel> configs;        // built, by increasing index
+  std::vector<std::string> labels;    // per declared index ("" when left out, or without configs=)
+  std::string space;
+  const std::vector<HeaderTuningSection>* tuning = nullptr;
+  std::vector<int> vector_bytes;      // per array: the public check's (1 where configurations differ)
+  bool choose = false;                // more than one configuration declared: the launch chooses
 };
 
 // The compute capability (major * 10 + minor) of an arch-specific path's devices: sm_90a -> 90;
@@ -151,16 +166,51 @@ std::string pdl_condition(const std::vector<codegen::Target>& targets) {
   return join(ccs, " || ");
 }
 
-Kernel make_kernel(const Module& m, const KernelAbi& k) {
-  Kernel out{k, m.in.prefix + k.name, "", "", {}, {}, false, {}, 0};
-  out.state = out.sym + "_tilec_" + m.config + "_state";
-  out.lock = out.sym + "_tilec_" + m.config + "_lock";
+// The pieces of `k` as configuration `index` of `pub` (or, with index -1, as the public
+// interface), its entries from `entry_base` on in the kernel's entry table.
+Kernel make_kernel(const Module& m, const KernelAbi& k, const std::string& pub, int index, size_t entry_base) {
+  Kernel out{k, index < 0 ? pub : pub + "_tilec_c" + std::to_string(index), pub, "", "", {}, {}, false, {}, 0,
+             std::max(index, 0), 1};
+  out.state = pub + "_tilec_" + m.config + "_state";
+  out.lock = pub + "_tilec_" + m.config + "_lock";
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
   out.needs_device = k.grid.uses_num_sms || k.paths.size() > 1 || !m.pdl.empty();
   for (const AbiPath& p : k.paths) {
     out.needs_device = out.needs_device || p.dynamic_shared_bytes > kDefaultSharedLimit;
-    out.first_entry.push_back(out.num_entries);
+    out.first_entry.push_back(entry_base + out.num_entries);
     out.num_entries += p.variants.size();
+  }
+  return out;
+}
+
+// Kernel `i` of the header with its configurations (HeaderInput::configs, else the one it is).
+Public make_public(const Module& m, size_t i) {
+  const KernelAbi& abi = m.in.kernels[i];
+  std::string pub = m.in.prefix + abi.name;
+  Public out{make_kernel(m, abi, pub, -1, 0), {}, {""}, "", nullptr, {}, false};
+  const HeaderConfigs* hc = m.in.configs.empty() ? nullptr : &m.in.configs[i];
+  size_t base = 0;
+  if (!hc) {
+    out.configs.push_back(make_kernel(m, abi, pub, 0, 0));
+    base = out.configs.back().num_entries;
+  } else {
+    for (size_t c = 0; c < hc->abis.size(); ++c) {
+      out.configs.push_back(make_kernel(m, hc->abis[c], pub, hc->indices[c], base));
+      out.configs.back().work = hc->work[c];
+      base += out.configs.back().num_entries;
+    }
+    out.labels = hc->labels;
+    out.space = hc->space;
+    out.tuning = &hc->tuning;
+  }
+  out.k.num_entries = base;
+  out.choose = out.labels.size() > 1;
+  for (const Kernel& c : out.configs) out.k.needs_device = out.k.needs_device || c.needs_device;
+  for (size_t a = 0; a < out.k.arrays.size(); ++a) {
+    int vb = out.configs[0].arrays[a]->vector_bytes;
+    for (const Kernel& c : out.configs)
+      if (c.arrays[a]->vector_bytes != vb) vb = 1;
+    out.vector_bytes.push_back(vb);
   }
   return out;
 }
@@ -285,7 +335,14 @@ std::string asm_label(const Module& m, const std::string& name) {
   return " __asm__(\"" + linker_name(m, name) + "\")";
 }
 
-std::string declare_kernel(const Module& m, const Kernel& k) {
+// k_config's parameters: the stream, the dimension symbols, the scalars.
+std::string config_params(const Kernel& k) {
+  std::string g = grid_params(k);
+  return "CUstream stream" + (g == "uint32_t grid[3]" ? std::string() : ", " + g.substr(0, g.size() - 18));
+}
+
+std::string declare_kernel(const Module& m, const Public& pk) {
+  const Kernel& k = pk.k;
   std::string out = describe_kernel(m, k);
   out += "CUresult " + k.sym + "(" + dense_params(k) + ")" + asm_label(m, k.sym) + ";\n\n";
   out += "/* The same launch on strided views: per array its extents and strides, in elements. */\n";
@@ -295,6 +352,17 @@ std::string declare_kernel(const Module& m, const Kernel& k) {
   if (k.abi.grid.uses_num_sms) out += " num_sms is read from the current context's device.";
   out += " */\n";
   out += "CUresult " + k.sym + "_grid(" + grid_params(k) + ")" + asm_label(m, k.sym + "_grid") + ";\n\n";
+  out += fmt::format("/* Which configuration a launch with these extents takes on the stream's device (docs/tuning.md):\n"
+                     "   its index (0 .. {}), or -1 when none is eligible (an assert on extents fails), an extent is\n"
+                     "   negative or the driver fails. Arrays are taken as dense and 16-byte aligned. */\n",
+                     pk.labels.size() - 1);
+  out += "int " + k.sym + "_config(" + config_params(k) + ")" + asm_label(m, k.sym + "_config") + ";\n\n";
+  out += "/* The launch of one configuration, whatever the choice would be: CUDA_ERROR_INVALID_VALUE when\n"
+         "   `config` is not built into the image or its asserts on extents fail. */\n";
+  out += "CUresult " + k.sym + "_launch_config(int config, " + dense_params(k) + ")" +
+         asm_label(m, k.sym + "_launch_config") + ";\n";
+  out += "CUresult " + k.sym + "_launch_config_strided(int config, " + strided_params(k) + ")" +
+         asm_label(m, k.sym + "_launch_config_strided") + ";\n\n";
   out += "/* Loads the kernel now (and into the current context, if any) instead of at the first launch:\n"
          "   call it before capturing a CUDA graph. Calls cuInit(0). */\n";
   out += "CUresult " + k.sym + "_load(void)" + asm_label(m, k.sym + "_load") + ";\n\n";
@@ -315,6 +383,11 @@ std::string define_aliases(const Module& m, const Kernel& k) {
   out += fmt::format("CUresult {}({}) {};\n", local(k.sym), dense_params(k), alias(k.sym));
   out += fmt::format("CUresult {}({}) {};\n", local(k.sym + "_strided"), strided_params(k), alias(k.sym + "_strided"));
   out += fmt::format("CUresult {}({}) {};\n", local(k.sym + "_grid"), grid_params(k), alias(k.sym + "_grid"));
+  out += fmt::format("int {}({}) {};\n", local(k.sym + "_config"), config_params(k), alias(k.sym + "_config"));
+  out += fmt::format("CUresult {}(int config, {}) {};\n", local(k.sym + "_launch_config"), dense_params(k),
+                     alias(k.sym + "_launch_config"));
+  out += fmt::format("CUresult {}(int config, {}) {};\n", local(k.sym + "_launch_config_strided"), strided_params(k),
+                     alias(k.sym + "_launch_config_strided"));
   out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_load"), alias(k.sym + "_load"));
   out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_unload"), alias(k.sym + "_unload"));
   out += fmt::format("extern const tilec_kernel_metadata {} {};\n", local(k.sym + "_metadata"), alias(k.sym + "_metadata"));
@@ -323,54 +396,27 @@ std::string define_aliases(const Module& m, const Kernel& k) {
 
 // ---- definitions ----------------------------------------------------------------------------
 
-std::string define_state(const Kernel& k) {
+std::string define_state(const Public& pk) {
+  const Kernel& k = pk.k;
   std::vector<std::string> entries;
-  for (const AbiPath& p : k.abi.paths)
-    for (const AbiVariant& v : p.variants)
-      entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
-                                    p.dynamic_shared_bytes));
+  for (const Kernel& c : pk.configs)
+    for (const AbiPath& p : c.abi.paths)
+      for (const AbiVariant& v : p.variants)
+        entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
+                                      p.dynamic_shared_bytes));
   return fmt::format(
-      "TILEC_ABI5_WEAK extern pthread_mutex_t {3};\n"
+      "TILEC_ABI6_WEAK extern pthread_mutex_t {3};\n"
       "pthread_mutex_t {3} = PTHREAD_MUTEX_INITIALIZER;\n"
-      "TILEC_ABI5_WEAK extern tilec_kernel_state {4};\n"
-      "tilec_kernel_state {4} = TILEC_ABI5_ZERO;\n"
+      "TILEC_ABI6_WEAK extern tilec_kernel_state {4};\n"
+      "tilec_kernel_state {4} = TILEC_ABI6_ZERO;\n"
       "static const tilec_entry_desc {0}_tilec_entries[{1}] = {{\n    {2}}};\n\n",
       k.sym, entries.size(), join(entries, ",\n    "), k.lock, k.state);
 }
 
-std::string define_metadata(const Module& m, const Kernel& k) {
+// A configuration's path table (tilec_path_info), `<sym>_tilec_paths`, after what it points to.
+std::string define_paths(const Kernel& k) {
   const KernelAbi& a = k.abi;
   std::string out;
-  std::vector<std::string> params;
-  for (const AbiParam& p : a.params) {
-    std::string dims = "NULL";
-    if (is_array(p) && !p.dims.empty()) {
-      std::vector<std::string> ds;
-      for (const ArrayDim& d : p.dims)
-        ds.push_back(c_string_literal(d.symbol.empty() ? std::to_string(d.constant) : d.symbol));
-      dims = k.sym + "_tilec_dims_" + p.name;
-      out += fmt::format("static const char* const {}[{}] = {{{}}};\n", dims, ds.size(), join(ds, ", "));
-    }
-    params.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {}}}", c_string_literal(p.name),
-                                 c_string_literal(dtype_name(p.dtype)),
-                                 is_array(p) ? "TILEC_PARAM_ARRAY" : "TILEC_PARAM_SCALAR", dtype_bytes(p.dtype),
-                                 is_array(p) ? p.dims.size() : 0, dims, is_array(p) && p.may_write ? 1 : 0));
-  }
-  std::string params_name = "NULL";
-  if (!params.empty()) {
-    params_name = k.sym + "_tilec_params";
-    out += fmt::format("static const tilec_param_info {}[{}] = {{\n    {}}};\n", params_name, params.size(),
-                       join(params, ",\n    "));
-  }
-  std::string symbols_name = "NULL";
-  if (!a.dim_symbols.empty()) {
-    std::vector<std::string> ss;
-    for (const std::string& s : a.dim_symbols) ss.push_back(c_string_literal(s));
-    symbols_name = k.sym + "_tilec_symbols";
-    out += fmt::format("static const char* const {}[{}] = {{{}}};\n", symbols_name, ss.size(), join(ss, ", "));
-  }
-  std::vector<std::string> g;
-  for (const std::string& e : grid_exprs(a)) g.push_back(c_string_literal(e));
   std::vector<std::string> paths;
   for (size_t i = 0; i < a.paths.size(); ++i) {
     const AbiPath& p = a.paths[i];
@@ -411,7 +457,64 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   }
   out += fmt::format("static const tilec_path_info {}_tilec_paths[{}] = {{\n    {}}};\n", k.sym, paths.size(),
                      join(paths, ",\n    "));
-  out += fmt::format("TILEC_ABI5_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
+  return out;
+}
+
+// The grid's expressions as a C initializer of string literals, for the metadata.
+std::string grid_literals(const KernelAbi& a) {
+  std::vector<std::string> g;
+  for (const std::string& e : grid_exprs(a)) g.push_back(c_string_literal(e));
+  return "{" + join(g, ", ") + "}";
+}
+
+std::string define_metadata(const Module& m, const Public& pk) {
+  const Kernel& k = pk.k;
+  const KernelAbi& a = k.abi;
+  std::string out;
+  std::vector<std::string> params;
+  for (const AbiParam& p : a.params) {
+    std::string dims = "NULL";
+    if (is_array(p) && !p.dims.empty()) {
+      std::vector<std::string> ds;
+      for (const ArrayDim& d : p.dims)
+        ds.push_back(c_string_literal(d.symbol.empty() ? std::to_string(d.constant) : d.symbol));
+      dims = k.sym + "_tilec_dims_" + p.name;
+      out += fmt::format("static const char* const {}[{}] = {{{}}};\n", dims, ds.size(), join(ds, ", "));
+    }
+    params.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}, {}}}", c_string_literal(p.name),
+                                 c_string_literal(dtype_name(p.dtype)),
+                                 is_array(p) ? "TILEC_PARAM_ARRAY" : "TILEC_PARAM_SCALAR", dtype_bytes(p.dtype),
+                                 is_array(p) ? p.dims.size() : 0, dims, is_array(p) && p.may_write ? 1 : 0));
+  }
+  std::string params_name = "NULL";
+  if (!params.empty()) {
+    params_name = k.sym + "_tilec_params";
+    out += fmt::format("static const tilec_param_info {}[{}] = {{\n    {}}};\n", params_name, params.size(),
+                       join(params, ",\n    "));
+  }
+  std::string symbols_name = "NULL";
+  if (!a.dim_symbols.empty()) {
+    std::vector<std::string> ss;
+    for (const std::string& s : a.dim_symbols) ss.push_back(c_string_literal(s));
+    symbols_name = k.sym + "_tilec_symbols";
+    out += fmt::format("static const char* const {}[{}] = {{{}}};\n", symbols_name, ss.size(), join(ss, ", "));
+  }
+  std::vector<std::string> configs;
+  size_t built = 0;
+  for (size_t i = 0; i < pk.labels.size(); ++i) {
+    if (built < pk.configs.size() && pk.configs[built].index == int(i)) {
+      const Kernel& c = pk.configs[built++];
+      out += define_paths(c);
+      configs.push_back(fmt::format("{{{}, {}, {}, {}_tilec_paths}}", c_string_literal(pk.labels[i]),
+                                    grid_literals(c.abi), c.abi.paths.size(), c.sym));
+    } else {
+      configs.push_back("{NULL, {NULL, NULL, NULL}, 0, NULL}");
+    }
+  }
+  out += fmt::format("static const tilec_config_info {}_tilec_configs[{}] = {{\n    {}}};\n", k.sym, configs.size(),
+                     join(configs, ",\n    "));
+  const Kernel& first = pk.configs[0];
+  out += fmt::format("TILEC_ABI6_WEAK extern const tilec_kernel_metadata {}_metadata;\n", k.sym);
   out += fmt::format("const tilec_kernel_metadata {}_metadata = {{\n", k.sym);
   out += fmt::format("    {}, {}, {}, {}, {},\n", kHeaderAbiVersion, c_string_literal(a.name),
                      c_string_literal(m.in.source_name), c_string_literal(m.in.tilec_version),
@@ -419,12 +522,14 @@ std::string define_metadata(const Module& m, const Kernel& k) {
   out += fmt::format("    {}, {}, {}, {},\n", a.params.size(), params_name, a.dim_symbols.size(), symbols_name);
   out += fmt::format("    {}, {},\n", m.in.constants.size(),
                      m.in.constants.empty() ? "NULL" : m.base + "_tilec_constants");
-  out += fmt::format("    {{{}}},\n", join(g, ", "));
-  out += fmt::format("    {}, {}_tilec_paths,\n", a.paths.size(), k.sym);
+  out += fmt::format("    {},\n", grid_literals(first.abi));
+  out += fmt::format("    {}, {}_tilec_paths,\n", first.abi.paths.size(), first.sym);
   out += fmt::format("    {}, {}, {},\n", m.archs.size(),
                      m.archs.empty() ? "NULL" : m.base + "_tilec_archs",
                      m.ptx_arch.empty() ? "NULL" : c_string_literal(m.ptx_arch));
-  out += fmt::format("    {0}, {1}}};\n\n", m.image, m.in.image.size());
+  out += fmt::format("    {}, {},\n", m.image, m.in.image.size());
+  out += fmt::format("    {}, {}_tilec_configs, {}, {}}};\n\n", configs.size(), k.sym,
+                     pk.space.empty() ? "NULL" : c_string_literal(pk.space), pk.tuning ? pk.tuning->size() : 0);
   return out;
 }
 
@@ -479,32 +584,50 @@ std::string symbol_function_args(const Kernel& k, F symbol, const std::string& n
 // The stub's extents, for symbol_function_args.
 std::string stub_extent(size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }
 
-std::string define_grid_function(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
+// K_grid: configuration c's grid (`c` the public interface's, the first, for a kernel without
+// a choice); with a choice, the configuration a launch on the current context's device takes.
+std::string define_grid_function(const Public& pk) {
+  const Kernel& k = pk.k;
+  std::string out = fmt::format("TILEC_ABI6_WEAK CUresult {0}_grid({1});\nCUresult {0}_grid({1}) {{\n", k.sym,
                                 grid_params(k));
+  bool sms = false;
+  for (const Kernel& c : pk.configs) sms = sms || c.abi.grid.uses_num_sms;
   out += "  int64_t tilec_g[3];\n";
-  if (k.abi.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
+  if (sms) out += "  int64_t tilec_sms = 0;\n  CUdevice tilec_dev = 0;\n  CUresult tilec_r;\n";
   for (const AbiParam* s : k.scalars)
     if (!is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
   for (const std::string& s : k.abi.dim_symbols)
     out += "  if (" + s + " < 0) return CUDA_ERROR_INVALID_VALUE;\n";
-  if (k.abi.grid.uses_num_sms) {
+  if (sms) {
     out += "  tilec_r = cuCtxGetDevice(&tilec_dev);\n"
            "  if (tilec_r == CUDA_SUCCESS) tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
            "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
   }
-  out += fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
-                     symbol_function_args(k, [&](size_t i) { return k.abi.dim_symbols[i]; },
-                                          k.abi.grid.uses_num_sms ? "tilec_sms" : "", "tilec_g"));
+  auto grid_of = [&](const Kernel& c, const std::string& ind) {
+    return fmt::format("{}{}_tilec_grid_expr({});\n", ind, c.sym,
+                       symbol_function_args(c, [&](size_t i) { return k.abi.dim_symbols[i]; },
+                                            c.abi.grid.uses_num_sms ? "tilec_sms" : "", "tilec_g"));
+  };
+  if (!pk.choose) {
+    out += grid_of(pk.configs[0], "  ");
+  } else {
+    std::vector<std::string> args = {"NULL"};
+    for (const std::string& d : k.abi.dim_symbols) args.push_back(d);
+    for (const AbiParam* s : k.scalars) args.push_back(s->name);
+    out += fmt::format("  switch ({}_config({})) {{\n", k.sym, join(args, ", "));
+    for (const Kernel& c : pk.configs) out += fmt::format("    case {}:\n{}      break;\n", c.index, grid_of(c, "      "));
+    out += "    default: return CUDA_ERROR_INVALID_VALUE;\n  }\n";
+  }
   out += "  return tilec_grid_to_u32(tilec_g, grid);\n}\n\n";
   return out;
 }
 
 // The array descriptions: per array, which symbol or constant each dimension is.
-std::string array_tables(const Kernel& k) {
+std::string array_tables(const Kernel& k, const std::vector<int>& vector_bytes) {
   std::string out;
   std::vector<std::string> descs;
-  for (const AbiParam* a : k.arrays) {
+  for (size_t ai = 0; ai < k.arrays.size(); ++ai) {
+    const AbiParam* a = k.arrays[ai];
     std::string sym = "NULL", cst = "NULL";
     if (!a->dims.empty()) {
       std::vector<std::string> syms, csts;
@@ -519,7 +642,7 @@ std::string array_tables(const Kernel& k) {
       out += fmt::format("  static const int64_t {}[{}] = {{{}}};\n", cst, csts.size(), join(csts, ", "));
     }
     descs.push_back(fmt::format("{{{}, {}, {}, {}, {}, {}}}", a->dims.size(), dtype_bytes(a->dtype),
-                                a->may_write ? 1 : 0, a->vector_bytes, sym, cst));
+                                a->may_write ? 1 : 0, vector_bytes[ai], sym, cst));
   }
   out += fmt::format("  static const tilec_array_desc tilec_desc[{}] = {{\n      {}}};\n", descs.size(),
                      join(descs, ",\n      "));
@@ -568,44 +691,41 @@ void pack_params(const Kernel& k, const AbiPath& p, size_t path, const std::stri
   }
 }
 
-std::string define_strided(const Module& m, const Kernel& k) {
+// The arguments a configuration's launch function takes after the stream: the strided
+// launch's arrays and scalars, as named there.
+std::vector<std::string> strided_args(const Kernel& k) {
+  std::vector<std::string> args;
+  for (const AbiParam* a : k.arrays) {
+    args.push_back(a->name);
+    if (!a->dims.empty())
+      args.push_back(array_argument_name(a->name, "shape") + ", " + array_argument_name(a->name, "strides"));
+  }
+  for (const AbiParam* s : k.scalars) args.push_back(s->name);
+  return args;
+}
+
+// Configuration c's launch once the arrays are checked (tilec_sym, tilec_vec): its asserts on
+// extents, its own vector condition, its grid, then the path the device runs. tilec_dev is the
+// stream's device, or -1 until asked.
+std::string define_config_launch(const Module& m, const Public& pk, const Kernel& k) {
   const KernelAbi& a = k.abi;
-  size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n",
+  std::string out = fmt::format("static CUresult {}_launch({},\n    const int64_t* tilec_sym, int tilec_vec, CUdevice tilec_dev) {{\n",
                                 k.sym, strided_params(k));
-  std::vector<std::string> bases, shapes, strides;
-  for (const AbiParam* p : k.arrays) {
-    bases.push_back(p->name);
-    shapes.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "shape"));
-    strides.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "strides"));
-  }
-  if (na > 0) {
-    out += array_tables(k);
-    out += fmt::format("  const CUdeviceptr tilec_base[{}] = {{{}}};\n", na, join(bases, ", "));
-    out += fmt::format("  const int64_t* const tilec_shape[{}] = {{{}}};\n", na, join(shapes, ", "));
-    out += fmt::format("  const int64_t* const tilec_strides[{}] = {{{}}};\n", na, join(strides, ", "));
-    out += fmt::format("  uint64_t tilec_lo[{0}], tilec_hi[{0}];\n  int tilec_nonempty[{0}];\n", na);
-  }
-  out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
-  out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_vec = 1, tilec_entry;\n";
+  out += "  int64_t tilec_g[3];\n  uint32_t tilec_grid[3];\n  int tilec_entry;\n";
   if (k.abi.paths.size() > 1 || !m.pdl.empty()) out += "  int tilec_cc = 0;\n";
-  if (k.needs_device) out += "  CUdevice tilec_dev = 0;\n";
   if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
-  out += "  CUresult tilec_r = CUDA_SUCCESS;\n";
-  if (na > 0) {
-    out += fmt::format(
-        "  tilec_r = tilec_check_arrays({}, tilec_desc, tilec_base, tilec_shape, tilec_strides, tilec_sym, {},\n"
-        "                              tilec_lo, tilec_hi, tilec_nonempty, &tilec_vec);\n"
-        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-        na, a.dim_symbols.size());
-  } else {
-    out += "  tilec_sym[0] = 0;\n  (void)tilec_sym;\n";
-  }
-  if (na > 0 && !a.host_asserts.empty()) {
+  out += "  CUresult tilec_r = CUDA_SUCCESS;\n  (void)tilec_sym;\n  (void)tilec_dev;\n";
+  if (!a.host_asserts.empty()) {
     // Asserts the host can check (host_assert.h): a failing one is a bad argument, refused
     // before the driver is touched, instead of a device assert that ends the CUDA context.
     out += fmt::format("  if (!({})) return CUDA_ERROR_INVALID_VALUE;  /* the kernel's asserts on extents */\n",
                        join(a.host_asserts, " && "));
+  }
+  for (size_t i = 0; i < k.arrays.size(); ++i) {
+    const AbiParam* p = k.arrays[i];
+    if (p->vector_bytes != pk.vector_bytes[i])
+      out += fmt::format("  if (!tilec_vector_extent({}, {}, {}, {})) tilec_vec = 0;\n", p->dims.size(),
+                         array_argument_name(p->name, "shape"), dtype_bytes(p->dtype), p->vector_bytes);
   }
   // The grid, then nothing more for an empty one; a grid with num_sms needs the device first.
   std::string grid = fmt::format("  {}_tilec_grid_expr({});\n", k.sym,
@@ -616,8 +736,10 @@ std::string define_strided(const Module& m, const Kernel& k) {
                      "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n";
   if (!a.grid.uses_num_sms) out += grid;
   if (k.needs_device) {
-    out += "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
-           "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n";
+    out += "  if (tilec_dev < 0) {\n"
+           "    tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
+           "    if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+           "  }\n";
   }
   if (a.grid.uses_num_sms) {
     out += "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"
@@ -626,7 +748,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
   }
   out += fmt::format("  tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
                      "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-                     k.sym, m.image, k.num_entries, k.state, k.lock);
+                     k.pub, m.image, pk.k.num_entries, k.state, k.lock);
   out += "  (void)tilec_vec;\n";
   // An arch-specific path where the device has its code (and, for a TMA path, the arrays take
   // tensor maps), else the portable one. Each path launches with its own threads, shared memory,
@@ -648,7 +770,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
       out += fmt::format("  tilec_entry = {};\n  {{\n", choose);
     } else {
       out += fmt::format("  if ({}tilec_entry_runs(&{}, {}_tilec_entries, {}, tilec_cc)) {{\n",
-                         vec_only ? "tilec_vec && " : "", k.state, k.sym, e);
+                         vec_only ? "tilec_vec && " : "", k.state, k.pub, e);
       out += fmt::format("    tilec_entry = {};\n", choose);
     }
     // Tensor maps first (the stub falls through to the next path when one cannot be encoded).
@@ -715,7 +837,7 @@ std::string define_strided(const Module& m, const Kernel& k) {
     }
     out += fmt::format("{0}return tilec_launch({5}.kernels[tilec_entry], {1}_tilec_entries[tilec_entry].name,\n"
                        "{0}                    {4}, {2}, {3}, tilec_cluster, {6}, stream, tilec_args);\n",
-                       ind, k.sym, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state,
+                       ind, k.pub, p.threads_per_cta, p.dynamic_shared_bytes, grid, k.state,
                        m.pdl.empty() ? "0" : "(" + m.pdl + ")");
     if (!p.tensor_maps.empty()) out += "    }\n";
     out += "  }\n";
@@ -724,9 +846,198 @@ std::string define_strided(const Module& m, const Kernel& k) {
   return out;
 }
 
-std::string define_dense(const Kernel& k) {
-  std::string out = fmt::format("TILEC_ABI5_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", k.sym, dense_params(k));
+// The embedded tuning table's sections (HeaderTuningSection): K_tilec_tuning.
+std::string define_tuning(const Public& pk) {
+  const std::vector<HeaderTuningSection>& sections = *pk.tuning;
+  std::string out;
+  std::vector<std::string> rows;
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const HeaderTuningSection& t = sections[i];
+    std::vector<std::string> extents, configs;
+    for (const std::vector<int64_t>& row : t.extents)
+      for (int64_t e : row) extents.push_back(std::to_string(e));
+    for (int c : t.configs) configs.push_back(std::to_string(c));
+    if (extents.empty()) extents.push_back("0");
+    if (configs.empty()) configs.push_back("0");
+    out += fmt::format("static const int64_t {}_tilec_tuned{}_extents[{}] = {{{}}};\n", pk.k.sym, i, extents.size(),
+                       join(extents, ", "));
+    out += fmt::format("static const int {}_tilec_tuned{}_configs[{}] = {{{}}};\n", pk.k.sym, i, configs.size(),
+                       join(configs, ", "));
+    rows.push_back(fmt::format("{{{}, {}, {}, {}, {}_tilec_tuned{}_extents, {}_tilec_tuned{}_configs}}",
+                               c_string_literal(t.gpu), t.compute_capability, t.sms, t.configs.size(), pk.k.sym, i,
+                               pk.k.sym, i));
+  }
+  out += fmt::format("static const tilec_tuning_section {}_tilec_tuning[{}] = {{\n    {}}};\n\n", pk.k.sym,
+                     rows.size(), join(rows, ",\n    "));
+  return out;
+}
+
+// K_tilec_choose: the configuration a launch takes (docs/tuning.md): the one the environment
+// forces, else the tuning table's for the device, else the smallest estimate (tilec_estimate)
+// among the eligible ones, the first declared on a tie. -1 when none is eligible.
+std::string define_choose(const Public& pk) {
+  const Kernel& k = pk.k;
+  std::vector<std::string> ps = {"CUdevice tilec_dev", "const int64_t* tilec_sym"};
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
+  ps.push_back("int tilec_vec");
+  ps.push_back("CUresult* tilec_r");
+  std::string out = fmt::format("static int {}_tilec_choose({}) {{\n", k.sym, join(ps, ", "));
+  out += "  static int tilec_forced = -2;\n";
+  out += fmt::format("  int tilec_ok[{}] = TILEC_ABI6_ZERO;\n", pk.labels.size());
+  out += "  int64_t tilec_g[3], tilec_est, tilec_best_est = 0;\n  uint32_t tilec_grid[3];\n"
+         "  int tilec_c, tilec_best = -1;\n  const tilec_device_desc* tilec_d;\n";
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
+  out += "  (void)tilec_sym;\n  (void)tilec_vec;\n  *tilec_r = CUDA_SUCCESS;\n";
+  out += fmt::format("  tilec_c = tilec_forced_config(&tilec_forced, {});\n  if (tilec_c >= 0) return tilec_c;\n",
+                     c_string_literal("TILEC_CONFIG_" + k.sym));
+  for (const Kernel& c : pk.configs)
+    out += fmt::format("  tilec_ok[{}] = {};\n", c.index,
+                       c.abi.host_asserts.empty() ? "1" : join(c.abi.host_asserts, " && "));
+  out += "  tilec_d = tilec_device(tilec_dev, tilec_r);\n  if (tilec_d == NULL) return -1;\n";
+  if (pk.tuning && !pk.tuning->empty()) {
+    out += fmt::format("  tilec_c = tilec_tuned_config({0}_tilec_tuning, {1}, tilec_d, tilec_sym, {2}, tilec_ok, {3});\n"
+                       "  if (tilec_c >= 0) return tilec_c;\n",
+                       k.sym, pk.tuning->size(), k.abi.dim_symbols.size(), pk.labels.size());
+  }
+  for (const Kernel& c : pk.configs) {
+    out += fmt::format("  if (tilec_ok[{}]) {{\n", c.index);
+    out += fmt::format("    {}_tilec_grid_expr({});\n", c.sym,
+                       symbol_function_args(c, stub_extent, c.abi.grid.uses_num_sms ? "(int64_t)tilec_d->sms" : "",
+                                            "tilec_g"));
+    out += "    if (tilec_grid_to_u32(tilec_g, tilec_grid) == CUDA_SUCCESS) {\n"
+           "      int64_t tilec_ctas = (int64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n";
+    // The path this device would take (an arch-specific one needs aligned arrays; a TMA path
+    // also takes tensor maps, which the estimate assumes encode).
+    std::string ind = "      ";
+    for (size_t i = 0; i < c.abi.paths.size(); ++i) {
+      const AbiPath& p = c.abi.paths[i];
+      std::string est = fmt::format("tilec_est = tilec_estimate(tilec_d, tilec_ctas, {}, {}, {}, {});", p.threads_per_cta,
+                                    p.dynamic_shared_bytes, p.persistent ? 1 : 0, c.work);
+      if (i + 1 == c.abi.paths.size())
+        out += (c.abi.paths.size() > 1 ? ind + "else\n" + ind + "  " : ind) + est + "\n";
+      else
+        out += fmt::format("{}{}if (tilec_vec && tilec_d->compute_capability == {})\n{}  {}\n", ind, i ? "else " : "",
+                           path_compute_capability(p), ind, est);
+    }
+    out += fmt::format("      if (tilec_best < 0 || tilec_est < tilec_best_est) {{\n"
+                       "        tilec_best = {};\n        tilec_best_est = tilec_est;\n      }}\n    }}\n  }}\n",
+                       c.index);
+  }
+  out += "  return tilec_best;\n}\n\n";
+  return out;
+}
+
+// K_tilec_run: checks the arrays, takes configuration `config` (-1: the launch's choice) and
+// launches it; what K_strided and K_launch_config_strided do.
+std::string define_run(const Public& pk) {
+  const Kernel& k = pk.k;
+  const KernelAbi& a = k.abi;
+  size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
+  std::string out = fmt::format("static CUresult {}_tilec_run(int config, {}) {{\n", k.sym, strided_params(k));
+  std::vector<std::string> bases, shapes, strides;
+  for (const AbiParam* p : k.arrays) {
+    bases.push_back(p->name);
+    shapes.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "shape"));
+    strides.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "strides"));
+  }
+  if (na > 0) {
+    out += array_tables(k, pk.vector_bytes);
+    out += fmt::format("  const CUdeviceptr tilec_base[{}] = {{{}}};\n", na, join(bases, ", "));
+    out += fmt::format("  const int64_t* const tilec_shape[{}] = {{{}}};\n", na, join(shapes, ", "));
+    out += fmt::format("  const int64_t* const tilec_strides[{}] = {{{}}};\n", na, join(strides, ", "));
+    out += fmt::format("  uint64_t tilec_lo[{0}], tilec_hi[{0}];\n  int tilec_nonempty[{0}];\n", na);
+  }
+  out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
+  out += "  int tilec_vec = 1;\n  CUdevice tilec_dev = -1;\n  CUresult tilec_r = CUDA_SUCCESS;\n";
+  if (na > 0) {
+    out += fmt::format(
+        "  tilec_r = tilec_check_arrays({}, tilec_desc, tilec_base, tilec_shape, tilec_strides, tilec_sym, {},\n"
+        "                              tilec_lo, tilec_hi, tilec_nonempty, &tilec_vec);\n"
+        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
+        na, a.dim_symbols.size());
+  } else {
+    out += "  tilec_sym[0] = 0;\n";
+  }
+  if (pk.choose) {
+    std::vector<std::string> args = {"tilec_dev", "tilec_sym"};
+    for (const AbiParam* s : k.scalars)
+      if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
+    args.push_back("tilec_vec");
+    args.push_back("&tilec_r");
+    out += fmt::format("  if (config < 0) {{\n"
+                       "    tilec_r = tilec_stream_device(stream, &tilec_dev);\n"
+                       "    if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
+                       "    config = {}_tilec_choose({});\n"
+                       "    if (config < 0) return tilec_r != CUDA_SUCCESS ? tilec_r : CUDA_ERROR_INVALID_VALUE;\n"
+                       "  }}\n",
+                       k.sym, join(args, ", "));
+  } else {
+    out += "  if (config < 0) config = 0;\n";
+  }
+  std::vector<std::string> call = {"stream"};
+  for (const std::string& x : strided_args(k)) call.push_back(x);
+  call.push_back("tilec_sym");
+  call.push_back("tilec_vec");
+  call.push_back("tilec_dev");
+  out += "  switch (config) {\n";
+  for (const Kernel& c : pk.configs)
+    out += fmt::format("    case {}: return {}_launch({});\n", c.index, c.sym, join(call, ", "));
+  out += "    default: return CUDA_ERROR_INVALID_VALUE;\n  }\n}\n\n";
+  // The public strided launches.
+  std::vector<std::string> args = {"stream"};
+  for (const std::string& x : strided_args(k)) args.push_back(x);
+  out += fmt::format("TILEC_ABI6_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n"
+                     "  return {0}_tilec_run(-1, {2});\n}}\n\n",
+                     k.sym, strided_params(k), join(args, ", "));
+  out += fmt::format("TILEC_ABI6_WEAK CUresult {0}_launch_config_strided(int config, {1});\n"
+                     "CUresult {0}_launch_config_strided(int config, {1}) {{\n"
+                     "  if (config < 0) return CUDA_ERROR_INVALID_VALUE;\n"
+                     "  return {0}_tilec_run(config, {2});\n}}\n\n",
+                     k.sym, strided_params(k), join(args, ", "));
+  return out;
+}
+
+// K_config: the configuration a launch with these extents would take.
+std::string define_config_function(const Public& pk) {
+  const Kernel& k = pk.k;
+  const KernelAbi& a = k.abi;
+  std::string out = fmt::format("TILEC_ABI6_WEAK int {0}_config({1});\nint {0}_config({1}) {{\n", k.sym,
+                                config_params(k));
+  std::vector<std::string> dims;
+  for (const std::string& d : a.dim_symbols) dims.push_back(d);
+  if (dims.empty()) dims.push_back("0");
+  out += fmt::format("  const int64_t tilec_sym[{}] = {{{}}};\n", dims.size(), join(dims, ", "));
+  out += "  CUdevice tilec_dev = 0;\n  CUresult tilec_r = CUDA_SUCCESS;\n  (void)stream;\n  (void)tilec_dev;\n"
+         "  (void)tilec_r;\n  (void)tilec_sym;\n";
+  for (const AbiParam* s : k.scalars)
+    if (!pk.choose || !is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
+  for (const std::string& d : a.dim_symbols) out += "  if (" + d + " < 0) return -1;\n";
+  if (!pk.choose) {
+    const KernelAbi& c = pk.configs[0].abi;
+    out += fmt::format("  return {} ? {} : -1;\n}}\n\n",
+                       c.host_asserts.empty() ? "1" : "(" + join(c.host_asserts, " && ") + ")", pk.configs[0].index);
+    return out;
+  }
+  std::vector<std::string> args = {"tilec_dev", "tilec_sym"};
+  for (const AbiParam* s : k.scalars)
+    if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
+  args.push_back("1");
+  args.push_back("&tilec_r");
+  out += fmt::format("  if (tilec_stream_device(stream, &tilec_dev) != CUDA_SUCCESS) return -1;\n"
+                     "  return {}_tilec_choose({});\n}}\n\n",
+                     k.sym, join(args, ", "));
+  return out;
+}
+
+// K and K_launch_config: the dense forms of K_strided and K_launch_config_strided.
+std::string define_dense(const Kernel& k, bool forced) {
+  std::string name = forced ? k.sym + "_launch_config" : k.sym;
+  std::string params = (forced ? "int config, " : "") + dense_params(k);
+  std::string out = fmt::format("TILEC_ABI6_WEAK CUresult {0}({1});\nCUresult {0}({1}) {{\n", name, params);
   std::vector<std::string> checks, call = {"stream"};
+  if (forced) call.insert(call.begin(), "config");
   for (const AbiParam* p : k.arrays) {
     call.push_back(p->name);
     if (p->dims.empty()) continue;
@@ -745,19 +1056,19 @@ std::string define_dense(const Kernel& k) {
   }
   for (const AbiParam* s : k.scalars) call.push_back(s->name);
   if (!checks.empty()) out += "  if (" + join(checks, " || ") + ") return CUDA_ERROR_INVALID_VALUE;\n";
-  out += fmt::format("  return {}_strided({});\n}}\n\n", k.sym, join(call, ", "));
+  out += fmt::format("  return {}_{}strided({});\n}}\n\n", k.sym, forced ? "launch_config_" : "", join(call, ", "));
   return out;
 }
 
 std::string define_load_unload(const Kernel& k, const Module& m) {
   return fmt::format(
-      "TILEC_ABI5_WEAK CUresult {0}_load(void);\n"
+      "TILEC_ABI6_WEAK CUresult {0}_load(void);\n"
       "CUresult {0}_load(void) {{\n"
       "  CUresult tilec_r = tilec_load(&{3}, &{4}, {1}, {2}, {0}_tilec_entries);\n"
       "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n"
       "  return tilec_load_into_current(&{3}, {2}, {0}_tilec_entries);\n"
       "}}\n\n"
-      "TILEC_ABI5_WEAK CUresult {0}_unload(void);\n"
+      "TILEC_ABI6_WEAK CUresult {0}_unload(void);\n"
       "CUresult {0}_unload(void) {{ return tilec_unload(&{3}, &{4}); }}\n\n",
       k.sym, m.image, k.num_entries, k.state, k.lock);
 }
@@ -779,7 +1090,7 @@ std::string define_module(const Module& m) {
   size_t words = image_word_count(m.in.image.size());
   out += fmt::format(
       "\n/* The fatbin ({} bytes) as little-endian 64-bit words: 8-byte aligned, as the driver wants. */\n"
-      "TILEC_ABI5_WEAK extern const uint64_t {}[{}];\n"
+      "TILEC_ABI6_WEAK extern const uint64_t {}[{}];\n"
       "const uint64_t {}[{}] = {{\n",
       m.in.image.size(), m.image, words, m.image, words);
   out += image_words(m.in.image);
@@ -795,10 +1106,10 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
            pdl_condition(in.targets)};
   m.guard = upper_identifier(m.base) + "_TILEC";
   m.image = m.base + "_tilec_" + config + "_image";
-  std::vector<Kernel> kernels;
-  for (const KernelAbi& k : in.kernels) kernels.push_back(make_kernel(m, k));
+  std::vector<Public> kernels;
+  for (size_t i = 0; i < in.kernels.size(); ++i) kernels.push_back(make_public(m, i));
   std::vector<std::string> kernel_names;
-  for (const Kernel& k : kernels) kernel_names.push_back(k.sym);
+  for (const Public& k : kernels) kernel_names.push_back(k.k.sym);
 
   std::string out;
   std::string sass = archs.empty() ? "none" : join(archs, " ");
@@ -830,7 +1141,7 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
   out += "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wpedantic\"\n#endif\n"
          "#include <cuda.h>\n"
          "#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n";
-  out += "#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n";
+  out += "#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n";
   out += "#if !defined(CUDA_VERSION) || CUDA_VERSION < 12000\n"
          "#error \"this tilec header needs cuda.h from CUDA 12.0 or newer (cuLibraryLoadData)\"\n#endif\n"
          "#if !defined(__GNUC__)\n"
@@ -841,23 +1152,31 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
   out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   out += header_runtime_section();
   out += "\n";
-  for (const Kernel& k : kernels) out += declare_kernel(m, k);
+  for (const Public& k : kernels) out += declare_kernel(m, k);
 
   out += fmt::format("#ifndef {}_DECLARATIONS_ONLY\n\n", m.guard);
   out += define_module(m);
-  for (const Kernel& k : kernels) {
+  for (const Public& pk : kernels) {
+    const Kernel& k = pk.k;
     out += "/* ---- " + k.sym + ": definitions ---- */\n";
-    out += define_state(k);
-    out += define_metadata(m, k);
-    out += define_grid_expr(k);
-    out += define_divisor_exprs(k);
-    out += define_grid_function(k);
-    out += define_strided(m, k);
-    out += define_dense(k);
+    out += define_state(pk);
+    out += define_metadata(m, pk);
+    for (const Kernel& c : pk.configs) {
+      out += define_grid_expr(c);
+      out += define_divisor_exprs(c);
+      out += define_config_launch(m, pk, c);
+    }
+    if (pk.tuning && !pk.tuning->empty()) out += define_tuning(pk);
+    if (pk.choose) out += define_choose(pk);
+    out += define_config_function(pk);
+    out += define_grid_function(pk);
+    out += define_run(pk);
+    out += define_dense(k, false);
+    out += define_dense(k, true);
     out += define_load_unload(k, m);
   }
   out += "#if defined(__ELF__)\n/* The plain public names, for callers without this header (dlsym, ctypes). */\n";
-  for (const Kernel& k : kernels) out += define_aliases(m, k);
+  for (const Public& k : kernels) out += define_aliases(m, k.k);
   out += "#endif\n\n";
   out += fmt::format("#endif /* {}_DECLARATIONS_ONLY */\n\n", m.guard);
   out += "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n";

@@ -17,6 +17,27 @@ struct HeaderConstant {
   std::string value;  ///< as the front end prints it ("1024", "0.5", "f16")
 };
 
+/// One GPU's section of a kernel's tuning table (docs/tuning.md): per row, the extents of the
+/// kernel's dimension symbols and the configuration (its index in configs=) tuned best for them.
+struct HeaderTuningSection {
+  std::string gpu;   ///< the device's name (cuDeviceGetName)
+  int compute_capability = 0;  ///< major * 10 + minor
+  int sms = 0;
+  std::vector<std::vector<int64_t>> extents;
+  std::vector<int> configs;
+};
+
+/// A kernel's configurations (language.md §3.6), beside its HeaderInput::kernels entry. Without
+/// configs= a kernel has one: index 0, label "", its own KernelAbi.
+struct HeaderConfigs {
+  std::vector<KernelAbi> abis;       ///< per configuration built; abis[i].name is its entries' base name
+  std::vector<int> indices;          ///< per configuration built: its index in configs=, increasing
+  std::vector<std::string> labels;   ///< per index declared: its keywords as written ("" when left out)
+  std::vector<int64_t> work;         ///< per configuration built: its largest tile's elements (the heuristic's work per CTA)
+  std::string space;                 ///< 16 hex digits: hash of the signature and every declared label
+  std::vector<HeaderTuningSection> tuning;  ///< the embedded table's sections, in the table's order
+};
+
 /// Everything one header is made from.
 struct HeaderInput {
   std::string source_name;         ///< the source file's name, without its folder (banner, metadata)
@@ -26,11 +47,15 @@ struct HeaderInput {
   std::string cuda_version;        ///< ptxas's release ("13.0.88"), see ptxas_version()
   std::string image;               ///< the fatbin bytes (make_fatbin)
   std::vector<KernelAbi> kernels;  ///< at least one; names pass check_kernel_name
+  /// Per kernel, its configurations (kernels[i] is the first built one's under the kernel's name).
+  /// Empty: every kernel has one, its kernels[i].
+  std::vector<HeaderConfigs> configs;
   std::vector<HeaderConstant> constants;
 };
 
 /// The fixed suffixes of a kernel's public symbols, in the order the header declares them:
-/// "" (dense launch), "_strided", "_grid", "_load", "_unload", "_metadata".
+/// "" (dense launch), "_strided", "_grid", "_config", "_launch_config", "_launch_config_strided",
+/// "_load", "_unload", "_metadata".
 const std::vector<std::string>& header_symbol_suffixes();
 
 /// The C name of the extents (`what` = "shape") or strides ("strides") argument that array

@@ -56,8 +56,8 @@ std::string array_argument_name(const std::string& array, std::string_view what)
 }
 
 const std::vector<std::string>& header_symbol_suffixes() {
-  static const std::vector<std::string> suffixes = {"", "_strided", "_grid", "_load", "_unload",
-                                                    "_metadata"};
+  static const std::vector<std::string> suffixes = {"",      "_strided", "_grid",   "_config", "_launch_config",
+                                                    "_launch_config_strided", "_load", "_unload", "_metadata"};
   return suffixes;
 }
 
@@ -92,6 +92,12 @@ bool check_kernel_name(const std::string& prefix, const std::string& name,
       if (symbol == prefix + other + suffix)
         return fail("'" + symbol + "' is the '" + suffix + "' function of kernel '" + other + "'");
     }
+    // Configuration i of a kernel has the entries "<kernel>_config<i>..." (driver/configs.h).
+    std::string config = prefix + other + "_config";
+    if (symbol.size() > config.size() && starts_with(symbol, config) &&
+        symbol.find_first_not_of("0123456789", config.size()) == std::string::npos)
+      return fail("'" + symbol + "' names the entries of configuration " + symbol.substr(config.size()) +
+                  " of kernel '" + other + "'");
   }
   return true;
 }

@@ -6,18 +6,18 @@
 namespace tilec {
 
 std::string_view header_runtime_section() {
-  return R"C(/* ---- Shared by every tilec header of ABI version 5 (defined once per translation unit) ---- */
-#ifndef TILEC_ABI5_RUNTIME
-#define TILEC_ABI5_RUNTIME
+  return R"C(/* ---- Shared by every tilec header of ABI version 6 (defined once per translation unit) ---- */
+#ifndef TILEC_ABI6_RUNTIME
+#define TILEC_ABI6_RUNTIME
 
 /* Definitions in headers are weak, so every translation unit may include them and the linker
    keeps one copy (docs/header.md "Several translation units"). */
-#define TILEC_ABI5_WEAK __attribute__((weak))
+#define TILEC_ABI6_WEAK __attribute__((weak))
 /* A zero initializer that is warning-free in C and C++ (-Wmissing-field-initializers). */
 #ifdef __cplusplus
-#define TILEC_ABI5_ZERO {}
+#define TILEC_ABI6_ZERO {}
 #else
-#define TILEC_ABI5_ZERO {0}
+#define TILEC_ABI6_ZERO {0}
 #endif
 
 /* Kinds of kernel parameters in tilec_param_info. */
@@ -74,6 +74,15 @@ typedef struct tilec_path_info {
   const char* const* divisor_dtypes;  /* "u32", "i32", "u64", "i64" */
 } tilec_path_info;
 
+/* One configuration of a kernel (configs= in the source; a kernel without has one, label ""). */
+typedef struct tilec_config_info {
+  const char* label;                  /* its keywords as written, "BM=128, BN=256"; NULL: left out
+                                         of this build (-Wconfig) */
+  const char* grid[3];                /* its grid, C expressions over the symbols */
+  int num_paths;
+  const tilec_path_info* paths;       /* as tilec_kernel_metadata.paths */
+} tilec_config_info;
+
 /* Everything the header knows about one kernel. */
 typedef struct tilec_kernel_metadata {
   int abi_version;                    /* the header's ABI version */
@@ -96,6 +105,12 @@ typedef struct tilec_kernel_metadata {
   const char* ptx_arch;               /* the arch whose PTX is in the image, or NULL */
   const void* image;                  /* the fatbin, as cuLibraryLoadData takes it */
   size_t image_bytes;
+  int num_configs;                    /* configurations declared (configs=; 1 without): grid and
+                                         paths above are the first built one's */
+  const tilec_config_info* configs;   /* by index, as declared */
+  const char* config_space;           /* 16 hex digits: the hash of the signature and the
+                                         configurations that a tuning table must match */
+  int num_tuning_sections;            /* GPUs of the embedded tuning table (0: none) */
 } tilec_kernel_metadata;
 
 /* Python's a // b as the kernels compute it, for values of the kernel's code the launch
@@ -477,8 +492,8 @@ typedef struct tilec_entry_desc {
 typedef struct tilec_kernel_state {
   int loaded;  /* read with __atomic acquire; set under the lock after the handles */
   CUlibrary library;
-  CUkernel kernels[8];
-  uint64_t shared_limit_done[8][4];
+  CUkernel kernels[64];
+  uint64_t shared_limit_done[64][4];
   int compute_capability[256];
 } tilec_kernel_state;
 
@@ -572,7 +587,148 @@ static inline CUresult tilec_load_into_current(tilec_kernel_state* state, int nu
   return CUDA_SUCCESS;
 }
 
-#endif /* TILEC_ABI5_RUNTIME */
+/* ---- Configurations: which one a launch takes (docs/tuning.md) ---- */
+/* What a launch's choice reads of a device, once per device (tilec_device). */
+typedef struct tilec_device_desc {
+  int ready;                          /* read with __atomic acquire; set after the fields */
+  int compute_capability;             /* major * 10 + minor */
+  int sms;                            /* multiprocessors */
+  int threads_per_sm, ctas_per_sm, shared_per_sm;  /* their limits (shared: bytes) */
+  char name[256];                     /* cuDeviceGetName */
+} tilec_device_desc;
+TILEC_ABI6_WEAK extern tilec_device_desc tilec_abi6_devices[256];
+tilec_device_desc tilec_abi6_devices[256];
+TILEC_ABI6_WEAK extern pthread_mutex_t tilec_abi6_devices_lock;
+pthread_mutex_t tilec_abi6_devices_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The description of `dev` (devices 0..255, read from the driver once), or NULL with *r set. */
+static inline const tilec_device_desc* tilec_device(CUdevice dev, CUresult* r) {
+  tilec_device_desc* d;
+  CUresult e = CUDA_SUCCESS;
+  int major = 0, minor = 0;
+  *r = CUDA_ERROR_INVALID_DEVICE;
+  if (dev < 0 || dev >= 256) return NULL;
+  d = &tilec_abi6_devices[dev];
+  *r = CUDA_SUCCESS;
+  if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return d;
+  if (pthread_mutex_lock(&tilec_abi6_devices_lock) != 0) {
+    *r = CUDA_ERROR_UNKNOWN;
+    return NULL;
+  }
+  if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) {
+    e = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    if (e == CUDA_SUCCESS) e = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    if (e == CUDA_SUCCESS) e = cuDeviceGetAttribute(&d->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    if (e == CUDA_SUCCESS)
+      e = cuDeviceGetAttribute(&d->threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev);
+    if (e == CUDA_SUCCESS)
+      e = cuDeviceGetAttribute(&d->ctas_per_sm, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, dev);
+    if (e == CUDA_SUCCESS)
+      e = cuDeviceGetAttribute(&d->shared_per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev);
+    if (e == CUDA_SUCCESS) e = cuDeviceGetName(d->name, (int)sizeof d->name, dev);
+    if (e == CUDA_SUCCESS) {
+      d->compute_capability = major * 10 + minor;
+      __atomic_store_n(&d->ready, 1, __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&tilec_abi6_devices_lock);
+  *r = e;
+  return e == CUDA_SUCCESS ? d : NULL;
+}
+/* The configuration the environment variable `name` forces (TILEC_CONFIG_<kernel>=<index>), read
+   once into *cache (-2: not read yet); -1 when it is not set or not a number. */
+static inline int tilec_forced_config(int* cache, const char* name) {
+  int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
+  const char* s;
+  if (v != -2) return v;
+  s = getenv(name);
+  v = -1;
+  if (s != NULL && *s >= '0' && *s <= '9') {
+    v = 0;
+    while (*s >= '0' && *s <= '9' && v < 1000000) v = v * 10 + (*s++ - '0');
+    if (*s != 0) v = -1;
+  }
+  __atomic_store_n(cache, v, __ATOMIC_RELAXED);
+  return v;
+}
+/* One GPU's section of an embedded tuning table: per row, the extents of the kernel's dimension
+   symbols (num_symbols each) and the configuration tuned best for them. */
+typedef struct tilec_tuning_section {
+  const char* gpu;                    /* cuDeviceGetName's */
+  int compute_capability;             /* major * 10 + minor */
+  int sms;
+  int num_rows;
+  const int64_t* extents;             /* num_rows * num_symbols */
+  const int* configs;
+} tilec_tuning_section;
+/* 256 * log2(x) for x >= 1 (x < 1 counts as 1), from the leading bit and the next eight. */
+static inline int64_t tilec_log2_q8(int64_t x) {
+  int lead;
+  uint64_t u = x < 1 ? 1 : (uint64_t)x;
+  lead = 63 - __builtin_clzll(u);
+  return (int64_t)lead * 256 + (int64_t)(lead >= 8 ? (u >> (lead - 8)) & 255 : (u << (8 - lead)) & 255);
+}
+/* The configuration a tuning table gives extents `sym` on device `d`: its section for the device
+   (the same name, else the same compute capability and multiprocessor count), the row with the
+   same extents, else the nearest row in log2 space (the sum of squared differences of 256 log2 x
+   per symbol); only rows whose configuration is eligible (ok[config] != 0, config < num_configs)
+   count. -1 when there is no section or no such row. */
+static inline int tilec_tuned_config(const tilec_tuning_section* sections, int num_sections,
+                                     const tilec_device_desc* d, const int64_t* sym, int num_symbols,
+                                     const int* ok, int num_configs) {
+  const tilec_tuning_section* s = NULL;
+  int i, j, best = -1;
+  int64_t best_distance = 0;
+  for (i = 0; i < num_sections && s == NULL; ++i)
+    if (strcmp(sections[i].gpu, d->name) == 0) s = &sections[i];
+  for (i = 0; i < num_sections && s == NULL; ++i)
+    if (sections[i].compute_capability == d->compute_capability && sections[i].sms == d->sms) s = &sections[i];
+  if (s == NULL) return -1;
+  for (i = 0; i < s->num_rows; ++i) {
+    const int64_t* row = &s->extents[(size_t)i * (size_t)num_symbols];
+    int64_t distance = 0;
+    int c = s->configs[i];
+    if (c < 0 || c >= num_configs || !ok[c]) continue;
+    for (j = 0; j < num_symbols; ++j) {
+      int64_t diff = tilec_log2_q8(row[j]) - tilec_log2_q8(sym[j]);
+      distance += diff * diff;
+    }
+    if (best < 0 || distance < best_distance) {
+      best = c;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+/* The estimated time of a launch of `ctas` CTAs of `threads` threads and `shared_bytes` of dynamic
+   shared memory, each doing `work` units, on device `d` (docs/tuning.md "Without a table"): the
+   CTAs resident on one multiprocessor at once (its limits on threads, CTAs and shared memory,
+   1 KiB reserved per CTA) make a wave of sms * resident CTAs; a multiprocessor runs
+   min(resident, its share of the CTAs) at a time, and the launch takes
+   waves * (CTAs a multiprocessor runs at once) * work. A persistent grid has one CTA per
+   multiprocessor looping over the others: resident is 1. */
+static inline int64_t tilec_estimate(const tilec_device_desc* d, int64_t ctas, int threads, int shared_bytes,
+                                     int persistent, int64_t work) {
+  int64_t resident = d->ctas_per_sm > 0 ? d->ctas_per_sm : 1, slots, waves, at_once, per_sm;
+  if (threads > 0 && d->threads_per_sm / threads < resident) resident = d->threads_per_sm / threads;
+  if (d->shared_per_sm / (shared_bytes + 1024) < resident) resident = d->shared_per_sm / (shared_bytes + 1024);
+  if (persistent || resident < 1) resident = 1;
+  if (ctas <= 0 || d->sms <= 0) return 0;
+  slots = (int64_t)d->sms * resident;
+  waves = (ctas + slots - 1) / slots;
+  per_sm = (ctas + d->sms - 1) / d->sms;
+  at_once = per_sm < resident ? per_sm : resident;
+  return waves * at_once * work;
+}
+/* Whether an array's innermost extent in bytes is a multiple of `vector_bytes`, or it is empty: a
+   configuration's own condition for its vectorized variant (tilec_check_arrays checks the rest). */
+static inline int tilec_vector_extent(int rank, const int64_t* shape, int elem_bytes, int vector_bytes) {
+  int k;
+  for (k = 0; k < rank; ++k)
+    if (shape[k] == 0) return 1;
+  return rank == 0 || (shape[rank - 1] * elem_bytes) % vector_bytes == 0;
+}
+
+#endif /* TILEC_ABI6_RUNTIME */
 )C";
 }
 

@@ -10,7 +10,7 @@ namespace tilec {
 /// The version of the header's C interface; changes when a declaration of the shared section or
 /// a launch function's convention changes. Written as `<NAME>_TILEC_ABI_VERSION` and in the
 /// metadata.
-constexpr int kHeaderAbiVersion = 5;
+constexpr int kHeaderAbiVersion = 6;
 
 /// The shared section's C text (C99 and C++; needs <cuda.h>, <stdint.h>, <string.h>,
 /// <pthread.h> included before it and sits inside the header's extern "C" block).

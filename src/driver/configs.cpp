@@ -1,0 +1,162 @@
+// A kernel's configurations (configs.h): one re-check of the main module per configuration, for
+// that kernel only, and a lowering of each alone before the module's.
+#include "driver/configs.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#define XXH_INLINE_ALL  // header-only: no libxxhash to link
+#include <xxhash.h>
+
+#include "basic/stage_timer.h"
+#include "codegen/backend.h"
+#include "codegen/limits.h"
+#include "driver/stages.h"
+#include "frontend/parse.h"
+#include "ir/build.h"
+#include "ir/passes/passes.h"
+
+namespace tilec {
+namespace {
+
+// -Wconfig at the configuration, with the first error of its own compilation as a note: the
+// message the user would have seen with the configuration's values given by -D.
+void report_dropped(Compilation& c, const KernelInfo& k, size_t index, const DiagnosticEngine& own,
+                    const std::string& where = "") {
+  const KernelConfig& cfg = k.configs[index];
+  auto first = std::find_if(own.diagnostics().begin(), own.diagnostics().end(),
+                            [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  std::string why = first == own.diagnostics().end() ? "it fails to build" : first->message;
+  Diagnostic& d = c.diag.warning(Warning::Config, cfg.range,
+                                 fmt::format("configuration {} of '{}' ({}) is left out{}: {}", index, k.name,
+                                             cfg.label, where, why));
+  if (first != own.diagnostics().end() && first->range.file != 0)
+    DiagnosticEngine::note(d, first->range, "with this configuration's values: " + first->message);
+}
+
+// The tile IR of configuration `index` of `k`, or null after errors (in `own`).
+std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, size_t index, DiagnosticEngine& own) {
+  const KernelConfig& cfg = k.configs[index];
+  auto module = std::make_unique<Module>();
+  parse_file(c.sm, c.main_file, own, *module);
+  CheckOptions opts{c.opts.defines, c.opts.include_dirs, k.name};
+  // After the command line's: a -D of the same constant that disagrees has left this
+  // configuration out already (KernelConfig::pinned_out).
+  opts.defines.insert(opts.defines.end(), cfg.defines.begin(), cfg.defines.end());
+  Program p;
+  check_program(c.sm, own, opts, std::move(module), p);
+  if (own.has_errors() || p.kernels.size() != 1) return nullptr;
+  KernelInfo& info = p.kernels[0];
+  std::span<const KernelOptionInfo> options = kernel_options();
+  for (const auto& [option, value] : cfg.options) {
+    info.options.*options[option].field = value;
+    std::erase_if(info.options.by_target, [&](const TargetValue& v) { return v.option == options[option].name; });
+  }
+  std::unique_ptr<ir::Function> f = ir::build_kernel(info, own, c.opts.device_asserts);
+  if (own.has_errors()) return nullptr;
+  std::string problem = ir::verify(*f);
+  TILEC_ASSERT(problem.empty(), "the IR built for configuration " + std::to_string(index) + " of '" + k.name +
+                                    "' is invalid: " + problem);
+  codegen::check_param_space(f->sig, own);
+  if (own.has_errors()) return nullptr;
+  f->name = f->sig.name = config_function_name(k.name, int(index));
+  return f;
+}
+
+}  // namespace
+
+std::string config_function_name(const std::string& kernel, int index) {
+  return kernel + "_config" + std::to_string(index);
+}
+
+bool build_config_functions(Compilation& c, const KernelInfo& k, KernelGroup& group,
+                            std::vector<std::unique_ptr<ir::Function>>& out) {
+  group.count = 0;
+  group.num_declared = k.configs.size();
+  for (size_t i = 0; i < k.configs.size(); ++i) {
+    if (k.configs[i].pinned_out) continue;
+    StageTimer timer("build-config", config_function_name(k.name, int(i)));
+    DiagnosticEngine own(c.sm);
+    std::unique_ptr<ir::Function> f = build_one(c, k, i, own);
+    if (!f) {
+      report_dropped(c, k, i, own);
+      continue;
+    }
+    out.push_back(std::move(f));
+    group.indices.push_back(int(i));
+    group.labels.push_back(k.configs[i].label);
+    ++group.count;
+  }
+  if (group.count == 0) {
+    bool pinned = std::all_of(k.configs.begin(), k.configs.end(), [](const KernelConfig& x) { return x.pinned_out; });
+    c.diag.error(k.configs.front().range,
+                 pinned ? "no configuration of '" + k.name + "' has the values the -D options give its constants"
+                        : "every configuration of '" + k.name + "' is left out (see the warnings above)");
+    return false;
+  }
+  return true;
+}
+
+bool drop_unbuildable_configs(Compilation& c) {
+  std::vector<std::unique_ptr<ir::Function>> kept;
+  std::vector<KernelGroup> groups;
+  bool ok = true;
+  for (KernelGroup g : c.groups) {
+    size_t first = kept.size();
+    KernelGroup out = g;
+    out.first = first;
+    out.count = 0;
+    out.indices.clear();
+    out.labels.clear();
+    for (size_t j = 0; j < g.count; ++j) {
+      std::unique_ptr<ir::Function>& f = c.kernels[g.first + j];
+      if (g.info && !g.info->configs.empty()) {
+        DiagnosticEngine own(c.sm);
+        codegen::CompiledModule scratch;
+        codegen::BackendOptions bo = c.backend_options(false);
+        bo.print_after_all = false;
+        std::vector<std::unique_ptr<ir::Function>> one;
+        one.push_back(std::move(f));
+        bool built = codegen::compile_module(one, c.opts.targets, bo, own, scratch);
+        f = std::move(one[0]);
+        if (!built) {
+          report_dropped(c, *g.info, size_t(g.indices[j]), own, "");
+          continue;
+        }
+      }
+      kept.push_back(std::move(f));
+      out.indices.push_back(g.indices[j]);
+      out.labels.push_back(g.labels[j]);
+      ++out.count;
+    }
+    if (out.count == 0) {
+      c.diag.error(g.info->configs.front().range,
+                   "every configuration of '" + g.name + "' is left out (see the warnings above)");
+      ok = false;
+    }
+    groups.push_back(std::move(out));
+  }
+  c.kernels = std::move(kept);
+  c.groups = std::move(groups);
+  return ok && !c.diag.has_errors();
+}
+
+std::string config_space(const KernelAbi& abi, const std::vector<std::string>& labels) {
+  std::string text = abi.name + "\n";
+  for (const AbiParam& p : abi.params) {
+    text += p.name + ":" + std::string(dtype_name(p.dtype));
+    for (const ArrayDim& d : p.dims) text += "," + (d.symbol.empty() ? std::to_string(d.constant) : d.symbol);
+    text += "\n";
+  }
+  for (const std::string& l : labels) text += "config " + l + "\n";
+  return fmt::format("{:016x}", XXH3_64bits(text.data(), text.size()));
+}
+
+int64_t largest_tile_elements(const ir::Function& f) {
+  int64_t most = 1;
+  for (const auto& v : f.values)
+    if (!v->type.is_array) most = std::max(most, v->type.tile.numel());
+  return most;
+}
+
+}  // namespace tilec
