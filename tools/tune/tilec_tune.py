@@ -72,7 +72,7 @@ def human_bytes(n):
 
 
 def print_plan(kernel, shapes, reps):
-    print(f"kernel {kernel.name} ({kernel.source}), header ABI {kernel.abi_version}, space {kernel.space}")
+    print(f"kernel {kernel.name} ({kernel.source}), header ABI {kernel.abi_version}, space {kernel.space or '(none)'}")
     print(f"symbols: {' '.join(kernel.symbols) or '(none)'}" +
           (f"; scalars: {' '.join(kernel.scalars)}" if kernel.scalars else ""))
     dropped = kernel.num_configs - len(kernel.configs)
@@ -162,10 +162,16 @@ def run(a):
                   "the forced launches do not use it")
         tune_shapes.check_shapes(shapes, kernel.symbols, kernel.scalars)
         print_plan(kernel, shapes, a.reps)
+        untunable = (f"kernel '{kernel.name}' declares no configurations (configs= in @kernel, docs/language.md): "
+                     "there is nothing for a table to choose")
         if a.dry_run:
+            if kernel.space is None:
+                print("note: " + untunable)
             if not real:
                 print("(no CUDA driver here: the metadata was read against the toolkit's libcuda stub)")
             return 0
+        if kernel.space is None:
+            raise ToolError(untunable)
         sections = tune_table.existing_sections(a.output, kernel) if a.append and os.path.exists(a.output) else []
         section = tune(a, kernel, shapes, driver_lib)
         text = tune_table.render(kernel, tune_table.merge(sections, section))

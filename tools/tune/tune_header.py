@@ -35,7 +35,7 @@ class PathInfo(Structure):
 
 
 class ConfigInfo(Structure):
-    _fields_ = [("label", c_char_p), ("num_paths", c_int), ("paths", POINTER(PathInfo)), ("grid", c_char_p * 3)]
+    _fields_ = [("label", c_char_p), ("grid", c_char_p * 3), ("num_paths", c_int), ("paths", POINTER(PathInfo))]
 
 
 class MetadataV5(Structure):
@@ -99,7 +99,8 @@ class Kernel:
             self.configs = [(i, md6.configs[i].label.decode()) for i in range(md6.num_configs)
                             if md6.configs[i].label is not None]
             self.num_configs = md6.num_configs
-            self.space = md6.config_space.decode()
+            # NULL for a kernel without configs=: one configuration, nothing for a table to choose.
+            self.space = md6.config_space.decode() if md6.config_space is not None else None
             self.num_tuning_sections = md6.num_tuning_sections
         else:
             self.configs, self.num_configs, self.space, self.num_tuning_sections = [], 0, None, 0

@@ -1,5 +1,5 @@
-/* A hand-written stand-in for a tilec header of ABI 6 (docs/header.md, docs/tuning.md) for the
-   tilec-tune tests: kernel scale(x: f32[m, n], y: f32[m, n], alpha: f32), y = alpha * x, with
+/* A hand-written stand-in for a tilec header of ABI 6 (src/codegen/header/runtime.cpp has the
+   structures; docs/header.md, docs/tuning.md) for the tilec-tune tests that run without a GPU: kernel scale(x: f32[m, n], y: f32[m, n], alpha: f32), y = alpha * x, with
    five configurations that run on the host through the fake driver (fake_cuda.c: device
    pointers are host pointers, time moves only by fake_cuda_advance_us):
      0 "B=256"      correct, 10 us per 1000 elements
@@ -29,7 +29,7 @@ typedef struct tilec_path_info {
   const char* const* divisors; const char* const* divisor_dtypes;
 } tilec_path_info;
 typedef struct tilec_config_info {
-  const char* label; int num_paths; const tilec_path_info* paths; const char* grid[3];
+  const char* label; const char* grid[3]; int num_paths; const tilec_path_info* paths;
 } tilec_config_info;
 typedef struct tilec_kernel_metadata {
   int abi_version; const char* name; const char* source; const char* tilec_version; const char* cuda_version;
@@ -47,9 +47,9 @@ static const tilec_param_info scale_params[3] = {
     {"x", "f32", 0, 4, 2, scale_dims, 0}, {"y", "f32", 0, 4, 2, scale_dims, 1}, {"alpha", "f32", 1, 4, 0, NULL, 0}};
 static const char* const scale_symbols[2] = {"m", "n"};
 static const tilec_config_info scale_configs[5] = {
-    {"B=256", 0, NULL, {NULL, NULL, NULL}}, {"B=512", 0, NULL, {NULL, NULL, NULL}},
-    {"B=64", 0, NULL, {NULL, NULL, NULL}},  {"B=1024", 0, NULL, {NULL, NULL, NULL}},
-    {NULL, 0, NULL, {NULL, NULL, NULL}}};
+    {"B=256", {NULL, NULL, NULL}, 0, NULL}, {"B=512", {NULL, NULL, NULL}, 0, NULL},
+    {"B=64", {NULL, NULL, NULL}, 0, NULL},  {"B=1024", {NULL, NULL, NULL}, 0, NULL},
+    {NULL, {NULL, NULL, NULL}, 0, NULL}};
 
 extern const tilec_kernel_metadata scale_metadata;
 const tilec_kernel_metadata scale_metadata = {
