@@ -152,7 +152,7 @@ def run(a):
         tilec = tune_header.find_tilec(a.tilec, sys.argv[0])
         tune_header.build_header(tilec, a.source, tilec_flags(a), header)
         tune_header.compile_library(header, library, a.cc)
-        driver_lib, real = tune_header.load_driver(stub_ok=a.dry_run)
+        driver_lib, no_driver = tune_header.load_driver()
         kernel = tune_header.load_kernel(library, header, a.kernel)
         if kernel.abi_version < 6:
             raise ToolError(f"the header has ABI version {kernel.abi_version}; tilec-tune needs version 6 or later "
@@ -167,11 +167,13 @@ def run(a):
         if a.dry_run:
             if kernel.space is None:
                 print("note: " + untunable)
-            if not real:
+            if no_driver:
                 print("(no CUDA driver here: the metadata was read against the toolkit's libcuda stub)")
             return 0
         if kernel.space is None:
             raise ToolError(untunable)
+        if no_driver:
+            raise ToolError(f"cannot load the CUDA driver: {no_driver} (--dry-run needs none)")
         sections = tune_table.existing_sections(a.output, kernel) if a.append and os.path.exists(a.output) else []
         section = tune(a, kernel, shapes, driver_lib)
         text = tune_table.render(kernel, tune_table.merge(sections, section))

@@ -145,16 +145,17 @@ def compile_library(header, library, cc):
         raise ToolError(r.stderr.rstrip() + f"\ntilec-tune: the C compiler failed: {' '.join(cmd)}")
 
 
-def load_driver(stub_ok):
-    """libcuda, loaded into the global scope so that the header's library resolves against it.
-    Without a driver, `stub_ok` (a dry run, which never calls it) takes the toolkit's stub."""
+def load_driver():
+    """libcuda, loaded into the global scope so that the header's library resolves against it,
+    and None; without a driver, the toolkit's stub (enough to read metadata, never to call) and
+    why the driver did not load."""
     try:
-        return ctypes.CDLL("libcuda.so.1", mode=ctypes.RTLD_GLOBAL), True
+        return ctypes.CDLL("libcuda.so.1", mode=ctypes.RTLD_GLOBAL), None
     except OSError as e:
         stub = os.path.join(cuda_home(), "lib64", "stubs", "libcuda.so")
-        if stub_ok and os.path.exists(stub):
-            return ctypes.CDLL(stub, mode=ctypes.RTLD_GLOBAL), False
-        raise ToolError(f"cannot load the CUDA driver (libcuda.so.1): {e}") from e
+        if not os.path.exists(stub):
+            raise ToolError(f"cannot load the CUDA driver (libcuda.so.1), nor the stub {stub}: {e}") from e
+        return ctypes.CDLL(stub, mode=ctypes.RTLD_GLOBAL), str(e)
 
 
 def kernel_symbols(header):
