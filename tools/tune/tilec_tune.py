@@ -22,6 +22,7 @@ _HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path[:0] = [_HERE, os.path.join(_HERE, "..", "share", "tilec", "tune")]
 
 import tune_bench  # noqa: E402
+import tune_cuda  # noqa: E402
 import tune_header  # noqa: E402
 import tune_shapes  # noqa: E402
 import tune_table  # noqa: E402
@@ -44,6 +45,7 @@ def options(argv):
     p.add_argument("--reps", type=int, default=20, help="timed calls per configuration and shape (default 20)")
     p.add_argument("--sleep-us", type=int, default=2000,
                    help="the sleep kernel ahead of each timed call, in microseconds (default 2000; at least 1000)")
+    p.add_argument("--device", type=int, default=0, help="the CUDA device to tune on, by ordinal (default 0)")
     p.add_argument("--seed", type=int, default=0, help="random inputs and round order (default 0)")
     p.add_argument("--append", action="store_true",
                    help="replace this GPU's section of the existing table (or add one), keeping the others")
@@ -120,8 +122,7 @@ def row_comment(results, best):
 
 
 def tune(a, kernel, shapes, driver_lib):
-    from tune_cuda import Driver
-    drv = Driver(driver_lib)
+    drv = tune_cuda.Driver(driver_lib, a.device)
     gpu, cc, sms = drv.name(), drv.cc(), drv.sms()
     print(f"device: {gpu}, cc {cc // 10}.{cc % 10}, {sms} SMs, driver {drv.driver_version()}")
     flush = drv.alloc(tune_bench.FLUSH_BYTES)
@@ -177,8 +178,10 @@ def run(a):
         sections = tune_table.existing_sections(a.output, kernel) if a.append and os.path.exists(a.output) else []
         section = tune(a, kernel, shapes, driver_lib)
         text = tune_table.render(kernel, tune_table.merge(sections, section))
-        with open(a.output, "w") as f:
+        # Written beside the table and renamed, so that an interrupted run leaves the old one.
+        with open(a.output + ".tmp", "w") as f:
             f.write(text)
+        os.replace(a.output + ".tmp", a.output)
         print(f"wrote {a.output} ({len(section[4])} rows for {section[0]})")
         return 0
     finally:

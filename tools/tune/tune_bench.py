@@ -11,6 +11,7 @@ import statistics
 import tune_data
 from tune_cuda import CUDA_ERROR_INVALID_VALUE, CUDA_SUCCESS
 from tune_header import ToolError
+from tune_shapes import scalar_value
 
 # Arrays under this many bytes in all may stay in L2 between calls (50 MB on H100, 60 MB on
 # H200): each timed call then comes after a write of FLUSH_BYTES (bench-protocol.md item 3).
@@ -140,7 +141,6 @@ def time_configs(shape, results, reps, sleep_ns, flush, seed):
 
 def measure(drv, kernel, shape, reps, sleep_ns, flush, seed):
     """The results of every configuration of `kernel` at `shape` (a tune_shapes.Shape)."""
-    from tune_shapes import scalar_value
     scalar_values = {n: scalar_value(shape.values[n], t) for n, t in kernel.scalars.items()}
     results = [Result(i, label) for i, label in kernel.configs]
     arrays = Shape(drv, kernel, shape, scalar_values, seed)
