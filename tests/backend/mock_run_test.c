@@ -344,7 +344,7 @@ static void test_threads(void) {
 
 static void test_metadata(void) {
   const tilec_kernel_metadata* m = &mock_scale_rows_metadata;
-  CHECK(m->abi_version == 5 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 5);
+  CHECK(m->abi_version == 6 && MOCK_SCALE_ROWS_TILEC_ABI_VERSION == 6);
   CHECK(strcmp(m->name, "scale_rows") == 0 && strcmp(m->source, "mock kernels \"odd\" name.tile") == 0);
   CHECK(m->num_params == 9 && strcmp(m->params[0].name, "x") == 0 && strcmp(m->params[0].dtype, "f16") == 0);
   CHECK(m->params[0].rank == 2 && strcmp(m->params[0].dims[0], "m") == 0 && strcmp(m->params[0].dims[1], "64") == 0);

@@ -715,6 +715,15 @@ std::string define_config_launch(const Module& m, const Public& pk, const Kernel
   if (k.abi.paths.size() > 1 || !m.pdl.empty()) out += "  int tilec_cc = 0;\n";
   if (a.grid.uses_num_sms) out += "  int64_t tilec_sms = 0;\n";
   out += "  CUresult tilec_r = CUDA_SUCCESS;\n  (void)tilec_sym;\n  (void)tilec_dev;\n";
+  // Not every path reads every argument (a portable path takes no extents, only strides).
+  std::vector<std::string> unused;
+  for (const std::string& arg : strided_args(k))
+    for (size_t at = 0; at < arg.size();) {
+      size_t comma = arg.find(", ", at);
+      unused.push_back("(void)" + arg.substr(at, comma == std::string::npos ? std::string::npos : comma - at) + ";");
+      at = comma == std::string::npos ? arg.size() : comma + 2;
+    }
+  if (!unused.empty()) out += wrap(join(unused, " "), "  ") + "\n";
   if (!a.host_asserts.empty()) {
     // Asserts the host can check (host_assert.h): a failing one is a bad argument, refused
     // before the driver is touched, instead of a device assert that ends the CUDA context.

@@ -44,7 +44,8 @@ TEST_CASE("kernel names that are keywords, reserved or another kernel's suffix a
   CHECK(name_error("", "expand", {"expand"}).empty());
   CHECK(name_error("9", "k", {"k"}).find("prefix") != std::string::npos);
   CHECK(header_symbol_suffixes() ==
-        std::vector<std::string>{"", "_strided", "_grid", "_load", "_unload", "_metadata"});
+        std::vector<std::string>{"", "_strided", "_grid", "_config", "_launch_config",
+                                                                "_launch_config_strided", "_load", "_unload", "_metadata"});
 }
 
 TEST_CASE("a well-formed kernel passes check_kernel_abi", "[header]") {

@@ -48,7 +48,7 @@ TEST_CASE("banner, guard, includes and the ABI macro", "[header]") {
                     "give one of them a --prefix\"\n#endif\n"
                     "#ifndef VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_H\n#define VECTOR_ADD_TILEC_CONFIG 0x@C@\n"));
   CHECK(contains(h, "#include <cuda.h>\n"));
-  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 5\n"));
+  CHECK(contains(h, "#define VECTOR_ADD_TILEC_ABI_VERSION 6\n"));
   CHECK(contains(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"));
   CHECK(contains(h, "#ifndef VECTOR_ADD_TILEC_DECLARATIONS_ONLY\n"));
   const std::string end = "#endif /* VECTOR_ADD_TILEC_H */\n";
@@ -96,7 +96,7 @@ TEST_CASE("scalars: C types, PTX conversions and the dense form's order", "[head
                     "  (void)alpha;\n"
                     "  (void)beta;\n"
                     "  if (n < 0) return CUDA_ERROR_INVALID_VALUE;\n"
-                    "  vector_add_tilec_grid_expr(n, (int64_t)flag, tilec_g);\n"));
+                    "  vector_add_tilec_c0_tilec_grid_expr(n, (int64_t)flag, tilec_g);\n"));
 }
 
 TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scalars", "[header]") {
@@ -112,7 +112,7 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
                     "&tilec_p6};\n"));
   CHECK(contains(h, "  tilec_entry = tilec_vec ? 0 : 1;\n"));
   CHECK(contains(h, "  if (tilec_grid[0] == 0 || tilec_grid[1] == 0 || tilec_grid[2] == 0) return CUDA_SUCCESS;\n"));
-  CHECK(contains(h, "static inline void vector_add_tilec_grid_expr(int64_t n, int64_t tilec_g[3]) {\n"
+  CHECK(contains(h, "static inline void vector_add_tilec_c0_tilec_grid_expr(int64_t n, int64_t tilec_g[3]) {\n"
                     "  (void)n;\n"
                     "  tilec_g[0] = tilec_cdiv(n, 1024);\n"
                     "  tilec_g[1] = 1;\n"
@@ -126,21 +126,22 @@ TEST_CASE("PTX parameters follow kernel_abi.h: bases and strides, symbols, scala
 
 TEST_CASE("weak definitions, metadata and the image", "[header]") {
   std::string h = generate_header(vector_add_input());
-  CHECK(contains(h, "TILEC_ABI5_WEAK extern const uint64_t vector_add_tilec_@C@_image[2];\n"
+  CHECK(contains(h, "TILEC_ABI6_WEAK extern const uint64_t vector_add_tilec_@C@_image[2];\n"
                     "const uint64_t vector_add_tilec_@C@_image[2] = {\n"
                     "  0x100001ba55ed50, 0x9,\n"
                     "};\n"));
-  CHECK(contains(h, "TILEC_ABI5_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
+  CHECK(contains(h, "TILEC_ABI6_WEAK CUresult vector_add(CUstream stream, CUdeviceptr a, CUdeviceptr b, "
                     "CUdeviceptr c, int64_t n);\n"));
   CHECK(contains(h, "static const tilec_constant_info vector_add_tilec_constants[1] = {\n    {\"TILE\", \"1024\"}};\n"));
   CHECK(contains(h, "const tilec_kernel_metadata vector_add_metadata = {\n"
-                    "    5, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
+                    "    6, \"vector_add\", \"samples/vector_add.tile\", \"0.1.0\", \"13.0.88\",\n"
                     "    3, vector_add_tilec_params, 1, vector_add_tilec_symbols,\n"
                     "    1, vector_add_tilec_constants,\n"
                     "    {\"tilec_cdiv(n, 1024)\", \"1\", \"1\"},\n"
-                    "    1, vector_add_tilec_paths,\n"
+                    "    1, vector_add_tilec_c0_tilec_paths,\n"
                     "    2, vector_add_tilec_archs, \"sm_80\",\n"
-                    "    vector_add_tilec_@C@_image, 9};\n"));
+                    "    vector_add_tilec_@C@_image, 9,\n"
+                    "    1, vector_add_tilec_configs, NULL, 0};\n"));
   CHECK(contains(h, "    {\"a\", \"f32\", TILEC_PARAM_ARRAY, 4, 1, vector_add_tilec_dims_a, 0},\n"));
 }
 
@@ -151,7 +152,7 @@ TEST_CASE("the configuration hash names every linker-visible symbol", "[header]"
   CHECK(c.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(generate_header(in) == h);  // deterministic: every translation unit of one configuration agrees
   CHECK(contains(h, "pthread_mutex_t vector_add_tilec_@C@_lock = PTHREAD_MUTEX_INITIALIZER;\n"));
-  CHECK(contains(h, "tilec_kernel_state vector_add_tilec_@C@_state = TILEC_ABI5_ZERO;\n"));
+  CHECK(contains(h, "tilec_kernel_state vector_add_tilec_@C@_state = TILEC_ABI6_ZERO;\n"));
   CHECK(contains(h, "#if defined(__ELF__)\n"));
   CHECK(contains(h, "CUresult vector_add_tilec_@C@_alias(CUstream stream, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, "
                     "int64_t n) __asm__(\"vector_add\") __attribute__((weak, alias(\"vector_add_tilec_@C@\")));\n"));
@@ -181,14 +182,14 @@ TEST_CASE("big shared memory, num_sms and clusters change the launch", "[header]
   CHECK(contains(h, "#ifndef LIB_VECTOR_ADD_TILEC_H\n"));
   CHECK(contains(h, "  tilec_r = tilec_stream_device(stream, &tilec_dev);\n"));
   CHECK(contains(h, "  tilec_r = tilec_num_sms(tilec_dev, &tilec_sms);\n"));
-  CHECK(contains(h, "  lib_vector_add_tilec_grid_expr(tilec_sym[0], tilec_sms, tilec_g);\n"));
+  CHECK(contains(h, "  lib_vector_add_tilec_c0_tilec_grid_expr(tilec_sym[0], tilec_sms, tilec_g);\n"));
   CHECK(contains(h, "    tilec_r = tilec_raise_shared_limit(lib_vector_add_tilec_@C@_state.shared_limit_done[tilec_entry],\n"
                     "                                       lib_vector_add_tilec_@C@_state.kernels[tilec_entry], "
                     "tilec_dev, 100000);\n"));
   CHECK(contains(h, "    static const int tilec_cluster[3] = {1, 2, 1};\n"));
   CHECK(contains(h, "    return tilec_launch(lib_vector_add_tilec_@C@_state.kernels[tilec_entry], lib_vector_add_tilec_entries[tilec_entry].name,\n"
                     "                        tilec_grid, 128, 100000, tilec_cluster, (tilec_cc == 90), stream, tilec_args);\n"));
-  CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_path0_entries, 0, NULL, 0, 0, NULL, NULL}};\n"));
+  CHECK(contains(h, "    {\"portable\", NULL, 4, 1, 128, 100000, {1, 2, 1}, 2, lib_vector_add_tilec_c0_tilec_path0_entries, 0, NULL, 0, 0, NULL, NULL}};\n"));
   CHECK(contains(h, "CUresult lib_vector_add_grid(int64_t n, uint32_t grid[3]) __asm__(\"lib_vector_add_grid_tilec_@C@\");\n"));
 }
 
