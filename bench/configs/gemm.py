@@ -64,7 +64,8 @@ def main():
             cfgs = range(num_configs) if a.configs else []
             for i in cfgs:
                 variants[f"c{i}"] = (lambda i: lambda: forced(i, *args))(i)
-            rec = {"kernel": k, "label": a.label, "gpu": dev.name, "M": m, "N": n, "K": kk,
+            rec = {"kernel": k, "label": a.label, "gpu": dev.name, "sms": dev.multi_processor_count,
+                   "cc": f"{dev.major}.{dev.minor}", "M": m, "N": n, "K": kk,
                    "choice": choose(stream, m, kk, n), "errors": {}, "ms": {}}
             scale = ref.abs().max().item() + 1e-6
             for name, fn in list(variants.items()):

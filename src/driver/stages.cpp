@@ -11,6 +11,7 @@
 
 #include "basic/stage_timer.h"
 #include "codegen/header/header.h"
+#include "codegen/header/tuning_table.h"
 #include "codegen/limits.h"
 #include "codegen/ptxas_pool.h"
 #include "codegen/target.h"
@@ -269,6 +270,41 @@ HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
   return out;
 }
 
+bool Compilation::embed_tuning_tables(HeaderInput& hi) {
+  std::vector<std::string> names;
+  for (const KernelGroup& g : groups) names.push_back(g.name);
+  std::vector<bool> seen(groups.size());
+  for (const std::string& path : opts.tuning) {
+    deps.push_back(path);
+    std::optional<TuningTable> t = load_tuning_table(path, sm, diag);
+    if (!t) continue;
+    auto g = std::find(names.begin(), names.end(), t->kernel);
+    if (g == names.end()) {
+      report_table_kernel_missing(*t, names, diag);
+      continue;
+    }
+    size_t i = size_t(g - names.begin());
+    if (seen[i]) {
+      diag.error(t->kernel_range, "a second tuning table for kernel '" + t->kernel + "': give one --tuning per kernel");
+      continue;
+    }
+    seen[i] = true;
+    HeaderConfigs& hc = hi.configs[i];
+    auto built = [&](int index) { return std::find(hc.indices.begin(), hc.indices.end(), index) != hc.indices.end(); };
+    if (!check_tuning_table(*t, t->kernel, hc.space, hi.kernels[i].dim_symbols, int(hc.labels.size()), built, diag))
+      continue;
+    for (const TuningSection& s : t->sections) {
+      HeaderTuningSection out{s.gpu, s.cc, s.sms, {}, {}};
+      for (const TuningRow& r : s.rows) {
+        out.extents.push_back(r.extents);
+        out.configs.push_back(r.config);
+      }
+      hc.tuning.push_back(std::move(out));
+    }
+  }
+  return !diag.has_errors();
+}
+
 bool Compilation::make_header() {
   HeaderInput hi;
   // The file name without its folder: the header's bytes do not depend on where the checkout
@@ -294,7 +330,7 @@ bool Compilation::make_header() {
     hi.kernels.push_back(abis[gi]);
     hi.configs.push_back(header_configs(g));
   }
-  if (diag.has_errors()) return false;
+  if (diag.has_errors() || !embed_tuning_tables(hi)) return false;
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   StageTimer timer("header", hi.source_name);
   header = generate_header(hi);
