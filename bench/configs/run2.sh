@@ -15,6 +15,11 @@ $tilec samples/matmul_bt.tile -D T=bf16 --tuning "$out/matmul_bt.tuning" -o /tmp
 $tilec samples/matmul_bt.tile -D T=bf16 -o /tmp/matmul_bt.h || exit 1
 gcc -O2 -shared -fPIC -x c /tmp/matmul_bt.h -I/usr/local/cuda/include -o /tmp/libh.so -lcuda || exit 1
 gcc -O2 -shared -fPIC -x c /tmp/matmul_bt_tuned.h -I/usr/local/cuda/include -o /tmp/libt.so -lcuda || exit 1
+echo "== host time of the choice (header with the table, then without)"
+for h in /tmp/matmul_bt_tuned.h /tmp/matmul_bt.h; do
+  d=$(mktemp -d); cp $h $d/matmul_bt.h
+  gcc -O2 -I$d -I/usr/local/cuda/include bench/configs/launch_overhead.c -o /tmp/lo -lcuda && /tmp/lo | tee -a "$out/launch_overhead.txt"
+done
 NK=${NK:-4096x4096,1024x4096,28672x4096}
 for v in t h; do
   label=$([ $v = t ] && echo heldout-table || echo heldout-heuristic)
