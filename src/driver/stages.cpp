@@ -258,7 +258,7 @@ HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
   for (size_t j = 0; j < g.count; ++j) {
     out.abis.push_back(code.abis[g.first + j]);
     out.indices.push_back(g.indices[j]);
-    out.work.push_back(largest_tile_elements(*kernels[g.first + j]));
+    out.work.push_back(cta_work(*kernels[g.first + j]));
   }
   out.labels.assign(g.num_declared, "");
   for (size_t j = 0; j < g.count; ++j) out.labels[size_t(g.indices[j])] = g.labels[j];
