@@ -87,9 +87,16 @@ def _cc(text):
 
 
 def merge(sections, section):
-    """`sections` with the one of `section`'s GPU (by name) replaced by `section`, or with
-    `section` added at the end."""
-    out = [s for s in sections if s[0] != section[0]]
-    at = next((i for i, s in enumerate(sections) if s[0] == section[0]), len(out))
-    out.insert(at, section)
+    """`sections` with `section` merged into the one of its GPU (by name): its gpu line and its
+    rows replace the old ones with the same extents, the old section's other rows stay (so a
+    GPU's table grows by the shapes of each run); a GPU not there yet is added at the end."""
+    def extents(row):
+        return row[0].rsplit(" ", 1)[0]
+    at = next((i for i, s in enumerate(sections) if s[0] == section[0]), None)
+    if at is None:
+        return sections + [section]
+    new = {extents(r) for r in section[4]}
+    kept = [r for r in sections[at][4] if extents(r) not in new]
+    out = list(sections)
+    out[at] = tuple(section[:4]) + (kept + list(section[4]),)
     return out
