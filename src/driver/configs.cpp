@@ -159,4 +159,21 @@ int64_t largest_tile_elements(const ir::Function& f) {
   return most;
 }
 
+int64_t cta_work(const ir::Function& f) {
+  // The operand intensity of the kernel's largest product, M*N / (M + N) elements of output per
+  // element of A and B streamed in; under kComputeBound, a CTA waits on its operands.
+  constexpr double kComputeBound = 72;
+  double intensity = 0;
+  ir::walk(f.body, [&](const ir::Op& op) {
+    if (op.kind != ir::OpKind::Mma || op.results.empty()) return;
+    const std::vector<int64_t>& acc = op.results[0]->type.tile.shape;
+    if (acc.size() < 2) return;
+    double m = double(acc[acc.size() - 2]), n = double(acc.back());
+    intensity = std::max(intensity, m * n / (m + n));
+  });
+  double work = double(largest_tile_elements(f));
+  if (intensity > 0 && intensity < kComputeBound) work *= kComputeBound / intensity;
+  return int64_t(work + 0.5);
+}
+
 }  // namespace tilec

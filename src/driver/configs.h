@@ -53,4 +53,11 @@ std::string config_space(const KernelAbi& abi, const std::vector<std::string>& l
 /// among configurations (docs/tuning.md "Without a table").
 int64_t largest_tile_elements(const ir::Function& f);
 
+/// What the heuristic counts as one CTA's work (docs/tuning.md "How a launch chooses"): the
+/// largest tile's elements, scaled up for a tile product whose operand intensity M*N/(M+N) is
+/// below 72 (the tile streams more operand bytes per output than the tensor cores consume at
+/// full rate: on the H100, 64x64 tiles ran 2.6x, 64x128 1.7-1.9x and 64x256 1.2-1.3x the time
+/// of 128x256 ones on the same problem, 1.05x for 128x128; bench/results/2026-12-07-configs-h100).
+int64_t cta_work(const ir::Function& f);
+
 }  // namespace tilec

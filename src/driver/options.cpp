@@ -152,6 +152,9 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
                  "side by side); default: one per available CPU. The output does not depend on N")
       ->check(CLI::Range(1, kMaxToolRuns));
   app.add_option("--prefix", o.prefix, "Prefix for the generated header's public symbols");
+  app.add_option("--tuning", o.tuning,
+                 "Embed a tuning table (made by tilec-tune) for the kernel it names: the header's launch takes its "
+                 "configuration for each shape on the GPUs it lists (repeatable, one per kernel; docs/tuning.md)");
   app.add_option("--torch-namespace", o.torch_namespace,
                  "--emit=torch: the ops' namespace, torch.ops.NAME (default: the input's name)");
   app.add_option("--dispatch", o.dispatch,

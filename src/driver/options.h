@@ -46,6 +46,7 @@ struct Options {
   bool device_asserts = true;
   int jobs = 0;                      ///< ptxas runs at a time (-j); 0: one per available CPU
   std::string prefix;                ///< prefix of the header's public symbols
+  std::vector<std::string> tuning;   ///< --tuning FILE: tuning tables to embed, one per kernel (docs/tuning.md)
   // --emit=torch
   std::string torch_namespace;       ///< ops are torch.ops.<namespace>; empty: the input's name
   std::vector<std::string> dispatch; ///< NAME=v1,v2,...: one build per value, one op over them

@@ -11,6 +11,7 @@
 
 #include "basic/stage_timer.h"
 #include "codegen/header/header.h"
+#include "codegen/header/tuning_table.h"
 #include "codegen/limits.h"
 #include "codegen/ptxas_pool.h"
 #include "codegen/target.h"
@@ -257,7 +258,7 @@ HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
   for (size_t j = 0; j < g.count; ++j) {
     out.abis.push_back(code.abis[g.first + j]);
     out.indices.push_back(g.indices[j]);
-    out.work.push_back(largest_tile_elements(*kernels[g.first + j]));
+    out.work.push_back(cta_work(*kernels[g.first + j]));
   }
   out.labels.assign(g.num_declared, "");
   for (size_t j = 0; j < g.count; ++j) out.labels[size_t(g.indices[j])] = g.labels[j];
@@ -267,6 +268,41 @@ HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
     out.space = config_space(code.abis[g.first], declared);
   }
   return out;
+}
+
+bool Compilation::embed_tuning_tables(HeaderInput& hi) {
+  std::vector<std::string> names;
+  for (const KernelGroup& g : groups) names.push_back(g.name);
+  std::vector<bool> seen(groups.size());
+  for (const std::string& path : opts.tuning) {
+    deps.push_back(path);
+    std::optional<TuningTable> t = load_tuning_table(path, sm, diag);
+    if (!t) continue;
+    auto g = std::find(names.begin(), names.end(), t->kernel);
+    if (g == names.end()) {
+      report_table_kernel_missing(*t, names, diag);
+      continue;
+    }
+    size_t i = size_t(g - names.begin());
+    if (seen[i]) {
+      diag.error(t->kernel_range, "a second tuning table for kernel '" + t->kernel + "': give one --tuning per kernel");
+      continue;
+    }
+    seen[i] = true;
+    HeaderConfigs& hc = hi.configs[i];
+    auto built = [&](int index) { return std::find(hc.indices.begin(), hc.indices.end(), index) != hc.indices.end(); };
+    if (!check_tuning_table(*t, t->kernel, hc.space, hi.kernels[i].dim_symbols, int(hc.labels.size()), built, diag))
+      continue;
+    for (const TuningSection& s : t->sections) {
+      HeaderTuningSection out{s.gpu, s.cc, s.sms, {}, {}};
+      for (const TuningRow& r : s.rows) {
+        out.extents.push_back(r.extents);
+        out.configs.push_back(r.config);
+      }
+      hc.tuning.push_back(std::move(out));
+    }
+  }
+  return !diag.has_errors();
 }
 
 bool Compilation::make_header() {
@@ -294,7 +330,7 @@ bool Compilation::make_header() {
     hi.kernels.push_back(abis[gi]);
     hi.configs.push_back(header_configs(g));
   }
-  if (diag.has_errors()) return false;
+  if (diag.has_errors() || !embed_tuning_tables(hi)) return false;
   for (const auto& [name, value] : program.constants) hi.constants.push_back({name, value});
   StageTimer timer("header", hi.source_name);
   header = generate_header(hi);

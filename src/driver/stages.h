@@ -55,6 +55,8 @@ struct Compilation {
   bool assemble(bool cubin);
   bool make_header();
 
+  /// --tuning: each table, checked against the kernel it names, into `hi.configs`' sections.
+  bool embed_tuning_tables(HeaderInput& hi);
   /// What the header needs of group `g`'s configurations (HeaderInput::configs).
   HeaderConfigs header_configs(const KernelGroup& g) const;
   /// The backend's options from the command line's.

@@ -772,7 +772,9 @@ bool Checker::check_config(Expr& call, KernelConfig& c) {
     }
     // -D pins a constant: a configuration that gives it another value is left out.
     if (defines_.count(kw.name) && const_text(v) != const_text(want)) c.pinned_out = true;
-    c.defines.push_back(kw.name + "=" + value_text);
+    // The value as -D takes it: its printed constant (the expression may name constants that the
+    // module defines after this one), or the expression as written for a float (exact digits).
+    c.defines.push_back(kw.name + "=" + (const_kind(v).find("float") == std::string::npos ? const_text(v) : value_text));
   }
   return ok;
 }

@@ -111,8 +111,10 @@ bool eval_value_op(const ir::Op& op, const std::vector<const Tile*>& in, Tile& o
       for (size_t i = 0; i < n; ++i) {
         std::vector<int64_t> idx = unravel(int64_t(i), out.shape);
         int64_t half = in[0]->shape[size_t(op.axis)];
-        const Tile* src = idx[size_t(op.axis)] < half ? in[0] : in[1];
-        if (src == in[1]) idx[size_t(op.axis)] -= half;
+        // Which half by the index, not by the operand: `cat(x, x)` has one tile twice.
+        bool second = idx[size_t(op.axis)] >= half;
+        if (second) idx[size_t(op.axis)] -= half;
+        const Tile* src = second ? in[1] : in[0];
         out.v[i] = src->v[size_t(ravel(idx, src->shape))];
       }
       return true;

@@ -171,6 +171,26 @@ def m(a: f16[M, K], b: f16[K, N], c: f32[M, N]):
   CHECK(floats(args[2].array) == std::vector<double>{0, 0, 4, 5});
 }
 
+TEST_CASE("interp cats a tile with itself and extracts sub-tiles (§7.4)", "[interp]") {
+  // cat(t, t) has one operand twice (CSE makes it from two equal extracts); the second half
+  // must come from the operand's start again (the interpreter once read before it).
+  auto ks = kernels(R"(
+@kernel(grid=(1,))
+def c(x: i32[n], y: i32[m], z: i32[p]):
+    t = load(x, index=(0,), shape=(4,))
+    u = cat(t, t, axis=0)
+    v = extract(u, index=(1,), shape=(2,))
+    store(y, index=(0,), tile=u)
+    store(z, index=(0,), tile=cat(v, v, axis=0))
+)");
+  std::vector<Arg> args{array(DType::I32, {4}, {1, 2, 3, 4}), array(DType::I32, {8}, std::vector<double>(8, 0)),
+                        array(DType::I32, {4}, {0, 0, 0, 0})};
+  Result r = run(*ks[0], args);
+  REQUIRE(r.error == "");
+  CHECK(ints(args[1].array) == std::vector<double>{1, 2, 3, 4, 1, 2, 3, 4});
+  CHECK(ints(args[2].array) == std::vector<double>{3, 4, 3, 4});
+}
+
 TEST_CASE("interp follows while, break, continue and an early return", "[interp]") {
   auto ks = kernels(R"(
 @kernel(grid=(3,))
