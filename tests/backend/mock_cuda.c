@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "mock_cuda.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -183,8 +184,19 @@ CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attrib, CUd
     *value = attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? device_cc[dev] / 10 : device_cc[dev] % 10;
     return CUDA_SUCCESS;
   }
-  if (attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
-  *value = 132 / (dev + 1);  /* device 0: 132 SMs, device 1: 66 */
+  /* What a launch's choice among configurations reads (tilec_device): an H100's limits. */
+  if (attrib == CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) *value = 2048;
+  else if (attrib == CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR) *value = 32;
+  else if (attrib == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR) *value = 228 * 1024;
+  else if (attrib == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) *value = 132 / (dev + 1);  /* device 0: 132 SMs, device 1: 66 */
+  else return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev) {
+  __atomic_fetch_add(&mock.driver_calls, 1, __ATOMIC_SEQ_CST);
+  if (len < 1) return CUDA_ERROR_INVALID_VALUE;
+  snprintf(name, (size_t)len, "mock device %d", dev);
   return CUDA_SUCCESS;
 }
 

@@ -1,7 +1,9 @@
 /* A fake CUDA driver for running generated headers on a machine without a GPU: the functions
    the launch stubs call, recording what they were given. Devices are 0..3, each with one
-   context and a compute capability; fake streams name their device (mock_stream(dev)); the current context is device 0's
-   unless mock_set_current() says otherwise. */
+   context, a compute capability and an H100's limits per multiprocessor (132 SMs on device 0,
+   66 on device 1: what a launch's choice among configurations reads); fake streams name their
+   device (mock_stream(dev)); the current context is device 0's unless mock_set_current() says
+   otherwise. */
 #ifndef TILEC_MOCK_CUDA_H
 #define TILEC_MOCK_CUDA_H
 
