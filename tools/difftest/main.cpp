@@ -7,12 +7,14 @@
 // are compared with a tolerance throughout: the folder may evaluate them in another precision.
 //
 //   tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...
-//                  [--kernel NAME] [-v]
+//                  [--kernel NAME] [--inputs DIR] [-v]
 //
 // -D sets a module constant as tilec's -D does (so `-D TILE_N=1024` builds what the kernel's
 // configuration `config(TILE_N=1024)` compiles; the interpreter ignores num_warps and the other
 // options); --set gives a dimension extent or integer scalar, over the file's `# difftest:`
-// line; --kernel runs that kernel alone.
+// line; --kernel runs that kernel alone; --inputs DIR reads the arrays a kernel reads from
+// DIR/<kernel>.in.<param>.bin where those files exist (as --out writes them) instead of the
+// seed's values.
 // --out DIR writes each kernel's inputs and the -O0 results as binary files plus a JSON
 // manifest (inputs.h; with "math" and "mma": which comparison rule applies, and "ir_hash"),
 // which the GPU runners of gpu_campaign.py compare the compiled kernel against.
@@ -100,14 +102,14 @@ std::string ir_hash(const ir::Function& f) {
 int usage() {
   std::fprintf(stderr,
                "usage: tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...\n"
-               "                      [--kernel NAME] [-v]\n");
+               "                      [--kernel NAME] [--inputs DIR] [-v]\n");
   return 64;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path, out_dir, only_kernel;
+  std::string path, out_dir, only_kernel, in_dir;
   std::vector<std::string> defines, sets;
   uint64_t seed = 1;
   bool verbose = false;
@@ -119,6 +121,7 @@ int main(int argc, char** argv) {
     else if (a.size() > 2 && a.compare(0, 2, "-D") == 0) defines.push_back(a.substr(2));
     else if (a == "--set" && i + 1 < argc) sets.push_back(argv[++i]);
     else if (a == "--kernel" && i + 1 < argc) only_kernel = argv[++i];
+    else if (a == "--inputs" && i + 1 < argc) in_dir = argv[++i];
     else if (a == "-v") verbose = true;
     else if (!a.empty() && a[0] != '-' && path.empty()) path = a;
     else return usage();
@@ -158,7 +161,11 @@ int main(int argc, char** argv) {
     if (!only_kernel.empty() && f.name != only_kernel) continue;
     found = true;
     difftest::Rng rng(seed * 1000003u + k);
-    const std::vector<interp::Arg> inputs = difftest::make_args(f, header, rng);
+    std::vector<interp::Arg> inputs = difftest::make_args(f, header, rng);
+    if (!in_dir.empty() && !difftest::read_arrays(in_dir, f, inputs, error)) {
+      std::fprintf(stderr, "tilec-difftest: %s\n", error.c_str());
+      return 1;
+    }
     bool math = has_op(f, is_math), mma = has_op(f, is_mma);
     std::vector<interp::Arg> reference;
     std::string verdict;
