@@ -11,7 +11,7 @@ device-to-device copy of the same bytes (X read, Y written: the bandwidth denomi
 timed call after an L2 flush (a 256 MiB memset) and a ~1 ms sleep kernel, medians of CUDA-event
 timings. Writes one JSON line per shape and prints one line per shape.
 
-  rows.py --lib libsoftmax_bf16.so --header softmax_bf16.h --kernel softmax --dtype bf16 --out rows.jsonl
+  rows.py --run softmax:bf16:libsoftmax_bf16.so:softmax_bf16.h[:libsoftmax_chunked_bf16.so] ... --out rows.jsonl
   rows.py --table rows.jsonl       (the summary table of a finished run)
 """
 import argparse, ctypes, json, math, random, re, statistics
@@ -48,11 +48,10 @@ def table(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--lib")
-    ap.add_argument("--header", help="the header the library was compiled from (the configurations' labels)")
-    ap.add_argument("--kernel", choices=sorted(ARRAYS))
-    ap.add_argument("--dtype", choices=["bf16", "f16", "f32"])
-    ap.add_argument("--alt", help="another header's .so of the same kernel, timed through its own choice")
+    ap.add_argument("--run", action="append", default=[], metavar="KERNEL:DTYPE:LIB:HEADER[:ALT]",
+                    help="a header's library and text (the configurations' labels), and optionally another "
+                         "header's library of the same kernel timed through its own choice (softmax's chunked "
+                         "form); repeated, all in one process (torch.compile starts once)")
     ap.add_argument("--ns", default=",".join(map(str, NS)))
     ap.add_argument("--ms", default=",".join(map(str, MS)))
     ap.add_argument("--reps", type=int, default=7)
@@ -64,11 +63,19 @@ def main():
     if a.table:
         return table(a.table)
     import torch
-    import torch.nn.functional as F
     if hasattr(torch._dynamo.config, "recompile_limit"):
         torch._dynamo.config.recompile_limit = 256
     torch._dynamo.config.cache_size_limit = 256
-    k, dtype = a.kernel, {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}[a.dtype]
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    out = open(a.out, "a") if a.out else None
+    for job in a.run:
+        k, dtype, lib, header, *alt = job.split(":")
+        bench(a, torch, flush, out, k, dtype, lib, header, alt[0] if alt else None)
+
+
+def bench(a, torch, flush, out, k, dtype_name, lib_path, header, alt_path):
+    import torch.nn.functional as F
+    dtype = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}[dtype_name]
     nargs = len(ARRAYS[k])
 
     def bind(path):
@@ -84,9 +91,9 @@ def main():
         choose.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
         return launch, forced, choose
 
-    launch, forced, choose = bind(a.lib)
-    labels = labels_of(a.header, k) if a.header else []
-    alt = bind(a.alt)[0] if a.alt else None
+    launch, forced, choose = bind(lib_path)
+    labels = labels_of(header, k)
+    alt = bind(alt_path)[0] if alt_path else None
     num_configs = 0
     while num_configs < 64 and forced(num_configs, None, *([0] * nargs), 0, 0) != 1:  # CUDA_ERROR_INVALID_VALUE
         num_configs += 1
@@ -99,8 +106,6 @@ def main():
         eager = lambda x, w, b: F.rms_norm(x, (x.shape[-1],), w, eps)
     compiled = None if a.no_compile else torch.compile(eager, dynamic=False)
     dev = torch.cuda.get_device_properties(0)
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    out = open(a.out, "a") if a.out else None
     stream = torch.cuda.current_stream().cuda_stream
     for m in [int(x) for x in a.ms.split(",")]:
         for n in [int(x) for x in a.ns.split(",")]:
@@ -122,7 +127,7 @@ def main():
             if alt:
                 variants["alt"] = lambda: alt(*args)
             c = choose(stream, m, n)
-            rec = {"kernel": k, "dtype": a.dtype, "label": a.label, "gpu": dev.name, "M": m, "N": n, "choice": c,
+            rec = {"kernel": k, "dtype": dtype_name, "label": a.label, "gpu": dev.name, "M": m, "N": n, "choice": c,
                    "tile_n": None, "errors": {}, "ms": {}}
             scale = ref.abs().max().item() + 1e-30
             tol = 1e-4 if dtype == torch.float32 else (2e-2 if dtype == torch.bfloat16 else 4e-3)
@@ -175,7 +180,7 @@ def main():
             ms = rec["ms"]
             peer = min(v for n_, v in ms.items() if n_ in ("eager", "compile"))
             auto = ms.get("auto", float("inf"))
-            print(f"{k} {a.dtype} M={m} N={n} choice={c} (TILE_N {rec['tile_n']}) auto={auto * 1e3:.1f}us "
+            print(f"{k} {dtype_name} M={m} N={n} choice={c} (TILE_N {rec['tile_n']}) auto={auto * 1e3:.1f}us "
                   f"eager={ms['eager'] * 1e3:.1f} compile={ms.get('compile', float('nan')) * 1e3:.1f} "
                   f"copy={ms['copy'] * 1e3:.1f} vs-peer={peer / auto:.3f} copy-bw={100 * ms['copy'] / auto:.0f}%"
                   + (f" errors={rec['errors']}" if rec["errors"] else ""), flush=True)

@@ -11,19 +11,20 @@ out=${OUT:-/tmp/out}; mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$out/gpu.txt"
 python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)" | tee -a "$out/gpu.txt"
 : > "$out/rows.jsonl"
-NS=${NS:-768,1024,2048,4096,5120,8192,16384,32768}
-MS=${MS:-4096,16384}
+runs=()
 for k in ${KERNELS:-softmax layernorm rmsnorm}; do
   for t in ${DTYPES:-bf16 f32}; do
     gcc -O2 -shared -fPIC -x c gpu-run/rows/${k}_$t.h -I/usr/local/cuda/include -o /tmp/lib${k}_$t.so -lcuda || exit 1
-    alt=()
+    run=$k:$t:/tmp/lib${k}_$t.so:gpu-run/rows/${k}_$t.h
     if [ -f gpu-run/rows/${k}_chunked_$t.h ]; then
       gcc -O2 -shared -fPIC -x c gpu-run/rows/${k}_chunked_$t.h -I/usr/local/cuda/include -o /tmp/lib${k}_chunked_$t.so -lcuda || exit 1
-      alt=(--alt /tmp/lib${k}_chunked_$t.so)
+      run=$run:/tmp/lib${k}_chunked_$t.so
     fi
-    timeout 170 python3 bench/configs/rows.py --lib /tmp/lib${k}_$t.so --header gpu-run/rows/${k}_$t.h "${alt[@]}" \
-      --kernel $k --dtype $t --ns "$NS" --ms "$MS" --reps ${REPS:-5} --out "$out/rows.jsonl" > "$out/${k}_$t.txt" 2>&1
-    echo "$k $t: rc=$? ($(grep -c ' auto=' "$out/${k}_$t.txt") shapes)"; grep -iE "error|Traceback" "$out/${k}_$t.txt" | head -5
+    runs+=(--run "$run")
   done
 done
+# One process: torch.compile starts once. Shapes print as they finish (rows.txt).
+timeout "${BENCH_TIMEOUT:-400}" python3 bench/configs/rows.py "${runs[@]}" --ns "${NS:-768,1024,2048,4096,5120,8192,16384,32768}" \
+  --ms "${MS:-4096,16384}" --reps "${REPS:-5}" --out "$out/rows.jsonl" > "$out/rows.txt" 2>&1
+echo "rows.py: rc=$? ($(grep -c ' auto=' "$out/rows.txt") shapes)"; grep -iE "error|Traceback" "$out/rows.txt" | head -8
 python3 bench/configs/rows.py --table "$out/rows.jsonl" | tee "$out/table.txt"
