@@ -81,23 +81,7 @@ def main():
                     rec["errors"][name] = f"max error {err:.3g} of max |ref|"
                     del variants[name]
             variants["peer"] = peer
-            times = {name: [] for name in variants}
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            for rep in range(a.reps + 1):
-                order = list(variants)
-                random.shuffle(order)
-                for name in order:
-                    flush.zero_()
-                    torch.cuda._sleep(2_000_000)
-                    e0.record()
-                    variants[name]()
-                    e1.record()
-                    e1.synchronize()
-                    if rep:
-                        times[name].append(e0.elapsed_time(e1))
-            for name, t in times.items():
-                rec["ms"][name] = statistics.median(t)
-                rec.setdefault("spread", {})[name] = (min(t), max(t))
+            timed_rounds(torch, variants, flush, a.reps, rec)
             out.write(json.dumps(rec) + "\n")
             out.flush()
             best = min((v, n_) for n_, v in rec["ms"].items() if n_.startswith("c")) if a.configs else None

@@ -14,7 +14,9 @@ timings. Writes one JSON line per shape and prints one line per shape.
   rows.py --run softmax:bf16:libsoftmax_bf16.so:softmax_bf16.h[:libsoftmax_chunked_bf16.so] ... --out rows.jsonl
   rows.py --table rows.jsonl       (the summary table of a finished run)
 """
-import argparse, ctypes, json, math, random, re, statistics
+import argparse, ctypes, json, math, re
+
+from protocol import timed_rounds
 
 NS = [768, 1024, 2048, 4096, 5120, 8192, 16384, 32768]
 MS = [4096, 16384]
@@ -156,23 +158,7 @@ def bench(a, torch, flush, out, k, dtype_name, lib_path, header, alt_path):
                 compiled(X, W, B)  # compile outside the timing
                 variants["compile"] = lambda: compiled(X, W, B)
             variants["copy"] = lambda: C.copy_(X)
-            times = {name: [] for name in variants}
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            for rep in range(a.reps + 1):
-                order = list(variants)
-                random.shuffle(order)
-                for name in order:
-                    flush.zero_()
-                    torch.cuda._sleep(2_000_000)
-                    e0.record()
-                    variants[name]()
-                    e1.record()
-                    e1.synchronize()
-                    if rep:
-                        times[name].append(e0.elapsed_time(e1))
-            for name, t in times.items():
-                rec["ms"][name] = statistics.median(t)
-                rec.setdefault("spread", {})[name] = (min(t), max(t))
+            timed_rounds(torch, variants, flush, a.reps, rec)
             rec["tile_n"] = tile_n_of(labels, c)
             if out:
                 out.write(json.dumps(rec) + "\n")
