@@ -9,9 +9,11 @@ a ~1 ms sleep kernel, medians of CUDA-event timings. Writes one JSON line per sh
 
   gemm.py --lib libmatmul_bt.so --kernel matmul_bt --shapes llama --out results.jsonl
 """
-import argparse, ctypes, json, random, statistics, sys, time
+import argparse, ctypes, json, sys, time
 import torch
 import torch.nn.functional as F
+
+from protocol import timed_rounds
 
 NK = [(4096, 4096), (1024, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192), (10240, 8192), (8192, 28672)]
 MS = [1, 8, 77, 128, 1000, 3000, 4096, 5555, 8191, 16384]
