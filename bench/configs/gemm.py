@@ -9,9 +9,11 @@ a ~1 ms sleep kernel, medians of CUDA-event timings. Writes one JSON line per sh
 
   gemm.py --lib libmatmul_bt.so --kernel matmul_bt --shapes llama --out results.jsonl
 """
-import argparse, ctypes, json, random, statistics, sys, time
+import argparse, ctypes, json, sys, time
 import torch
 import torch.nn.functional as F
+
+from protocol import timed_rounds
 
 NK = [(4096, 4096), (1024, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192), (10240, 8192), (8192, 28672)]
 MS = [1, 8, 77, 128, 1000, 3000, 4096, 5555, 8191, 16384]
@@ -81,23 +83,7 @@ def main():
                     rec["errors"][name] = f"max error {err:.3g} of max |ref|"
                     del variants[name]
             variants["peer"] = peer
-            times = {name: [] for name in variants}
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            for rep in range(a.reps + 1):
-                order = list(variants)
-                random.shuffle(order)
-                for name in order:
-                    flush.zero_()
-                    torch.cuda._sleep(2_000_000)
-                    e0.record()
-                    variants[name]()
-                    e1.record()
-                    e1.synchronize()
-                    if rep:
-                        times[name].append(e0.elapsed_time(e1))
-            for name, t in times.items():
-                rec["ms"][name] = statistics.median(t)
-                rec.setdefault("spread", {})[name] = (min(t), max(t))
+            timed_rounds(torch, variants, flush, a.reps, rec)
             out.write(json.dumps(rec) + "\n")
             out.flush()
             best = min((v, n_) for n_, v in rec["ms"].items() if n_.startswith("c")) if a.configs else None

@@ -94,7 +94,7 @@ int compile_torch(const Options& opts, const OutputKind& kind, const std::string
       ops.failed(i);
       return code;
     }
-    ops.add(i, o.prefix, c.header, c.public_abis(), c.public_functions(), c.deps);
+    ops.add(i, o.prefix, c.header, c.op_abis(), c.public_functions(), c.deps);
   }
   return ops.write(opts);
 }

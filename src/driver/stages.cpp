@@ -224,6 +224,34 @@ std::vector<KernelAbi> Compilation::public_abis() const {
   return out;
 }
 
+std::vector<KernelAbi> Compilation::op_abis() const {
+  std::vector<KernelAbi> out = public_abis();
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const KernelGroup& g = groups[gi];
+    KernelAbi& op = out[gi];
+    std::vector<std::string> c, python, messages;
+    bool same = true, unconditional = false;
+    for (size_t j = 0; j < g.count; ++j) {
+      const KernelAbi& a = code.abis[g.first + j];
+      same = same && a.host_asserts == op.host_asserts;
+      unconditional = unconditional || a.host_asserts.empty();
+      c.push_back(fmt::format("({})", fmt::join(a.host_asserts, " && ")));
+      python.push_back(fmt::format("({})", fmt::join(a.host_asserts_python, " & ")));
+      for (const std::string& m : a.host_assert_messages)
+        if (std::find(messages.begin(), messages.end(), m) == messages.end()) messages.push_back(m);
+    }
+    if (same) continue;
+    op.host_asserts.clear();
+    op.host_asserts_python.clear();
+    op.host_assert_messages.clear();
+    if (unconditional) continue;  // a configuration without asserts runs any extents
+    op.host_asserts.push_back(fmt::format("{}", fmt::join(c, " || ")));
+    op.host_asserts_python.push_back(fmt::format("{}", fmt::join(python, " | ")));
+    op.host_assert_messages.push_back(fmt::format("{}", fmt::join(messages, "; ")));
+  }
+  return out;
+}
+
 std::vector<const ir::Function*> Compilation::public_functions() const {
   std::vector<const ir::Function*> out;
   for (const KernelGroup& g : groups) out.push_back(kernels[g.first].get());

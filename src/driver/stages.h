@@ -64,6 +64,10 @@ struct Compilation {
   /// Per kernel of the source: the launch interface and function of its first configuration,
   /// under the kernel's own name (what a torch op or a listing of kernels sees).
   std::vector<KernelAbi> public_abis() const;
+  /// public_abis() with each kernel's asserts on extents made those of any of its configurations:
+  /// one condition that holds when every assert of some configuration holds, which is when a
+  /// launch through the kernel's choice runs (what a torch op checks before launching).
+  std::vector<KernelAbi> op_abis() const;
   std::vector<const ir::Function*> public_functions() const;
 
   /// Ends the run: in --verify-diagnostics mode the verdict is the comparison, else the

@@ -156,4 +156,29 @@ bool write_arrays(const std::string& dir, const ir::Function& f, const std::vect
   return true;
 }
 
+bool read_arrays(const std::string& dir, const ir::Function& f, std::vector<interp::Arg>& args, std::string& error) {
+  for (size_t i = 0; i < f.sig.params.size(); ++i) {
+    bool read = false, written = false;
+    if (!f.sig.params[i].is_array) continue;
+    array_access(f, i, read, written);
+    std::string path = fmt::format("{}/{}.in.{}.bin", dir, f.name, f.sig.params[i].name);
+    std::ifstream in(path, std::ios::binary);
+    if (!read || !in) continue;
+    interp::HostArray& a = args[i].array;
+    size_t size = size_t(dtype_bytes(a.dtype));
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.size() != a.data.size() * size) {
+      error = fmt::format("'{}' holds {} bytes; the array has {} elements of {} bytes", path, bytes.size(),
+                          a.data.size(), size);
+      return false;
+    }
+    for (size_t e = 0; e < a.data.size(); ++e) {
+      uint64_t b = 0;
+      for (size_t k = 0; k < size; ++k) b |= uint64_t(uint8_t(bytes[e * size + k])) << (8 * k);
+      a.data[e] = interp::from_bits(b, a.dtype);
+    }
+  }
+  return true;
+}
+
 }  // namespace tilec::difftest

@@ -58,4 +58,10 @@ bool write_arrays(const std::string& dir, const ir::Function& f, const std::vect
                   const std::vector<int64_t>& grid, const std::string& what, std::string& error,
                   const std::string& extra = "");
 
+/// Replaces the data of each array of `args` that kernel `f` reads by `dir/<kernel>.in.<param>.bin`
+/// where that file exists (the format write_arrays writes), so that a caller can choose the
+/// values (rows whose means differ, values far from 0). False with `error` when a file cannot
+/// be read or its size is not the array's.
+bool read_arrays(const std::string& dir, const ir::Function& f, std::vector<interp::Arg>& args, std::string& error);
+
 }  // namespace tilec::difftest

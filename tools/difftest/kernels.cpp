@@ -26,8 +26,9 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
-bool build_kernels(const std::string& path, const std::string& text, const std::vector<std::string>& passes,
-                   std::vector<std::unique_ptr<ir::Function>>& out, std::string& errors) {
+bool build_kernels(const std::string& path, const std::string& text, const std::vector<std::string>& defines,
+                   const std::vector<std::string>& passes, std::vector<std::unique_ptr<ir::Function>>& out,
+                   std::string& errors) {
   SourceManager sm;
   DiagnosticEngine diag(sm);
   // Diagnostics are printed into a memory buffer, so that a caller can report them with the
@@ -47,7 +48,9 @@ bool build_kernels(const std::string& path, const std::string& text, const std::
   parse_file(sm, file, diag, *module);
   if (diag.has_errors()) return finish(false);
   Program program;
-  check_program(sm, diag, CheckOptions{}, std::move(module), program);
+  CheckOptions options;
+  options.defines = defines;
+  check_program(sm, diag, options, std::move(module), program);
   if (diag.has_errors()) return finish(false);
   for (const KernelInfo& k : program.kernels) {
     out.push_back(ir::build_kernel(k, diag, true));

@@ -6,8 +6,15 @@
 // compared with a tolerance when the kernel has an mma. Kernels with math functions (exp, ...)
 // are compared with a tolerance throughout: the folder may evaluate them in another precision.
 //
-//   tilec-difftest FILE.tile [--seed N] [--out DIR] [-v]
+//   tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...
+//                  [--kernel NAME] [--inputs DIR] [-v]
 //
+// -D sets a module constant as tilec's -D does (so `-D TILE_N=1024` builds what the kernel's
+// configuration `config(TILE_N=1024)` compiles; the interpreter ignores num_warps and the other
+// options); --set gives a dimension extent or integer scalar, over the file's `# difftest:`
+// line; --kernel runs that kernel alone; --inputs DIR reads the arrays a kernel reads from
+// DIR/<kernel>.in.<param>.bin where those files exist (as --out writes them) instead of the
+// seed's values.
 // --out DIR writes each kernel's inputs and the -O0 results as binary files plus a JSON
 // manifest (inputs.h; with "math" and "mma": which comparison rule applies, and "ir_hash"),
 // which the GPU runners of gpu_campaign.py compare the compiled kernel against.
@@ -93,20 +100,28 @@ std::string ir_hash(const ir::Function& f) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: tilec-difftest FILE.tile [--seed N] [--out DIR] [-v]\n");
+  std::fprintf(stderr,
+               "usage: tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...\n"
+               "                      [--kernel NAME] [--inputs DIR] [-v]\n");
   return 64;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path, out_dir;
+  std::string path, out_dir, only_kernel, in_dir;
+  std::vector<std::string> defines, sets;
   uint64_t seed = 1;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--out" && i + 1 < argc) out_dir = argv[++i];
+    else if (a == "-D" && i + 1 < argc) defines.push_back(argv[++i]);
+    else if (a.size() > 2 && a.compare(0, 2, "-D") == 0) defines.push_back(a.substr(2));
+    else if (a == "--set" && i + 1 < argc) sets.push_back(argv[++i]);
+    else if (a == "--kernel" && i + 1 < argc) only_kernel = argv[++i];
+    else if (a == "--inputs" && i + 1 < argc) in_dir = argv[++i];
     else if (a == "-v") verbose = true;
     else if (!a.empty() && a[0] != '-' && path.empty()) path = a;
     else return usage();
@@ -118,6 +133,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   difftest::Header header = difftest::parse_header(text);
+  for (const std::string& s : sets) {
+    size_t eq = s.find('=');
+    char* end = nullptr;
+    long long value = eq == std::string::npos ? 0 : std::strtoll(s.c_str() + eq + 1, &end, 10);
+    if (eq == std::string::npos || eq == 0 || end == s.c_str() + eq + 1 || *end != '\0') return usage();
+    header.values[s.substr(0, eq)] = value;
+  }
   if (!header.skip.empty()) {
     std::printf("%s: skipped (%s)\n", path.c_str(), header.skip.c_str());
     return 0;
@@ -127,16 +149,23 @@ int main(int argc, char** argv) {
                         {"-O2", ir::default_pipeline(2, true), {}}};
   for (Variant& v : variants) {
     std::string errors;
-    if (!difftest::build_kernels(path, text, v.passes, v.kernels, errors)) {
+    if (!difftest::build_kernels(path, text, defines, v.passes, v.kernels, errors)) {
       std::fprintf(stderr, "%s (%s) does not compile:\n%s", path.c_str(), v.name, errors.c_str());
       return 2;
     }
   }
   int status = 0;
+  bool found = only_kernel.empty();
   for (size_t k = 0; k < variants[0].kernels.size(); ++k) {
     const ir::Function& f = *variants[0].kernels[k];
+    if (!only_kernel.empty() && f.name != only_kernel) continue;
+    found = true;
     difftest::Rng rng(seed * 1000003u + k);
-    const std::vector<interp::Arg> inputs = difftest::make_args(f, header, rng);
+    std::vector<interp::Arg> inputs = difftest::make_args(f, header, rng);
+    if (!in_dir.empty() && !difftest::read_arrays(in_dir, f, inputs, error)) {
+      std::fprintf(stderr, "tilec-difftest: %s\n", error.c_str());
+      return 1;
+    }
     bool math = has_op(f, is_math), mma = has_op(f, is_mma);
     std::vector<interp::Arg> reference;
     std::string verdict;
@@ -175,6 +204,10 @@ int main(int argc, char** argv) {
       }
     }
     if (verbose && !verdict.empty()) std::printf("%s: kernel %s: %s, optimized IR agrees\n", path.c_str(), f.name.c_str(), verdict.c_str());
+  }
+  if (!found) {
+    std::fprintf(stderr, "tilec-difftest: %s has no kernel '%s'\n", path.c_str(), only_kernel.c_str());
+    return 64;
   }
   return status;
 }

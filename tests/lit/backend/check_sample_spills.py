@@ -23,9 +23,11 @@ VARIANTS = {
     "matmul_bias_relu": [[], ["-D", "T=bf16"]],
     "matmul_epilogue": [[], ["-D", "T=f16"]],
     "attention": [[], ["-D", "CAUSAL=True"], ["-D", "CAUSAL=True", "-D", "D=128"], ["-D", "D=128"]],
-    "softmax": [[], ["-D", "T=f16", "-D", "TILE_N=4096"], ["-D", "T=f16", "-D", "TILE_N=32768"]],
-    "layernorm": [[], ["-D", "T=f16", "-D", "TILE_N=4096"], ["-D", "T=bf16", "-D", "TILE_N=8192"]],
-    "rmsnorm": [[], ["-D", "T=bf16", "-D", "TILE_N=4096"]],
+    # the row kernels: every configuration (TILE_N up to 32768) in every dtype, and softmax's
+    # chunked form
+    "softmax": [[], ["-D", "T=f16"], ["-D", "T=bf16"], ["-D", "CHUNK=8192"]],
+    "layernorm": [[], ["-D", "T=bf16"], ["-D", "T=f32"]],
+    "rmsnorm": [[], ["-D", "T=bf16"], ["-D", "T=f32"]],
     "embedding_gather": [[], ["-D", "T=bf16"]],
     # tests/gpu/make_shape_headers.sh's, those check_shapes runs (its benchmark-only tile
     # configurations are left out)

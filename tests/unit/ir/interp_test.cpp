@@ -27,7 +27,7 @@ Scalar bin(ir::OpKind k, DType t, Scalar a, Scalar b, tilec::Op pred = tilec::Op
 std::vector<std::unique_ptr<ir::Function>> kernels(const std::string& text) {
   std::vector<std::unique_ptr<ir::Function>> out;
   std::string errors;
-  bool ok = difftest::build_kernels("test.tile", text, {}, out, errors);
+  bool ok = difftest::build_kernels("test.tile", text, {}, {}, out, errors);
   INFO(errors);
   REQUIRE(ok);
   return out;
