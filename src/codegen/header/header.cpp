@@ -15,14 +15,12 @@
 #include "codegen/launch/entry_params.h"
 #include "codegen/target.h"
 #include "codegen/header/c_text.h"
+#include "codegen/header/kernel_parts.h"
 #include "codegen/header/runtime.h"
 #include "basic/diagnostics.h"
 
-namespace tilec {
-namespace {
+namespace tilec::header_parts {
 
-// Kernels above this need the per-device opt-in (CUDA C++ Programming Guide, "Shared Memory").
-constexpr int kDefaultSharedLimit = 48 * 1024;
 
 std::string upper_identifier(const std::string& s) {
   std::string out;
@@ -108,47 +106,6 @@ std::vector<std::string> grid_exprs(const KernelAbi& k) {
   while (g.size() < 3) g.push_back("1");
   return g;
 }
-
-// Names shared by everything one header defines.
-struct Module {
-  const HeaderInput& in;
-  std::string base;    // prefix + first kernel: names the header-level symbols
-  std::string guard;   // BASE_TILEC
-  std::vector<std::string> archs;  // the targets' -arch names
-  std::string ptx_arch;
-  std::string config;  // the configuration hash (12 hex digits), in every linker-visible name
-  std::string image;   // the image's (weak) symbol: BASE_tilec_CONFIG_image
-  /// C condition on tilec_cc under which the device runs code that opens with griddepcontrol
-  /// (SASS of a target of sm_90 or newer for exactly its compute capability), so a launch is
-  /// programmatic (tilec_launch's pdl); "" when no target has it (pdl_condition).
-  std::string pdl;
-};
-
-// Names and pieces of one kernel.
-// One configuration's code, or (Public::k) the kernel's public interface.
-struct Kernel {
-  const KernelAbi& abi;
-  std::string sym;  // configuration i: PUB_tilec_c<i>; the public interface: PUB (prefix + name)
-  std::string pub;  // prefix + name
-  std::string state, lock;  // the loader state's and lock's (weak) symbols: PUB_tilec_CONFIG_state, _lock
-  std::vector<const AbiParam*> arrays, scalars;
-  bool needs_device;  // the launch asks which device the stream is on
-  std::vector<size_t> first_entry;  // per path: its first entry's index in the kernel's entry table
-  size_t num_entries = 0;           // this configuration's entries (the public interface: all of them)
-  int index = 0;                    // its index in configs=
-  int64_t work = 1;                 // its largest tile's elements
-};
-
-// A kernel of the header: its public interface and its configurations.
-struct Public {
-  Kernel k;
-  std::vector<Kernel> configs;        // built, by increasing index
-  std::vector<std::string> labels;    // per declared index ("" when left out, or without configs=)
-  std::string space;
-  const std::vector<HeaderTuningSection>* tuning = nullptr;
-  std::vector<int> vector_bytes;      // per array: the public check's (1 where configurations differ)
-  bool choose = false;                // more than one configuration declared: the launch chooses
-};
 
 // The compute capability (major * 10 + minor) of an arch-specific path's devices: sm_90a -> 90;
 // 0 for the portable path.
@@ -568,19 +525,6 @@ std::string define_divisor_exprs(const Kernel& k) {
   return out;
 }
 
-// Arguments for a define_symbol_function function: `symbol(i)` gives dimension symbol i's
-// value; `num_sms` the multiprocessor count, when the function takes it; `out` the array.
-template <class F>
-std::string symbol_function_args(const Kernel& k, F symbol, const std::string& num_sms, const std::string& out) {
-  std::vector<std::string> args;
-  for (size_t i = 0; i < k.abi.dim_symbols.size(); ++i) args.push_back(symbol(i));
-  for (const AbiParam* s : k.scalars)
-    if (is_grid_scalar(*s)) args.push_back(s->dtype == DType::I64 ? s->name : "(int64_t)" + s->name);
-  if (!num_sms.empty()) args.push_back(num_sms);
-  args.push_back(out);
-  return join(args, ", ");
-}
-
 // The stub's extents, for symbol_function_args.
 std::string stub_extent(size_t i) { return "tilec_sym[" + std::to_string(i) + "]"; }
 
@@ -855,214 +799,6 @@ std::string define_config_launch(const Module& m, const Public& pk, const Kernel
   return out;
 }
 
-// The embedded tuning table's sections (HeaderTuningSection): K_tilec_tuning.
-std::string define_tuning(const Public& pk) {
-  const std::vector<HeaderTuningSection>& sections = *pk.tuning;
-  std::string out;
-  std::vector<std::string> rows;
-  for (size_t i = 0; i < sections.size(); ++i) {
-    const HeaderTuningSection& t = sections[i];
-    std::vector<std::string> extents, configs;
-    for (const std::vector<int64_t>& row : t.extents)
-      for (int64_t e : row) extents.push_back(std::to_string(e));
-    for (int c : t.configs) configs.push_back(std::to_string(c));
-    if (extents.empty()) extents.push_back("0");
-    if (configs.empty()) configs.push_back("0");
-    out += fmt::format("static const int64_t {}_tilec_tuned{}_extents[{}] = {{{}}};\n", pk.k.sym, i, extents.size(),
-                       join(extents, ", "));
-    out += fmt::format("static const int {}_tilec_tuned{}_configs[{}] = {{{}}};\n", pk.k.sym, i, configs.size(),
-                       join(configs, ", "));
-    rows.push_back(fmt::format("{{{}, {}, {}, {}, {}_tilec_tuned{}_extents, {}_tilec_tuned{}_configs}}",
-                               c_string_literal(t.gpu), t.compute_capability, t.sms, t.configs.size(), pk.k.sym, i,
-                               pk.k.sym, i));
-  }
-  out += fmt::format("static const tilec_tuning_section {}_tilec_tuning[{}] = {{\n    {}}};\n\n", pk.k.sym,
-                     rows.size(), join(rows, ",\n    "));
-  return out;
-}
-
-// K_tilec_choose: the configuration a launch takes (docs/tuning.md): the one the environment
-// forces, else the tuning table's for the device, else the smallest estimate (tilec_estimate)
-// among the eligible ones, the first declared on a tie. -1 when none is eligible (or the forced
-// one is not). Like a launch of one configuration it touches the driver only when it must: not
-// when no configuration is eligible, nor when every eligible one has an empty grid (then the
-// first of them: the launch does nothing). *tilec_dev is the stream's device, asked when needed
-// (-1 until then).
-std::string define_choose(const Public& pk) {
-  const Kernel& k = pk.k;
-  std::vector<std::string> ps = {"CUstream stream", "CUdevice* tilec_dev", "const int64_t* tilec_sym"};
-  for (const AbiParam* s : k.scalars)
-    if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
-  ps.push_back("int tilec_vec");
-  ps.push_back("CUresult* tilec_r");
-  std::string out = fmt::format("static int {}_tilec_choose({}) {{\n", k.sym, join(ps, ", "));
-  out += "  static int tilec_forced = -2;\n";
-  out += fmt::format("  int tilec_ok[{}] = TILEC_ABI6_ZERO;\n", pk.labels.size());
-  out += "  int64_t tilec_g[3], tilec_est, tilec_best_est = 0;\n  uint32_t tilec_grid[3];\n"
-         "  int tilec_c, tilec_best = -1, tilec_empty = -1;\n  const tilec_device_desc* tilec_d;\n";
-  for (const AbiParam* s : k.scalars)
-    if (is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
-  out += "  (void)tilec_sym;\n  (void)tilec_vec;\n  *tilec_r = CUDA_SUCCESS;\n";
-  for (const Kernel& c : pk.configs)
-    out += fmt::format("  tilec_ok[{}] = {};\n", c.index,
-                       c.abi.host_asserts.empty() ? "1" : join(c.abi.host_asserts, " && "));
-  out += fmt::format("  tilec_c = tilec_forced_config(&tilec_forced, {});\n"
-                     "  if (tilec_c >= 0) return tilec_c < {} && tilec_ok[tilec_c] ? tilec_c : -1;\n",
-                     c_string_literal("TILEC_CONFIG_" + k.sym), pk.labels.size());
-  // Before the driver: whether any configuration is eligible and whether every eligible one's
-  // grid is empty (a grid with num_sms() needs the device: it counts as not empty).
-  std::vector<std::string> any;
-  for (const Kernel& c : pk.configs) any.push_back(fmt::format("tilec_ok[{}]", c.index));
-  out += "  if (!(" + join(any, " || ") + ")) return -1;\n";
-  bool sms = false;
-  for (const Kernel& c : pk.configs) sms = sms || c.abi.grid.uses_num_sms;
-  if (!sms) {
-    out += "  tilec_c = 0;\n";
-    for (const Kernel& c : pk.configs) {
-      out += fmt::format("  if (tilec_ok[{}]) {{\n    {}_tilec_grid_expr({});\n", c.index, c.sym,
-                         symbol_function_args(c, stub_extent, "", "tilec_g"));
-      out += fmt::format("    if (tilec_grid_to_u32(tilec_g, tilec_grid) != CUDA_SUCCESS || (tilec_grid[0] && tilec_grid[1] && tilec_grid[2])) tilec_c = 1;\n"
-                         "    else if (tilec_empty < 0) tilec_empty = {};\n  }}\n",
-                         c.index);
-    }
-    out += "  if (!tilec_c) return tilec_empty;\n";
-  }
-  out += "  if (*tilec_dev < 0) {\n"
-         "    *tilec_r = tilec_stream_device(stream, tilec_dev);\n"
-         "    if (*tilec_r != CUDA_SUCCESS) return -1;\n"
-         "  }\n"
-         "  tilec_d = tilec_device(*tilec_dev, tilec_r);\n  if (tilec_d == NULL) return -1;\n";
-  if (pk.tuning && !pk.tuning->empty()) {
-    out += fmt::format("  tilec_c = tilec_tuned_config({0}_tilec_tuning, {1}, tilec_d, tilec_sym, {2}, tilec_ok, {3});\n"
-                       "  if (tilec_c >= 0) return tilec_c;\n",
-                       k.sym, pk.tuning->size(), k.abi.dim_symbols.size(), pk.labels.size());
-  }
-  for (const Kernel& c : pk.configs) {
-    out += fmt::format("  if (tilec_ok[{}]) {{\n", c.index);
-    out += fmt::format("    {}_tilec_grid_expr({});\n", c.sym,
-                       symbol_function_args(c, stub_extent, c.abi.grid.uses_num_sms ? "(int64_t)tilec_d->sms" : "",
-                                            "tilec_g"));
-    out += "    if (tilec_grid_to_u32(tilec_g, tilec_grid) == CUDA_SUCCESS) {\n"
-           "      int64_t tilec_ctas = (int64_t)tilec_grid[0] * tilec_grid[1] * tilec_grid[2];\n";
-    // The path this device would take (an arch-specific one needs aligned arrays; a TMA path
-    // also takes tensor maps, which the estimate assumes encode).
-    std::string ind = "      ";
-    for (size_t i = 0; i < c.abi.paths.size(); ++i) {
-      const AbiPath& p = c.abi.paths[i];
-      std::string est = fmt::format("tilec_est = tilec_estimate(tilec_d, tilec_ctas, {}, {}, {}, {});", p.threads_per_cta,
-                                    p.dynamic_shared_bytes, p.persistent ? 1 : 0, c.work);
-      if (i + 1 == c.abi.paths.size())
-        out += (c.abi.paths.size() > 1 ? ind + "else\n" + ind + "  " : ind) + est + "\n";
-      else
-        out += fmt::format("{}{}if (tilec_vec && tilec_d->compute_capability == {})\n{}  {}\n", ind, i ? "else " : "",
-                           path_compute_capability(p), ind, est);
-    }
-    out += fmt::format("      if (tilec_best < 0 || tilec_est < tilec_best_est) {{\n"
-                       "        tilec_best = {};\n        tilec_best_est = tilec_est;\n      }}\n    }}\n  }}\n",
-                       c.index);
-  }
-  out += "  return tilec_best;\n}\n\n";
-  return out;
-}
-
-// K_tilec_run: checks the arrays, takes configuration `config` (-1: the launch's choice) and
-// launches it; what K_strided and K_launch_config_strided do.
-std::string define_run(const Public& pk) {
-  const Kernel& k = pk.k;
-  const KernelAbi& a = k.abi;
-  size_t na = k.arrays.size(), ns = std::max<size_t>(1, a.dim_symbols.size());
-  std::string out = fmt::format("static CUresult {}_tilec_run(int config, {}) {{\n", k.sym, strided_params(k));
-  std::vector<std::string> bases, shapes, strides;
-  for (const AbiParam* p : k.arrays) {
-    bases.push_back(p->name);
-    shapes.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "shape"));
-    strides.push_back(p->dims.empty() ? "NULL" : array_argument_name(p->name, "strides"));
-  }
-  if (na > 0) {
-    out += array_tables(k, pk.vector_bytes);
-    out += fmt::format("  const CUdeviceptr tilec_base[{}] = {{{}}};\n", na, join(bases, ", "));
-    out += fmt::format("  const int64_t* const tilec_shape[{}] = {{{}}};\n", na, join(shapes, ", "));
-    out += fmt::format("  const int64_t* const tilec_strides[{}] = {{{}}};\n", na, join(strides, ", "));
-    out += fmt::format("  uint64_t tilec_lo[{0}], tilec_hi[{0}];\n  int tilec_nonempty[{0}];\n", na);
-  }
-  out += fmt::format("  int64_t tilec_sym[{}];\n", ns);
-  out += "  int tilec_vec = 1;\n  CUdevice tilec_dev = -1;\n  CUresult tilec_r = CUDA_SUCCESS;\n";
-  if (na > 0) {
-    out += fmt::format(
-        "  tilec_r = tilec_check_arrays({}, tilec_desc, tilec_base, tilec_shape, tilec_strides, tilec_sym, {},\n"
-        "                              tilec_lo, tilec_hi, tilec_nonempty, &tilec_vec);\n"
-        "  if (tilec_r != CUDA_SUCCESS) return tilec_r;\n",
-        na, a.dim_symbols.size());
-  } else {
-    out += "  tilec_sym[0] = 0;\n";
-  }
-  if (pk.choose) {
-    std::vector<std::string> args = {"stream", "&tilec_dev", "tilec_sym"};
-    for (const AbiParam* s : k.scalars)
-      if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
-    args.push_back("tilec_vec");
-    args.push_back("&tilec_r");
-    out += fmt::format("  if (config < 0) {{\n"
-                       "    config = {}_tilec_choose({});\n"
-                       "    if (config < 0) return tilec_r != CUDA_SUCCESS ? tilec_r : CUDA_ERROR_INVALID_VALUE;\n"
-                       "  }}\n",
-                       k.sym, join(args, ", "));
-  } else {
-    out += "  if (config < 0) config = 0;\n";
-  }
-  std::vector<std::string> call = {"stream"};
-  for (const std::string& x : strided_args(k)) call.push_back(x);
-  call.push_back("tilec_sym");
-  call.push_back("tilec_vec");
-  call.push_back("tilec_dev");
-  out += "  switch (config) {\n";
-  for (const Kernel& c : pk.configs)
-    out += fmt::format("    case {}: return {}_launch({});\n", c.index, c.sym, join(call, ", "));
-  out += "    default: return CUDA_ERROR_INVALID_VALUE;\n  }\n}\n\n";
-  // The public strided launches.
-  std::vector<std::string> args = {"stream"};
-  for (const std::string& x : strided_args(k)) args.push_back(x);
-  out += fmt::format("TILEC_ABI6_WEAK CUresult {0}_strided({1});\nCUresult {0}_strided({1}) {{\n"
-                     "  return {0}_tilec_run(-1, {2});\n}}\n\n",
-                     k.sym, strided_params(k), join(args, ", "));
-  out += fmt::format("TILEC_ABI6_WEAK CUresult {0}_launch_config_strided(int config, {1});\n"
-                     "CUresult {0}_launch_config_strided(int config, {1}) {{\n"
-                     "  if (config < 0) return CUDA_ERROR_INVALID_VALUE;\n"
-                     "  return {0}_tilec_run(config, {2});\n}}\n\n",
-                     k.sym, strided_params(k), join(args, ", "));
-  return out;
-}
-
-// K_config: the configuration a launch with these extents would take.
-std::string define_config_function(const Public& pk) {
-  const Kernel& k = pk.k;
-  const KernelAbi& a = k.abi;
-  std::string out = fmt::format("TILEC_ABI6_WEAK int {0}_config({1});\nint {0}_config({1}) {{\n", k.sym,
-                                config_params(k));
-  std::vector<std::string> dims;
-  for (const std::string& d : a.dim_symbols) dims.push_back(d);
-  if (dims.empty()) dims.push_back("0");
-  out += fmt::format("  const int64_t tilec_sym[{}] = {{{}}};\n", dims.size(), join(dims, ", "));
-  out += "  CUdevice tilec_dev = -1;\n  CUresult tilec_r = CUDA_SUCCESS;\n  (void)stream;\n  (void)tilec_dev;\n"
-         "  (void)tilec_r;\n  (void)tilec_sym;\n";
-  for (const AbiParam* s : k.scalars)
-    if (!pk.choose || !is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
-  for (const std::string& d : a.dim_symbols) out += "  if (" + d + " < 0) return -1;\n";
-  if (!pk.choose) {
-    const KernelAbi& c = pk.configs[0].abi;
-    out += fmt::format("  return {} ? {} : -1;\n}}\n\n",
-                       c.host_asserts.empty() ? "1" : "(" + join(c.host_asserts, " && ") + ")", pk.configs[0].index);
-    return out;
-  }
-  std::vector<std::string> args = {"stream", "&tilec_dev", "tilec_sym"};
-  for (const AbiParam* s : k.scalars)
-    if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
-  args.push_back("1");
-  args.push_back("&tilec_r");
-  out += fmt::format("  return {}_tilec_choose({});\n}}\n\n", k.sym, join(args, ", "));
-  return out;
-}
-
 // K and K_launch_config: the dense forms of K_strided and K_launch_config_strided.
 std::string define_dense(const Kernel& k, bool forced) {
   std::string name = forced ? k.sym + "_launch_config" : k.sym;
@@ -1216,7 +952,11 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
   return out;
 }
 
-}  // namespace
+}  // namespace tilec::header_parts
+
+namespace tilec {
+
+using namespace header_parts;
 
 std::string generate_header(const HeaderInput& in) {
   TILEC_ASSERT(!in.kernels.empty(), "a header needs at least one kernel");
