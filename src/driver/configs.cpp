@@ -34,6 +34,11 @@ void report_dropped(Compilation& c, const KernelInfo& k, size_t index, const Dia
     DiagnosticEngine::note(d, first->range, "with this configuration's values: " + first->message);
 }
 
+// The error when -Wconfig has left out every configuration of `k`.
+void report_all_left_out(Compilation& c, const KernelInfo& k) {
+  c.diag.error(k.configs.front().range, "every configuration of '" + k.name + "' is left out (see the warnings above)");
+}
+
 // The tile IR of configuration `index` of `k`, or null after errors (in `own`).
 std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, size_t index, DiagnosticEngine& own) {
   const KernelConfig& cfg = k.configs[index];
@@ -89,9 +94,11 @@ bool build_config_functions(Compilation& c, const KernelInfo& k, KernelGroup& gr
   }
   if (group.count == 0) {
     bool pinned = std::all_of(k.configs.begin(), k.configs.end(), [](const KernelConfig& x) { return x.pinned_out; });
-    c.diag.error(k.configs.front().range,
-                 pinned ? "no configuration of '" + k.name + "' has the values the -D options give its constants"
-                        : "every configuration of '" + k.name + "' is left out (see the warnings above)");
+    if (pinned)
+      c.diag.error(k.configs.front().range,
+                   "no configuration of '" + k.name + "' has the values the -D options give its constants");
+    else
+      report_all_left_out(c, k);
     return false;
   }
   return true;
@@ -101,7 +108,7 @@ bool drop_unbuildable_configs(Compilation& c) {
   std::vector<std::unique_ptr<ir::Function>> kept;
   std::vector<KernelGroup> groups;
   bool ok = true;
-  for (KernelGroup g : c.groups) {
+  for (const KernelGroup& g : c.groups) {
     size_t first = kept.size();
     KernelGroup out = g;
     out.first = first;
@@ -130,8 +137,7 @@ bool drop_unbuildable_configs(Compilation& c) {
       ++out.count;
     }
     if (out.count == 0) {
-      c.diag.error(g.info->configs.front().range,
-                   "every configuration of '" + g.name + "' is left out (see the warnings above)");
+      report_all_left_out(c, *g.info);
       ok = false;
     }
     groups.push_back(std::move(out));
