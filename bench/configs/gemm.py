@@ -35,6 +35,12 @@ def main():
     launch = getattr(lib, k)
     launch.restype = ctypes.c_int
     launch.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+    # A kernel with split-K configurations takes a workspace last (docs/header.md "Workspace").
+    workspace_bytes = getattr(lib, k + "_workspace_bytes", None)
+    if workspace_bytes is not None:
+        workspace_bytes.restype = ctypes.c_size_t
+        workspace_bytes.argtypes = [ctypes.c_int64] * 3
+        launch.argtypes += [ctypes.c_uint64, ctypes.c_size_t]
     forced = getattr(lib, k + "_launch_config")
     forced.restype = ctypes.c_int
     forced.argtypes = [ctypes.c_int] + launch.argtypes
@@ -42,7 +48,8 @@ def main():
     choose.restype = ctypes.c_int
     choose.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
     num_configs = 0
-    while num_configs < 64 and forced(num_configs, None, 0, 0, 0, 0, 0, 0) != 1:  # CUDA_ERROR_INVALID_VALUE = 1
+    none = (0, 0) if workspace_bytes is not None else ()
+    while num_configs < 64 and forced(num_configs, None, 0, 0, 0, 0, 0, 0, *none) != 1:  # CUDA_ERROR_INVALID_VALUE = 1
         num_configs += 1
     dev = torch.cuda.get_device_properties(0)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
@@ -62,6 +69,10 @@ def main():
             ref = peer().float()
             C = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             args = (stream, A.data_ptr(), B.data_ptr(), C.data_ptr(), m, kk, n)
+            if workspace_bytes is not None:  # allocated once per shape, as PyTorch's allocator would give it
+                nbytes = workspace_bytes(m, kk, n)
+                W = torch.empty(max(nbytes, 1), dtype=torch.uint8, device="cuda")
+                args += (W.data_ptr(), nbytes)
             variants = {"auto": lambda: launch(*args)}
             cfgs = range(num_configs) if a.configs else []
             for i in cfgs:

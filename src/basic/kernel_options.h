@@ -58,7 +58,9 @@ struct OptionRule {
     OptionRule::range(1, 4).except(3, "1, 2 or 4 (warpgroups of 64 rows each, or more)"), false,  \
     "the tma_wgmma path's threads per CTA: one warpgroup per consumer and the producer's")         \
   X(pingpong, Flag, OptionRule::truth(), false,                                                    \
-    "not reported: the consumers' schedule inside the tma_wgmma entry")
+    "not reported: the consumers' schedule inside the tma_wgmma entry")                            \
+  X(split_k, Count, OptionRule::range(1, 64), false,                                               \
+    "K_workspace_bytes and the workspace arguments; the configuration's grid has the slices as its last axis")
 // clang-format on
 
 /// The options written in `@kernel(...)`: the checker's KernelInfo and ir::Signature hold them.

@@ -11,6 +11,7 @@
 #include "codegen/launch/host_assert.h"
 #include "codegen/launch/host_expr.h"
 #include "codegen/paths/paths.h"
+#include "ir/split_k.h"
 
 namespace tilec::codegen {
 namespace {
@@ -75,12 +76,21 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
     ap.name = p.name;
     ap.dtype = p.dtype;
     if (p.is_array) {
+      ap.workspace = k.split.slices > 1 && p.name == ir::kPartialsParam;
+      if (ap.workspace) {
+        int64_t bytes = dtype_bytes(p.dtype) * k.split.tile_rows;
+        for (size_t d = 1; d < p.array->dims.size(); ++d) bytes *= p.array->dims[d].constant;
+        abi.partial_bytes = bytes;
+        abi.partial_rows = k.split.tile_rows;
+      }
       ap.dims = p.array->dims;
       ap.may_write = written.count(p.array) > 0;
       if (auto it = vector_bytes.find(p.array); it != vector_bytes.end()) ap.vector_bytes = it->second;
     }
     abi.params.push_back(ap);
   }
+  abi.split_k = k.split.slices;
+  abi.split_reduce = k.split.reduce;
   for (const ir::DimSymbol& d : k.dims) abi.dim_symbols.push_back(d.name);
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
   // Dimension symbols are identifiers: no escapes needed in the string key.
@@ -94,6 +104,21 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
   }
   for (const LoweredKernel* l : specific) abi.paths.push_back(code_path(l->path).abi(*l));
   abi.paths.push_back(code_path(low.path).abi(low));
+  return abi;
+}
+
+KernelAbi public_view(KernelAbi abi) {
+  if (abi.split_k <= 1) return abi;
+  // The workspace is the last parameter: no other parameter's index moves.
+  int workspace = int(abi.params.size()) - 1;
+  TILEC_ASSERT(abi.params.back().workspace, "a split-K kernel's last parameter is not its workspace");
+  abi.params.pop_back();
+  for (AbiPath& p : abi.paths) std::erase_if(p.tensor_maps, [&](const AbiTensorMap& m) { return m.param == workspace; });
+  if (!abi.split_reduce) abi.grid.dims_c.pop_back();
+  abi.split_k = 1;
+  abi.split_reduce = false;
+  abi.partial_bytes = 0;
+  abi.partial_rows = 0;
   return abi;
 }
 

@@ -15,6 +15,10 @@ namespace tilec::codegen {
 /// paths (the paths table's `specific` rows, paths.h), which come first in KernelAbi::paths.
 KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
 
+/// `abi` as the public interface sees it: without the workspace parameter of a split-K
+/// configuration (ir/split_k.h) and, for its partials kernel, without the slices' grid axis.
+KernelAbi public_view(KernelAbi abi);
+
 /// The portable path's AbiPath for its lowering `low` (its row of the paths table, paths.h).
 AbiPath portable_abi_path(const LoweredKernel& low);
 /// The divisors `low`'s launch stub computes (LaunchDivisor), in parameter order.

@@ -15,6 +15,7 @@
 #include "frontend/parse.h"
 #include "ir/build.h"
 #include "ir/passes/passes.h"
+#include "ir/split_k.h"
 
 namespace tilec {
 namespace {
@@ -39,8 +40,10 @@ void report_all_left_out(Compilation& c, const KernelInfo& k) {
   c.diag.error(k.configs.front().range, "every configuration of '" + k.name + "' is left out (see the warnings above)");
 }
 
-// The tile IR of configuration `index` of `k`, or null after errors (in `own`).
-std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, size_t index, DiagnosticEngine& own) {
+// The tile IR of configuration `index` of `k` (and, for split_k=, its reduce kernel in
+// `reduce`), or null after errors (in `own`).
+std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, size_t index, DiagnosticEngine& own,
+                                        std::unique_ptr<ir::Function>& reduce) {
   const KernelConfig& cfg = k.configs[index];
   auto module = std::make_unique<Module>();
   parse_file(c.sm, c.main_file, own, *module);
@@ -65,10 +68,39 @@ std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, siz
   codegen::check_param_space(f->sig, own);
   if (own.has_errors()) return nullptr;
   f->name = f->sig.name = config_function_name(k.name, int(index));
+  if (!split_if_asked(f, reduce, own)) return nullptr;
   return f;
 }
 
 }  // namespace
+
+bool split_if_asked(std::unique_ptr<ir::Function>& f, std::unique_ptr<ir::Function>& reduce, DiagnosticEngine& diag) {
+  int slices = f->sig.options.split_k;
+  if (slices <= 1) return true;
+  ir::SplitKernels parts;
+  std::string error;
+  SourceRange where;
+  if (!ir::split_k(*f, slices, parts, error, where)) {
+    diag.error(where, error);
+    return false;
+  }
+  for (const ir::Function* g : {parts.partials.get(), parts.reduce.get()}) {
+    std::string problem = ir::verify(*g);
+    TILEC_ASSERT(problem.empty(), "split_k made invalid IR for '" + g->name + "': " + problem);
+  }
+  f = std::move(parts.partials);
+  reduce = std::move(parts.reduce);
+  return true;
+}
+
+void append_reduce_kernels(Compilation& c) {
+  int base = int(c.kernels.size());
+  for (KernelGroup& g : c.groups)
+    for (int& r : g.reduce)
+      if (r >= 0) r += base;
+  for (auto& f : c.pending_reduce) c.kernels.push_back(std::move(f));
+  c.pending_reduce.clear();
+}
 
 std::string config_function_name(const std::string& kernel, int index) {
   return kernel + "_config" + std::to_string(index);
@@ -82,12 +114,15 @@ bool build_config_functions(Compilation& c, const KernelInfo& k, KernelGroup& gr
     if (k.configs[i].pinned_out) continue;
     StageTimer timer("build-config", config_function_name(k.name, int(i)));
     DiagnosticEngine own(c.sm);
-    std::unique_ptr<ir::Function> f = build_one(c, k, i, own);
+    std::unique_ptr<ir::Function> reduce;
+    std::unique_ptr<ir::Function> f = build_one(c, k, i, own, reduce);
     if (!f) {
       report_dropped(c, k, i, own);
       continue;
     }
     out.push_back(std::move(f));
+    group.reduce.push_back(reduce ? int(c.pending_reduce.size()) : -1);
+    if (reduce) c.pending_reduce.push_back(std::move(reduce));
     group.indices.push_back(int(i));
     group.labels.push_back(k.configs[i].label);
     ++group.count;
@@ -115,17 +150,22 @@ bool drop_unbuildable_configs(Compilation& c) {
     out.count = 0;
     out.indices.clear();
     out.labels.clear();
+    out.reduce.clear();
     for (size_t j = 0; j < g.count; ++j) {
       std::unique_ptr<ir::Function>& f = c.kernels[g.first + j];
+      int r = g.reduce[j];
       if (g.info && !g.info->configs.empty()) {
+        // A split-K configuration is its two kernels: both build, or it is left out.
         DiagnosticEngine own(c.sm);
         codegen::CompiledModule scratch;
         codegen::BackendOptions bo = c.backend_options(false);
         bo.print_after_all = false;
         std::vector<std::unique_ptr<ir::Function>> one;
         one.push_back(std::move(f));
+        if (r >= 0) one.push_back(std::move(c.kernels[size_t(r)]));
         bool built = codegen::compile_module(one, c.opts.targets, bo, own, scratch);
         f = std::move(one[0]);
+        if (r >= 0) c.kernels[size_t(r)] = std::move(one[1]);
         if (!built) {
           report_dropped(c, *g.info, size_t(g.indices[j]), own, "");
           continue;
@@ -134,6 +174,8 @@ bool drop_unbuildable_configs(Compilation& c) {
       kept.push_back(std::move(f));
       out.indices.push_back(g.indices[j]);
       out.labels.push_back(g.labels[j]);
+      out.reduce.push_back(r >= 0 ? int(c.pending_reduce.size()) : -1);
+      if (r >= 0) c.pending_reduce.push_back(std::move(c.kernels[size_t(r)]));
       ++out.count;
     }
     if (out.count == 0) {
@@ -144,6 +186,7 @@ bool drop_unbuildable_configs(Compilation& c) {
   }
   c.kernels = std::move(kept);
   c.groups = std::move(groups);
+  append_reduce_kernels(c);
   return ok && !c.diag.has_errors();
 }
 
@@ -179,6 +222,9 @@ int64_t cta_work(const ir::Function& f) {
   });
   double work = double(largest_tile_elements(f));
   if (intensity > 0 && intensity < kComputeBound) work *= kComputeBound / intensity;
+  // A split-K partials CTA runs 1/S of the K loop; the reduce kernel's pass over the partials is
+  // counted as a quarter more (an assumption, not a measurement: tuning tables decide).
+  if (f.sig.split.slices > 1) work = work * 1.25 / f.sig.split.slices;
   return int64_t(work + 0.5);
 }
 

@@ -27,13 +27,27 @@ struct KernelGroup {
   std::vector<int> indices;         ///< per function: its configuration's index in configs= (0 without)
   std::vector<std::string> labels;  ///< per function: the configuration's keywords as written ("" without)
   size_t num_declared = 1;          ///< entries of configs= (1 without)
+  /// Per function: for a split-K configuration (split_k=, ir/split_k.h), the index in
+  /// Compilation::kernels of its reduce kernel, which comes after every group's functions; -1
+  /// for the others. The function itself is the partials kernel.
+  std::vector<int> reduce;
 };
+
+/// Splits `f` into its split-K kernels when its options ask for split_k > 1 (ir/split_k.h): `f`
+/// becomes the partials kernel and `reduce` the reduce kernel (else null). An error in `diag`
+/// when the kernel does not fit, at the loop or the op that prevents it; false then.
+bool split_if_asked(std::unique_ptr<ir::Function>& f, std::unique_ptr<ir::Function>& reduce, DiagnosticEngine& diag);
+
+/// Moves the reduce kernels built beside the groups' functions (Compilation::pending_reduce) to
+/// the end of Compilation::kernels and points each group's KernelGroup::reduce at them.
+void append_reduce_kernels(Compilation& c);
 
 /// The entry names of configuration `index` of kernel `kernel`: "<kernel>_config<index>".
 std::string config_function_name(const std::string& kernel, int index);
 
-/// Builds the tile IR of every configuration of `k` (which declares configs=) into `out`, with
-/// `group` describing what was kept. A configuration that fails is reported with -Wconfig at its
+/// Builds the tile IR of every configuration of `k` (which declares configs=) into `out` (reduce
+/// kernels of split-K configurations into Compilation::pending_reduce), with `group` describing
+/// what was kept. A configuration that fails is reported with -Wconfig at its
 /// config(...) and left out; when none is left, an error at configs=. False after an error.
 bool build_config_functions(Compilation& c, const KernelInfo& k, KernelGroup& group,
                             std::vector<std::unique_ptr<ir::Function>>& out);

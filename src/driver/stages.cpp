@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "basic/stage_timer.h"
+#include "codegen/abi.h"
 #include "codegen/header/header.h"
 #include "codegen/header/tuning_table.h"
 #include "codegen/limits.h"
@@ -164,10 +165,11 @@ bool Compilation::check(const OutputKind& kind) {
 // output: each function carries its signature (ir/signature.h).
 bool Compilation::build_ir() {
   for (const KernelInfo& k : program.kernels) {
-    KernelGroup group{k.name, &k, kernels.size(), 1, {0}, {""}, 1};
+    KernelGroup group{k.name, &k, kernels.size(), 1, {0}, {""}, 1, {-1}};
     if (!k.configs.empty()) {
       group.indices.clear();
       group.labels.clear();
+      group.reduce.clear();
       bool built = build_config_functions(*this, k, group, kernels);
       groups.push_back(std::move(group));
       if (!built) return false;
@@ -186,7 +188,14 @@ bool Compilation::build_ir() {
     }
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
     codegen::check_param_space(kernels.back()->sig, diag);
+    std::unique_ptr<ir::Function> reduce;
+    if (!split_if_asked(kernels.back(), reduce, diag)) return false;
+    if (reduce) {
+      groups.back().reduce[0] = int(pending_reduce.size());
+      pending_reduce.push_back(std::move(reduce));
+    }
   }
+  append_reduce_kernels(*this);
   return !diag.has_errors();
 }
 
@@ -218,8 +227,9 @@ codegen::BackendOptions Compilation::backend_options(bool lower_only) const {
 std::vector<KernelAbi> Compilation::public_abis() const {
   std::vector<KernelAbi> out;
   for (const KernelGroup& g : groups) {
-    out.push_back(code.abis[g.first]);
+    out.push_back(codegen::public_view(code.abis[g.first]));
     out.back().name = g.name;
+    for (size_t j = 0; j < g.count; ++j) out.back().workspace_arg = out.back().workspace_arg || g.reduce[j] >= 0;
   }
   return out;
 }
@@ -232,7 +242,7 @@ std::vector<KernelAbi> Compilation::op_abis() const {
     std::vector<std::string> c, python, messages;
     bool same = true, unconditional = false;
     for (size_t j = 0; j < g.count; ++j) {
-      const KernelAbi& a = code.abis[g.first + j];
+      const KernelAbi a = codegen::public_view(code.abis[g.first + j]);
       same = same && a.host_asserts == op.host_asserts;
       unconditional = unconditional || a.host_asserts.empty();
       c.push_back(fmt::format("({})", fmt::join(a.host_asserts, " && ")));
@@ -287,13 +297,14 @@ HeaderConfigs Compilation::header_configs(const KernelGroup& g) const {
     out.abis.push_back(code.abis[g.first + j]);
     out.indices.push_back(g.indices[j]);
     out.work.push_back(cta_work(*kernels[g.first + j]));
+    out.reduce.push_back(g.reduce[j] >= 0 ? code.abis[size_t(g.reduce[j])] : KernelAbi{});
   }
   out.labels.assign(g.num_declared, "");
   for (size_t j = 0; j < g.count; ++j) out.labels[size_t(g.indices[j])] = g.labels[j];
   if (!g.info->configs.empty()) {
     std::vector<std::string> declared;
     for (const KernelConfig& c : g.info->configs) declared.push_back(c.label);
-    out.space = config_space(code.abis[g.first], declared);
+    out.space = config_space(codegen::public_view(code.abis[g.first]), declared);
   }
   return out;
 }

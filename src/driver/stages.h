@@ -36,6 +36,8 @@ struct Compilation {
   Program program;                             ///< Stage::Check
   std::vector<std::unique_ptr<ir::Function>> kernels;  ///< BuildIr, then Optimize: every configuration's
   std::vector<KernelGroup> groups;             ///< BuildIr: per kernel of the source, its functions in `kernels`
+  /// BuildIr: split-K reduce kernels until append_reduce_kernels moves them after the groups'.
+  std::vector<std::unique_ptr<ir::Function>> pending_reduce;
   codegen::CompiledModule code;                ///< Lower, Ptx
   CudaToolkit toolkit;                         ///< Assemble
   codegen::AssembledCode assembled;            ///< Assemble

@@ -747,7 +747,7 @@ bool Checker::check_config(Expr& call, KernelConfig& c) {
     if (global == module_->globals.end() || global->second.kind != Global::Kind::Constant) {
       diag_.error(kw.name_range, "'" + kw.name + "' is not a module constant of this file or a @kernel option: a "
                                  "configuration sets constants (as -D does) and the options " + by_target_option_list() +
-                                 ", persistent=, cluster=, consumers=, pingpong=");
+                                 ", persistent=, cluster=, consumers=, pingpong=, split_k=");
       ok = false;
       continue;
     }

@@ -267,6 +267,7 @@ std::unique_ptr<Function> clone(const Function& f) {
   s.dims = f.sig.dims;
   s.grid = f.sig.grid;
   s.options = f.sig.options;
+  s.split = f.sig.split;
   Cloner c(f, *out);
   for (const auto& a : f.sig.arrays) {
     s.arrays.push_back(std::make_unique<ArrayParam>(*a));

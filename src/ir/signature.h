@@ -66,6 +66,14 @@ struct GridExpr {
 /// The launch options written in `@kernel(...)` (basic/kernel_options.h).
 using LaunchOptions = tilec::KernelOptions;
 
+/// A function's part in a split-K configuration (ir/split_k.h): the partials kernel or the
+/// reduce kernel of `slices` slices; slices 1 for every other function.
+struct SplitRole {
+  int slices = 1;
+  bool reduce = false;
+  int64_t tile_rows = 0;  ///< the accumulator's first extent: rows of the workspace per tile
+};
+
 /// Everything about a kernel that is not its body.
 struct Signature {
   std::string name;
@@ -76,6 +84,7 @@ struct Signature {
   std::vector<DimSymbol> dims;                      ///< order of first appearance
   std::vector<GridExpr> grid;                       ///< 1 to 3 axes
   LaunchOptions options;
+  SplitRole split;
 
   /// The index of dimension symbol `name` in `dims`, or -1.
   int dim_index(const std::string& name) const;

@@ -51,6 +51,7 @@ class Shape:
         self.values = dict(zip(kernel.symbols, shape.extents(kernel.symbols)))
         self.launch_config = getattr(kernel.lib, kernel.sym + "_launch_config")
         self.arrays = []  # (param, pointer, bytes)
+        self.workspace = None
         try:
             for n, p in enumerate(kernel.arrays):
                 nbytes = p.nbytes(self.values)
@@ -64,6 +65,14 @@ class Shape:
         scalars = [_SCALAR_TYPES[p.dtype](scalar_values[p.name]) for p in kernel.params if not p.is_array]
         self.args = ([ctypes.c_uint64(ptr) for _, ptr, _ in self.arrays] +
                      [ctypes.c_int64(self.values[s]) for s in kernel.symbols] + scalars)
+        # Split-K configurations take a workspace last (docs/header.md "Workspace"): as large as
+        # the header says these extents need, allocated once per shape.
+        workspace_bytes = getattr(kernel.lib, kernel.sym + "_workspace_bytes", None)
+        if workspace_bytes is not None:
+            workspace_bytes.restype = ctypes.c_size_t
+            nbytes = workspace_bytes(*([ctypes.c_int64(self.values[s]) for s in kernel.symbols] + scalars))
+            self.workspace = drv.alloc(max(nbytes, 1))
+            self.args += [ctypes.c_uint64(self.workspace), ctypes.c_size_t(nbytes)]
 
     def launch(self, config):
         return self.launch_config(ctypes.c_int(config), self.drv.stream, *self.args)
@@ -75,6 +84,9 @@ class Shape:
         for _, ptr, _ in self.arrays:
             self.drv.free(ptr)
         self.arrays = []
+        if self.workspace is not None:
+            self.drv.free(self.workspace)
+            self.workspace = None
 
 
 def check(shape, results):

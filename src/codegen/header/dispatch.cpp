@@ -13,12 +13,14 @@ namespace tilec::header_parts {
 namespace {
 
 // The arguments of a call of K_tilec_choose from a launch function: `vec` says whether the
-// arrays are aligned for the vectorized and arch-specific paths.
-std::string choose_args(const Kernel& k, const std::string& vec) {
+// arrays are aligned for the vectorized and arch-specific paths, `workspace` how many bytes of
+// workspace the launch has (kernels with split-K configurations).
+std::string choose_args(const Kernel& k, const std::string& vec, const std::string& workspace) {
   std::vector<std::string> args = {"stream", "&tilec_dev", "tilec_sym"};
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
   args.push_back(vec);
+  if (k.workspace) args.push_back(workspace);
   args.push_back("&tilec_r");
   return join(args, ", ");
 }
@@ -64,6 +66,7 @@ std::string define_choose(const Public& pk) {
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
   ps.push_back("int tilec_vec");
+  if (k.workspace) ps.push_back("uint64_t tilec_ws_bytes");
   ps.push_back("CUresult* tilec_r");
   std::string out = fmt::format("static int {}_tilec_choose({}) {{\n", k.sym, join(ps, ", "));
   out += "  static int tilec_forced = -2;\n";
@@ -73,9 +76,12 @@ std::string define_choose(const Public& pk) {
   for (const AbiParam* s : k.scalars)
     if (is_grid_scalar(*s)) out += "  (void)" + s->name + ";\n";
   out += "  (void)tilec_sym;\n  (void)tilec_vec;\n  *tilec_r = CUDA_SUCCESS;\n";
-  for (const Kernel& c : pk.configs)
-    out += fmt::format("  tilec_ok[{}] = {};\n", c.index,
-                       c.abi.host_asserts.empty() ? "1" : join(c.abi.host_asserts, " && "));
+  for (const Kernel& c : pk.configs) {
+    std::vector<std::string> ok = c.abi.host_asserts;
+    if (!c.reduce.empty())  // a split-K configuration fits in the launch's workspace
+      ok.push_back(fmt::format("{}_tilec_workspace_bytes({}) <= tilec_ws_bytes", c.sym, workspace_bytes_args(c)));
+    out += fmt::format("  tilec_ok[{}] = {};\n", c.index, ok.empty() ? "1" : join(ok, " && "));
+  }
   out += fmt::format("  tilec_c = tilec_forced_config(&tilec_forced, {});\n"
                      "  if (tilec_c >= 0) return tilec_c < {} && tilec_ok[tilec_c] ? tilec_c : -1;\n",
                      c_string_literal("TILEC_CONFIG_" + k.sym), pk.labels.size());
@@ -171,18 +177,24 @@ std::string define_run(const Public& pk) {
                        "    config = {}_tilec_choose({});\n"
                        "    if (config < 0) return tilec_r != CUDA_SUCCESS ? tilec_r : CUDA_ERROR_INVALID_VALUE;\n"
                        "  }}\n",
-                       k.sym, choose_args(k, "tilec_vec"));
+                       k.sym, choose_args(k, "tilec_vec", "(uint64_t)workspace_bytes"));
   } else {
     out += "  if (config < 0) config = 0;\n";
   }
-  std::vector<std::string> call = {"stream"};
+  // A split-K configuration's launch takes the workspace, the others not.
+  std::vector<std::string> call = {"stream"}, split;
   for (const std::string& x : strided_args(k)) call.push_back(x);
-  call.push_back("tilec_sym");
-  call.push_back("tilec_vec");
-  call.push_back("tilec_dev");
+  split = call;
+  if (k.workspace) call.pop_back();
+  for (std::vector<std::string>* c : {&call, &split}) {
+    c->push_back("tilec_sym");
+    c->push_back("tilec_vec");
+    c->push_back("tilec_dev");
+  }
   out += "  switch (config) {\n";
   for (const Kernel& c : pk.configs)
-    out += fmt::format("    case {}: return {}_launch({});\n", c.index, c.sym, join(call, ", "));
+    out += fmt::format("    case {}: return {}_{}({});\n", c.index, c.sym, c.reduce.empty() ? "launch" : "split",
+                       join(c.reduce.empty() ? call : split, ", "));
   out += "    default: return CUDA_ERROR_INVALID_VALUE;\n  }\n}\n\n";
   // The public strided launches.
   std::vector<std::string> args = {"stream"};
@@ -219,7 +231,7 @@ std::string define_config_function(const Public& pk) {
                        c.host_asserts.empty() ? "1" : "(" + join(c.host_asserts, " && ") + ")", pk.configs[0].index);
     return out;
   }
-  out += fmt::format("  return {}_tilec_choose({});\n}}\n\n", k.sym, choose_args(k, "1"));
+  out += fmt::format("  return {}_tilec_choose({});\n}}\n\n", k.sym, choose_args(k, "1", "UINT64_MAX"));
   return out;
 }
 

@@ -127,7 +127,7 @@ std::string pdl_condition(const std::vector<codegen::Target>& targets) {
 // interface), its entries from `entry_base` on in the kernel's entry table.
 Kernel make_kernel(const Module& m, const KernelAbi& k, const std::string& pub, int index, size_t entry_base) {
   Kernel out{k, index < 0 ? pub : pub + "_tilec_c" + std::to_string(index), pub, "", "", {}, {}, false, {}, 0,
-             std::max(index, 0), 1};
+             std::max(index, 0), 1, false, {}};
   out.state = pub + "_tilec_" + m.config + "_state";
   out.lock = pub + "_tilec_" + m.config + "_lock";
   for (const AbiParam& p : k.params) (is_array(p) ? out.arrays : out.scalars).push_back(&p);
@@ -153,8 +153,16 @@ Public make_public(const Module& m, size_t i) {
   } else {
     for (size_t c = 0; c < hc->abis.size(); ++c) {
       out.configs.push_back(make_kernel(m, hc->abis[c], pub, hc->indices[c], base));
-      out.configs.back().work = hc->work[c];
-      base += out.configs.back().num_entries;
+      Kernel& k = out.configs.back();
+      k.work = hc->work[c];
+      base += k.num_entries;
+      if (c < hc->reduce.size() && !hc->reduce[c].name.empty()) {
+        // A split-K configuration: its reduce kernel's entries follow the partials kernel's.
+        k.reduce.push_back(make_kernel(m, hc->reduce[c], pub, hc->indices[c], base));
+        k.reduce[0].sym += "_reduce";
+        base += k.reduce[0].num_entries;
+        out.k.workspace = true;
+      }
     }
     out.labels = hc->labels;
     out.space = hc->space;
@@ -174,11 +182,15 @@ Public make_public(const Module& m, size_t i) {
 
 // ---- declarations ---------------------------------------------------------------------------
 
+// The workspace parameters a public launch takes last (Kernel::workspace).
+const char* const kWorkspaceParams = "CUdeviceptr workspace, size_t workspace_bytes";
+
 std::string dense_params(const Kernel& k) {
   std::vector<std::string> ps = {"CUstream stream"};
   for (const AbiParam* a : k.arrays) ps.push_back("CUdeviceptr " + a->name);
   for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
   for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  if (k.workspace) ps.push_back(kWorkspaceParams);
   return join(ps, ", ");
 }
 
@@ -194,7 +206,15 @@ std::string strided_params(const Kernel& k) {
                              array_argument_name(a->name, "shape"), array_argument_name(a->name, "strides"), r));
   }
   for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  if (k.workspace) ps.push_back(kWorkspaceParams);
   return join(ps, ",\n    ");
+}
+
+std::string extent_params(const Kernel& k) {
+  std::vector<std::string> ps;
+  for (const std::string& s : k.abi.dim_symbols) ps.push_back("int64_t " + s);
+  for (const AbiParam* s : k.scalars) ps.push_back(scalar_c_type(s->dtype) + " " + s->name);
+  return ps.empty() ? "void" : join(ps, ", ");
 }
 
 std::string grid_params(const Kernel& k) {
@@ -320,6 +340,15 @@ std::string declare_kernel(const Module& m, const Public& pk) {
          asm_label(m, k.sym + "_launch_config") + ";\n";
   out += "CUresult " + k.sym + "_launch_config_strided(int config, " + strided_params(k) + ")" +
          asm_label(m, k.sym + "_launch_config_strided") + ";\n\n";
+  if (k.workspace) {
+    out += "/* Split-K configurations (split_k=) sum partial products in a workspace the caller gives each\n"
+           "   launch: `workspace` (16-byte aligned; cuMemAlloc's are), `workspace_bytes` its size. This is\n"
+           "   the most any configuration eligible for these extents needs (0: none); a launch with less\n"
+           "   takes none of the configurations that need more (a forced one returns\n"
+           "   CUDA_ERROR_INVALID_VALUE). Launches that may run at once need workspaces of their own. */\n";
+    out += "size_t " + k.sym + "_workspace_bytes(" + extent_params(k) + ")" + asm_label(m, k.sym + "_workspace_bytes") +
+           ";\n\n";
+  }
   out += "/* Loads the kernel now (and into the current context, if any) instead of at the first launch:\n"
          "   call it before capturing a CUDA graph. Calls cuInit(0). */\n";
   out += "CUresult " + k.sym + "_load(void)" + asm_label(m, k.sym + "_load") + ";\n\n";
@@ -345,6 +374,9 @@ std::string define_aliases(const Module& m, const Kernel& k) {
                      alias(k.sym + "_launch_config"));
   out += fmt::format("CUresult {}(int config, {}) {};\n", local(k.sym + "_launch_config_strided"), strided_params(k),
                      alias(k.sym + "_launch_config_strided"));
+  if (k.workspace)
+    out += fmt::format("size_t {}({}) {};\n", local(k.sym + "_workspace_bytes"), extent_params(k),
+                       alias(k.sym + "_workspace_bytes"));
   out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_load"), alias(k.sym + "_load"));
   out += fmt::format("CUresult {}(void) {};\n", local(k.sym + "_unload"), alias(k.sym + "_unload"));
   out += fmt::format("extern const tilec_kernel_metadata {} {};\n", local(k.sym + "_metadata"), alias(k.sym + "_metadata"));
@@ -356,11 +388,16 @@ std::string define_aliases(const Module& m, const Kernel& k) {
 std::string define_state(const Public& pk) {
   const Kernel& k = pk.k;
   std::vector<std::string> entries;
-  for (const Kernel& c : pk.configs)
+  auto add = [&](const Kernel& c) {
     for (const AbiPath& p : c.abi.paths)
       for (const AbiVariant& v : p.variants)
         entries.push_back(fmt::format("{{{}, {}, {}}}", c_string_literal(v.entry), path_compute_capability(p),
                                       p.dynamic_shared_bytes));
+  };
+  for (const Kernel& c : pk.configs) {
+    add(c);
+    for (const Kernel& r : c.reduce) add(r);
+  }
   return fmt::format(
       "TILEC_ABI6_WEAK extern pthread_mutex_t {3};\n"
       "pthread_mutex_t {3} = PTHREAD_MUTEX_INITIALIZER;\n"
@@ -645,6 +682,7 @@ std::vector<std::string> strided_args(const Kernel& k) {
       args.push_back(array_argument_name(a->name, "shape") + ", " + array_argument_name(a->name, "strides"));
   }
   for (const AbiParam* s : k.scalars) args.push_back(s->name);
+  if (k.workspace) args.push_back("workspace, workspace_bytes");
   return args;
 }
 
@@ -676,6 +714,7 @@ std::string define_config_launch(const Module& m, const Public& pk, const Kernel
   }
   for (size_t i = 0; i < k.arrays.size(); ++i) {
     const AbiParam* p = k.arrays[i];
+    if (p->workspace) continue;  // the split launch checked it (define_split_launch)
     if (p->vector_bytes != pk.vector_bytes[i])
       out += fmt::format("  if (!tilec_vector_extent({}, {}, {}, {})) tilec_vec = 0;\n", p->dims.size(),
                          array_argument_name(p->name, "shape"), dtype_bytes(p->dtype), p->vector_bytes);
@@ -823,6 +862,7 @@ std::string define_dense(const Kernel& k, bool forced) {
     call.push_back(shape + ", " + strides);
   }
   for (const AbiParam* s : k.scalars) call.push_back(s->name);
+  if (k.workspace) call.push_back("workspace, workspace_bytes");
   if (!checks.empty()) out += "  if (" + join(checks, " || ") + ") return CUDA_ERROR_INVALID_VALUE;\n";
   out += fmt::format("  return {}_{}strided({});\n}}\n\n", k.sym, forced ? "launch_config_" : "", join(call, ", "));
   return out;
@@ -933,6 +973,12 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
       out += define_grid_expr(c);
       out += define_divisor_exprs(c);
       out += define_config_launch(m, pk, c);
+      for (const Kernel& r : c.reduce) {
+        out += define_grid_expr(r);
+        out += define_divisor_exprs(r);
+        out += define_config_launch(m, pk, r);
+        out += define_split_launch(pk, c);
+      }
     }
     if (pk.tuning && !pk.tuning->empty()) out += define_tuning(pk);
     if (pk.choose) out += define_choose(pk);
@@ -941,6 +987,7 @@ std::string render_header(const HeaderInput& in, const std::string& config) {
     out += define_run(pk);
     out += define_dense(k, false);
     out += define_dense(k, true);
+    if (k.workspace) out += define_workspace_function(pk);
     out += define_load_unload(k, m);
   }
   out += "#if defined(__ELF__)\n/* The plain public names, for callers without this header (dlsym, ctypes). */\n";

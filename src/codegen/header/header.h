@@ -36,6 +36,9 @@ struct HeaderConfigs {
   std::vector<int64_t> work;         ///< per configuration built: its largest tile's elements (the heuristic's work per CTA)
   std::string space;                 ///< 16 hex digits: hash of the signature and every declared label
   std::vector<HeaderTuningSection> tuning;  ///< the embedded table's sections, in the table's order
+  /// Per configuration built (or empty: none): a split-K configuration's reduce kernel (abis[i] is then its
+  /// partials kernel, KernelAbi::split_k > 1); an empty KernelAbi (no name) for the others.
+  std::vector<KernelAbi> reduce;
 };
 
 /// Everything one header is made from.
@@ -55,7 +58,7 @@ struct HeaderInput {
 
 /// The fixed suffixes of a kernel's public symbols, in the order the header declares them:
 /// "" (dense launch), "_strided", "_grid", "_config", "_launch_config", "_launch_config_strided",
-/// "_load", "_unload", "_metadata".
+/// "_workspace_bytes" (kernels with a split-K configuration), "_load", "_unload", "_metadata".
 const std::vector<std::string>& header_symbol_suffixes();
 
 /// The C name of the extents (`what` = "shape") or strides ("strides") argument that array

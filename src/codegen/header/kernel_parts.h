@@ -43,6 +43,11 @@ struct Kernel {
   size_t num_entries = 0;           // this configuration's entries (the public interface: all of them)
   int index = 0;                    // its index in configs=
   int64_t work = 1;                 // its largest tile's elements
+  // The public interface: its launches take `CUdeviceptr workspace, size_t workspace_bytes` last
+  // (a configuration is split-K). A split-K configuration (abi is its partials kernel): its
+  // reduce kernel, one element, entries right after the partials kernel's.
+  bool workspace = false;
+  std::vector<Kernel> reduce;
 };
 
 // A kernel of the header: its public interface and its configurations.
@@ -60,9 +65,12 @@ bool is_grid_scalar(const AbiParam& p);
 std::string join(const std::vector<std::string>& parts, const std::string& sep);
 /// The compute capability (major * 10 + minor) of an arch-specific path's devices; 0: portable.
 int path_compute_capability(const AbiPath& p);
-/// The strided launch's parameters (after the stream, with it), and its arguments as named there.
+/// The strided launch's parameters (after the stream, with it), and its arguments as named there
+/// (the public interface's with the workspace arguments, when it takes them).
 std::string strided_params(const Kernel& k);
 std::vector<std::string> strided_args(const Kernel& k);
+/// The dimension symbols and the scalars as C parameters ("void" when none): K_workspace_bytes's.
+std::string extent_params(const Kernel& k);
 /// k_config's parameters: the stream, the dimension symbols, the scalars.
 std::string config_params(const Kernel& k);
 /// The array descriptions of the launch's check (tilec_array_desc), per array its vector bytes.
@@ -94,5 +102,16 @@ std::string define_choose(const Public& pk);
 std::string define_run(const Public& pk);
 /// K_config: the configuration a launch with these extents would take.
 std::string define_config_function(const Public& pk);
+
+// ---- split_k.cpp: split-K configurations (ir/split_k.h) ----
+
+/// Configuration c's workspace size, K_tilec_cI_workspace_bytes(tilec_sym, grid scalars), and
+/// its launch, K_tilec_cI_split: the workspace checked and described, the partials kernel, then
+/// the reduce kernel, on the stream.
+std::string define_split_launch(const Public& pk, const Kernel& c);
+/// K_workspace_bytes: the most any configuration eligible for these extents needs.
+std::string define_workspace_function(const Public& pk);
+/// The arguments of a K_tilec_cI_workspace_bytes call, over `tilec_sym`.
+std::string workspace_bytes_args(const Kernel& c);
 
 }  // namespace tilec::header_parts

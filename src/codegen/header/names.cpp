@@ -57,7 +57,7 @@ std::string array_argument_name(const std::string& array, std::string_view what)
 
 const std::vector<std::string>& header_symbol_suffixes() {
   static const std::vector<std::string> suffixes = {"",      "_strided", "_grid",   "_config", "_launch_config",
-                                                    "_launch_config_strided", "_load", "_unload", "_metadata"};
+                                                    "_launch_config_strided", "_workspace_bytes", "_load", "_unload", "_metadata"};
   return suffixes;
 }
 
@@ -126,6 +126,11 @@ bool check_kernel_abi(const KernelAbi& k, std::vector<std::string>& errors, std:
     }
     return true;
   };
+  // A kernel with a split-K configuration: its launches take the workspace last.
+  if (k.workspace_arg) {
+    names.emplace("workspace", "the workspace argument of the split-K configurations");
+    names.emplace("workspace_bytes", "the workspace argument of the split-K configurations");
+  }
   std::set<std::string> used_symbols;
   std::set<std::string, std::less<>> grid_names = {"num_sms"};
   for (const AbiParam& p : k.params) {

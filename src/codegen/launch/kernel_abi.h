@@ -31,6 +31,9 @@ struct AbiParam {
   /// innermost dimension (lower.h vector_access_bytes); the launch stub takes that variant only
   /// when the innermost extent in bytes is a multiple. 1: no condition.
   int vector_bytes = 1;
+  /// Array: the workspace of a split-K configuration (ir/split_k.h kPartialsParam), which the
+  /// header fills from the caller's workspace argument; not a parameter of the public interface.
+  bool workspace = false;
 };
 
 /// A term of the grid computation, as C code over `int64_t` variables named after the dimension
@@ -113,6 +116,17 @@ struct KernelAbi {
   /// (`e["N"] <= 1024`; host_python_expr), for the fake implementations of --emit=torch.
   std::vector<std::string> host_asserts_python;
   std::vector<AbiPath> paths;             ///< arch-specific paths first, the portable path last
+  /// A split-K configuration's kernel (ir/split_k.h): its slices (1 for every other kernel) and
+  /// whether it is the reduce kernel; the partials kernel's grid has the slices as its last axis.
+  int split_k = 1;
+  bool split_reduce = false;
+  /// Bytes of one slice's partial accumulator per CTA of the original grid: the workspace holds
+  /// split_k * CTAs of them (0 without split_k).
+  int64_t partial_bytes = 0;
+  int64_t partial_rows = 0;  ///< the workspace's rows per accumulator tile (its first extent)
+  /// The public interface (codegen/abi.h public_view): its launch functions take a workspace,
+  /// because a configuration of the kernel is split-K.
+  bool workspace_arg = false;
 
   const AbiPath& portable() const { return paths.back(); }
 };

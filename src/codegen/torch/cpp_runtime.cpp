@@ -114,6 +114,12 @@ class Call {
     return torch::stable::new_empty(like, shape, k_.dtypes[build_ * k_.num_arrays + i]);
   }
 
+  // Scratch memory for a split-K configuration's partial sums (docs/torch.md, "Workspace"):
+  // `bytes` (at least 1) from PyTorch's caching allocator on the device of `like`, uninitialized.
+  Tensor workspace(const Tensor& like, size_t bytes) const {
+    return torch::stable::new_empty(like, {int64_t(bytes > 0 ? bytes : 1)}, ScalarType::Byte);
+  }
+
   // A scalar argument as the kernel's integer dtype: fails when it does not fit.
   template <typename T>
   T integer(const char* name, const char* tile_dtype, int64_t v) const {

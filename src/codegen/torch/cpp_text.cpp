@@ -143,6 +143,23 @@ std::string launch_function(const TorchInput& in, const TorchOp& op, size_t k) {
         args.push_back(fmt::format("tilec_torch::ptr({0}), {0}.sizes().data(), {0}.strides().data()", n));
     }
     out += fmt::format("    case {}:{}\n", b, build.defines.empty() ? "" : "  // " + build.defines);
+    if (abi.workspace_arg) {
+      // A split-K configuration's workspace, as large as any configuration for these extents needs.
+      std::vector<std::string> extents;
+      for (size_t d = 0; d < abi.dim_symbols.size(); ++d) extents.push_back(fmt::format("tilec_call.extent({})", d));
+      const OpArg* like = nullptr;
+      for (size_t i = 0; i < op.args.size(); ++i) {
+        if (op.args[i].array < 0) extents.push_back(scalar_value(op.args[i], abi.params[i].dtype));
+        else if (!like) like = &op.args[i];
+      }
+      out += fmt::format("    {{\n      size_t tilec_ws_bytes = {}{}_workspace_bytes({});\n"
+                         "      torch::stable::Tensor tilec_ws = tilec_call.workspace({}, tilec_ws_bytes);\n",
+                         build.prefix, op.name, join(extents, ", "), like->param->name);
+      args.push_back("tilec_torch::ptr(tilec_ws), tilec_ws_bytes");
+      out += fmt::format("      tilec_result = {}{}_strided(\n          {});\n      break;\n    }}\n", build.prefix,
+                         op.name, join(args, ",\n          "));
+      continue;
+    }
     out += fmt::format("      tilec_result = {}{}_strided(\n          {});\n      break;\n", build.prefix, op.name,
                        join(args, ",\n          "));
   }
