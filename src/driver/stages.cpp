@@ -176,11 +176,12 @@ bool Compilation::build_ir() {
       continue;
     }
     groups.push_back(std::move(group));
+    int errors = diag.error_count();  // an earlier kernel's split_k error lets this one be built
     {
       StageTimer timer("build-ir", k.name);
       kernels.push_back(ir::build_kernel(k, diag, opts.device_asserts));
     }
-    if (diag.has_errors()) return false;
+    if (diag.error_count() != errors) return false;
     std::string problem;
     {
       StageTimer timer("verify", k.name);
@@ -189,7 +190,7 @@ bool Compilation::build_ir() {
     TILEC_ASSERT(problem.empty(), "the IR built for '" + k.name + "' is invalid: " + problem);
     codegen::check_param_space(kernels.back()->sig, diag);
     std::unique_ptr<ir::Function> reduce;
-    if (!split_if_asked(kernels.back(), reduce, diag)) return false;
+    if (!split_if_asked(kernels.back(), reduce, diag)) continue;  // the next kernels' errors too
     if (reduce) {
       groups.back().reduce[0] = int(pending_reduce.size());
       pending_reduce.push_back(std::move(reduce));
