@@ -5,6 +5,8 @@
 // differently only where `c + a @ b` became one mma (--fmad allows it, §5.6), so it is
 // compared with a tolerance when the kernel has an mma. Kernels with math functions (exp, ...)
 // are compared with a tolerance throughout: the folder may evaluate them in another precision.
+// A kernel with an mma that split_k= can split also runs as its two split-K kernels (three
+// slices; split_oracle.h), compared with the -O0 results with the contracted mma's tolerance.
 //
 //   tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...
 //                  [--kernel NAME] [--inputs DIR] [-v]
@@ -28,6 +30,7 @@
 
 #include "difftest/inputs.h"
 #include "difftest/kernels.h"
+#include "difftest/split_oracle.h"
 #include "ir/interp/interp.h"
 #include "ir/passes/passes.h"
 
@@ -191,6 +194,23 @@ int main(int argc, char** argv) {
       bool contracted = mma && &v == &variants[2];
       if (std::string diff = compare(f, reference, args, math || contracted, contracted); !diff.empty()) {
         std::printf("%s: kernel %s: %s differs from -O0: %s\n", path.c_str(), f.name.c_str(), v.name, diff.c_str());
+        status = std::max(status, 1);
+      }
+    }
+    if (mma && !reference.empty()) {
+      // split_k=3 (odd: slices of unequal length, some possibly empty) must agree with the
+      // unsplit kernel up to the rounding of the partial sums.
+      std::vector<interp::Arg> split;
+      std::string why, failed;
+      if (difftest::run_split(f, 3, inputs, split, why, failed)) {
+        if (std::string diff = compare(f, reference, split, true, true); !diff.empty()) {
+          std::printf("%s: kernel %s: split_k=3 differs from -O0: %s\n", path.c_str(), f.name.c_str(), diff.c_str());
+          status = std::max(status, 1);
+        } else {
+          verdict += ", split_k=3 agrees";
+        }
+      } else if (!failed.empty()) {
+        std::printf("%s: kernel %s: split_k=3: %s\n", path.c_str(), f.name.c_str(), failed.c_str());
         status = std::max(status, 1);
       }
     }
