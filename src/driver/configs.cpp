@@ -222,9 +222,12 @@ int64_t cta_work(const ir::Function& f) {
   });
   double work = double(largest_tile_elements(f));
   if (intensity > 0 && intensity < kComputeBound) work *= kComputeBound / intensity;
-  // A split-K partials CTA runs 1/S of the K loop; the reduce kernel's pass over the partials is
-  // counted as a quarter more (an assumption, not a measurement: tuning tables decide).
-  if (f.sig.split.slices > 1) work = work * 1.25 / f.sig.split.slices;
+  // A split-K partials CTA runs 1/S of the K loop, and the launch pays for the partials' round
+  // trip through memory and a second kernel: counted as doubling the work. On the H100 (bench/
+  // results/2026-12-07-splitk-h100) 4 slices of 64x128 tiles ran 1.25x the time of unsplit 64x64
+  // tiles at M = 77, N = K = 4096, where a quarter more predicted them faster; at M <= 8 they
+  // tie, and at N = 1024 or K = 14336 they win by 15-20 %, as this weight predicts.
+  if (f.sig.split.slices > 1) work = work * 2 / f.sig.split.slices;
   return int64_t(work + 0.5);
 }
 
