@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "basic/diagnostics.h"
-#include "codegen/integer_facts.h"
-#include "codegen/lower.h"
+#include "codegen/lowering/integer_facts.h"
+#include "codegen/lowering/lower.h"
+#include "codegen/lowering/window_loads.h"
 #include "codegen/ptx/builder.h"
-#include "codegen/target.h"
-#include "codegen/window_loads.h"
+#include "codegen/target/target.h"
 
 namespace tilec::codegen {
 

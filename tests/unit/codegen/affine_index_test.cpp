@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

@@ -10,8 +10,8 @@
 #include <functional>
 #include <thread>
 
-#include "codegen/cleanup.h"
-#include "codegen/subprocess.h"
+#include "codegen/toolchain/cleanup.h"
+#include "codegen/toolchain/subprocess.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "codegen/layout.h"
+#include "codegen/lowering/layout.h"
 #include "codegen/paths/tma_wgmma/lowering.h"
 
 using tilec::codegen::blocked_layout;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "../frontend/test_util.h"
-#include "codegen/limits.h"
+#include "codegen/lowering/limits.h"
 #include "ir/build.h"
 
 using namespace tilec;

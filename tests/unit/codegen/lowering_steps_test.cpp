@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lowering_steps.h"
+#include "codegen/lowering/lowering_steps.h"
 
 using namespace tilec::codegen;
 

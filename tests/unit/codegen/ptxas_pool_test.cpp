@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "codegen/cleanup.h"
-#include "codegen/ptxas_pool.h"
-#include "codegen/subprocess.h"
+#include "codegen/toolchain/cleanup.h"
+#include "codegen/toolchain/ptxas_pool.h"
+#include "codegen/toolchain/subprocess.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
-#include "codegen/window_loads.h"
+#include "codegen/lowering/lower.h"
+#include "codegen/lowering/window_loads.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;
