@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "basic/diagnostics.h"
-#include "codegen/launch/host_assert.h"
 #include "codegen/launch/host_expr.h"
 #include "codegen/lowering/path_table.h"
 
@@ -85,7 +84,7 @@ KernelAbi make_kernel_abi(const LoweredKernel& low, const std::vector<const Lowe
   for (const ir::GridExpr& g : k.grid) abi.grid.dims_c.push_back(grid_c(k, g, abi.grid.uses_num_sms));
   // Dimension symbols are identifiers: no escapes needed in the string key.
   HostLeaves python{[&k](int dim) { return "e[\"" + k.dims[size_t(dim)].name + "\"]"; }, nullptr};
-  for (const auto& [op, condition] : host_checked_asserts(*low.fn)) {
+  for (const auto& [op, condition] : low.host_asserts) {
     abi.host_asserts.push_back(condition);
     abi.host_assert_messages.push_back(op->text);
     std::optional<std::string> py = host_python_expr(*low.fn, op->operands[0], python);

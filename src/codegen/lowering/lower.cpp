@@ -14,10 +14,12 @@
 
 #include "basic/diagnostics.h"
 #include "basic/stage_timer.h"
+#include "codegen/launch/host_assert.h"
 #include "codegen/lowering/integer_facts.h"
 #include "codegen/lowering/lowering_steps.h"
 #include "codegen/lowering/mma_shape.h"
 #include "codegen/lowering/schedule.h"
+#include "codegen/lowering/window_loads.h"
 
 namespace tilec::codegen {
 namespace {
@@ -93,8 +95,18 @@ const LoweringStep* find_step(const std::string& name) {
   return nullptr;
 }
 
-// Runs the steps of cx.k's path in order; false when one finds that the path does not fit.
-// With `print_after`, the lowered form after each step is appended to it.
+// What the later stages read of a finished lowering, decided here once (LoweredKernel's last
+// fields): the vectorized variant's bytes per access, the window loads, the asserts the launch
+// stub checks. Not a step: no step reads them, and --list-passes and the trace stay as they are.
+void record_decisions(LoweredKernel& k) {
+  k.vector_bytes = access_vector_bytes(k);
+  k.windows = window_loads(k);
+  k.host_asserts = host_checked_asserts(*k.fn);
+}
+
+// Runs the steps of cx.k's path in order, then records their decisions; false when one finds
+// that the path does not fit. With `print_after`, the lowered form after each step is appended
+// to it (with the window loads as they stand then: the text shows them).
 bool run_steps(LoweringContext& cx, std::string* print_after) {
   const LoweredKernel& k = cx.k;
   for (const std::string& name : code_path(k.path).steps) {
@@ -106,11 +118,14 @@ bool run_steps(LoweringContext& cx, std::string* print_after) {
     spdlog::trace("lowering {:<15} {:>8.1f} us  ({}, {} path for {})", name, us, k.fn->name, code_path_name(k.path),
                   k.target.arch);
     if (!ok) return false;
-    if (print_after)
+    if (print_after) {
+      cx.k.windows = window_loads(cx.k);
       *print_after += fmt::format("// -----// IR after lowering step {} ({} path for {}) //----- //\n", name,
                                   code_path_name(k.path), k.target.arch) +
                       print_lowered(k);
+    }
   }
+  record_decisions(cx.k);
   return true;
 }
 
@@ -243,7 +258,7 @@ std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low) {
 
 std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low) {
   std::map<const ir::ArrayParam*, int> vector_bytes;
-  for (const auto& [op, bytes] : access_vector_bytes(low)) {
+  for (const auto& [op, bytes] : low.vector_bytes) {
     int& v = vector_bytes[op->operands[0]->type.array];
     v = std::max({v, bytes, 1});
   }

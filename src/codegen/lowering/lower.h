@@ -89,6 +89,21 @@ struct LaunchDivisor {
   std::string c_expr;
 };
 
+/// A load whose tile is the tile of `base` (an earlier load) moved by `delta` elements along
+/// the last tile axis: element e of the window is element e + delta (along that axis) of
+/// `base`'s tile wherever that lies inside it.
+struct WindowLoad {
+  const ir::Op* base = nullptr;
+  int64_t delta = 0;
+  /// The two offsets differ by `delta` only where the offset arithmetic does not wrap: some
+  /// add or subtract on the way is narrower than 64 bits and not known to stay in its dtype's
+  /// range (from constants and block indices under CUDA's grid limits: `bid(1) * 256 + 1`
+  /// cannot wrap, `bid(1) * 64 + dc` with a run-time `dc` can), so the emitter compares the two
+  /// offsets at run time and takes the plain load where they differ by anything else. 64-bit
+  /// offsets are not tested: they wrap only past 2^63, where both tiles read padding alone.
+  bool check_wrap = false;
+};
+
 /// Something the lowering could not do as the source asked, said as a warning at `loc` (the
 /// driver reports it under its -W name).
 struct LoweringWarning {
@@ -169,6 +184,17 @@ struct LoweredKernel {
   std::map<const ir::Op*, int> divided_at_launch;
   /// Scalar ops whose results only those divisors needed: the emitter leaves them out.
   std::set<const ir::Op*> computed_at_launch;
+
+  /// Decided once, after the last step (record_decisions), and read by the emitter, the launch
+  /// ABI and --emit=tir-lowered, which never compute them again:
+  /// the vectorized variant's bytes per access of each tile load and store
+  /// (access_vector_bytes; the launch stub's check of array_vector_bytes comes from them),
+  std::map<const ir::Op*, int> vector_bytes;
+  /// the loads whose tiles are windows of earlier loads' tiles (window_loads.h),
+  std::map<const ir::Op*, WindowLoad> windows;
+  /// and the asserts the launch stub checks, each with its C condition (host_assert.h): the
+  /// vectorized variant leaves them out.
+  std::vector<std::pair<const ir::Op*, std::string>> host_asserts;
 };
 
 /// Finds the loops of `k.fn` whose loads can go through a cp.async pipeline (none when
@@ -248,7 +274,8 @@ LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_l
 /// wholly outside: loads and stores need a predicate per vector and no edge path.
 int vector_access_bytes(const ir::Op& op, const Layout& l);
 /// The vectorized variant's access size of every tile load and store of `low` that is not a
-/// scalar (cp.async pipeline loads excepted), in bytes, 0 for element by element. At tile
+/// scalar (cp.async pipeline loads excepted), in bytes, 0 for element by element: what
+/// record_decisions keeps in LoweredKernel::vector_bytes. At tile
 /// indices it is vector_access_bytes. At element offsets (load(offset=)) a vector must also
 /// start at a multiple of its size: it is vector_access_bytes capped by the alignment of the
 /// innermost offset, the largest power of two known to divide it (IntegerFacts, under the
@@ -256,7 +283,8 @@ int vector_access_bytes(const ir::Op& op, const Layout& l);
 /// point from the tile-index accesses' check) times the element size, and 0 below 4 bytes.
 std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low);
 /// Per array that tile loads or stores access (cp.async pipeline loads excepted): the widest
-/// access_vector_bytes of those accesses, 1 when none is in vectors. The launch stub takes the
+/// of those accesses' bytes (LoweredKernel::vector_bytes, so after lowering), 1 when none is in
+/// vectors. The launch stub takes the
 /// vectorized variant only when each array's innermost extent in bytes is a multiple of it.
 std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low);
 

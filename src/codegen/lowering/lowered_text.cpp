@@ -16,7 +16,6 @@
 // emitter takes from an earlier load's registers (window_loads.h) carries {window of %b shifted
 // by d}.
 #include "codegen/lowering/lowered_text.h"
-#include "codegen/lowering/window_loads.h"
 
 #include <map>
 #include <string>
@@ -111,9 +110,7 @@ ir::PrintNotes async_notes(const LoweredKernel& k) {
   ir::PrintNotes notes;
   notes.before = [&k](const ir::Op& op, const ir::ValueName& name) { return before(k, op, name); };
   notes.after = [&k](const ir::Op& op, const ir::ValueName& name) { return after(k, op, name); };
-  notes.annotation = [&k, windows = window_loads(k)](const ir::Op& op, const ir::ValueName& name) {
-    return annotation(k, windows, op, name);
-  };
+  notes.annotation = [&k](const ir::Op& op, const ir::ValueName& name) { return annotation(k, k.windows, op, name); };
   return notes;
 }
 

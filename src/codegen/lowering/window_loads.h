@@ -6,27 +6,11 @@
 // neighbouring lanes' runs (language.md §7.2.1, "Cost").
 #pragma once
 
-#include <cstdint>
 #include <map>
 
 #include "codegen/lowering/lower.h"
 
 namespace tilec::codegen {
-
-/// A load whose tile is the tile of `base` (an earlier load) moved by `delta` elements along
-/// the last tile axis: element e of the window is element e + delta (along that axis) of
-/// `base`'s tile wherever that lies inside it.
-struct WindowLoad {
-  const ir::Op* base = nullptr;
-  int64_t delta = 0;
-  /// The two offsets differ by `delta` only where the offset arithmetic does not wrap: some
-  /// add or subtract on the way is narrower than 64 bits and not known to stay in its dtype's
-  /// range (from constants and block indices under CUDA's grid limits: `bid(1) * 256 + 1`
-  /// cannot wrap, `bid(1) * 64 + dc` with a run-time `dc` can), so the emitter compares the two
-  /// offsets at run time and takes the plain load where they differ by anything else. 64-bit
-  /// offsets are not tested: they wrap only past 2^63, where both tiles read padding alone.
-  bool check_wrap = false;
-};
 
 /// The window loads of `k`. A load at element offsets `w` is a window of an earlier load `b` at
 /// element offsets when: both are in the same block with no store, scatter or atomic between
