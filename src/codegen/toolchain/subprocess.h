@@ -9,7 +9,7 @@ namespace tilec {
 
 /// A private temporary folder (mkdtemp(3), mode 0700), removed with everything in it when the
 /// object is destroyed, whatever path the caller took out of the scope, and by the signal
-/// handler of codegen/cleanup.h when tilec is interrupted.
+/// handler of codegen/toolchain/cleanup.h when tilec is interrupted.
 class TempDir {
  public:
   /// Creates `<root>/tilec-XXXXXX`; an empty `root` means $TMPDIR, or /tmp when that is unset.
@@ -29,7 +29,7 @@ class TempDir {
  private:
   std::string path_;
   std::string error_;
-  int cleanup_slot_ = -1;  ///< codegen/cleanup.h: removed on SIGINT/SIGTERM/SIGHUP too
+  int cleanup_slot_ = -1;  ///< codegen/toolchain/cleanup.h: removed on SIGINT/SIGTERM/SIGHUP too
 };
 
 /// Writes `data` to `path` (created or truncated); false with `error` on failure.

@@ -1,5 +1,5 @@
 // The indices a portable-path cp.async pipeline moves by a constant per iteration
-// (codegen/lower.h affine_index): slope x the loop variable plus values from before the loop.
+// (codegen/lowering/lower.h affine_index): slope x the loop variable plus values from before the loop.
 #include <catch2/catch.hpp>
 
 #include <optional>

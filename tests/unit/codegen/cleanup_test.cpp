@@ -1,4 +1,4 @@
-// Signal-time cleanup of temporary files and folders (codegen/cleanup.h).
+// Signal-time cleanup of temporary files and folders (codegen/toolchain/cleanup.h).
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Blocked layouts (codegen/layout.h): the split blocked_layout() picks for 1-D and 2-D shapes,
+// Blocked layouts (codegen/lowering/layout.h): the split blocked_layout() picks for 1-D and 2-D shapes,
 // registers per thread and their offsets, and, counted by brute force over every thread and
 // register, that a layout covers each element exactly once (or, when replicated, equally often).
 #include <catch2/catch.hpp>

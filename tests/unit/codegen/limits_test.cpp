@@ -1,4 +1,4 @@
-// Resource limits of one CTA (codegen/limits.h).
+// Resource limits of one CTA (codegen/lowering/limits.h).
 #include <catch2/catch.hpp>
 
 #include "../frontend/test_util.h"

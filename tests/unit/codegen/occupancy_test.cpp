@@ -1,4 +1,4 @@
-// Register-limited occupancy (codegen/occupancy.h). Expected values worked by hand from the
+// Register-limited occupancy (codegen/toolchain/occupancy.h). Expected values worked by hand from the
 // limits the header cites: 65536 registers per SM, 256 per warp granule, 64 warps, 32 CTAs.
 #include <catch2/catch.hpp>
 

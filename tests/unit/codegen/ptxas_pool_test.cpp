@@ -1,4 +1,4 @@
-// The ptxas worker pool (codegen/ptxas_pool.h): bounded parallel runs, each distinct module once,
+// The ptxas worker pool (codegen/toolchain/ptxas_pool.h): bounded parallel runs, each distinct module once,
 // results by job whatever order the runs finish in. A stand-in ptxas (a shell script that sleeps
 // as long as its PTX says, then writes the PTX back as the cubin) needs no CUDA toolkit; one
 // test uses the real one when it is installed.

@@ -1,4 +1,4 @@
-// Window loads (codegen/window_loads.h): which loads at element offsets are tiles of earlier
+// Window loads (codegen/lowering/window_loads.h): which loads at element offsets are tiles of earlier
 // loads moved along the last axis, by how much, and when the emitter must test the offsets for
 // wrap-around at run time.
 #include <catch2/catch.hpp>
