@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every file the documentation and the sources cite exists in the repository:
 
-- paths from the repository root (`src/codegen/lower.h`, `bench/results/....md`,
+- paths from the repository root (`src/codegen/lowering/lower.h`, `bench/results/....md`,
   `tests/gpu/run.sh`), in every tracked Markdown page (README.md, docs/, bench/results/...), the
   man page, and the text (comments and strings) of the samples, sources, tests, tools, examples,
   grammar and CMake files; the logs and one-off scripts under bench/results/ record another
@@ -18,7 +18,7 @@ and that no user page (README.md, docs/) points into the project's private desig
 
 A path with a placeholder, range or wildcard in it (`<k>`, `*`, `{...}`, `...`, `call1..3`, a
 one- or two-letter capital name as in `samples/X.tile`) names a pattern and is skipped;
-`codegen/abi.h/.cpp` names both files; a path without an extension may name a program built
+`codegen/lowering/abi.h/.cpp` names both files; a path without an extension may name a program built
 from a source of that name (`tests/gpu/check_samples`).
 
     tools/check_links.py [ROOT]     prints FILE:LINE: problem for each, then "N files, M problems";
@@ -96,7 +96,7 @@ class Tree:
         if not cited or any(c in PATTERN for c in cited) or RANGE.search(cited) or \
                 any(PLACEHOLDER.match(part.split(".")[0]) for part in Path(cited).parts):
             return True
-        first, *others = cited.split("/.")   # codegen/abi.h/.cpp
+        first, *others = cited.split("/.")   # codegen/lowering/abi.h/.cpp
         names = [first] + [first.rsplit(".", 1)[0] + "." + ext for ext in others]
         return all(any(self.has(normalized(base, name)) for base in bases) for name in names)
 

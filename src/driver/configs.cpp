@@ -9,8 +9,8 @@
 #include <xxhash.h>
 
 #include "basic/stage_timer.h"
-#include "codegen/backend.h"
-#include "codegen/limits.h"
+#include "codegen/backend/backend.h"
+#include "codegen/lowering/limits.h"
 #include "driver/stages.h"
 #include "frontend/parse.h"
 #include "ir/build.h"

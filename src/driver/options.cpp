@@ -5,10 +5,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "codegen/cleanup.h"
 #include "codegen/header/c_text.h"
-#include "codegen/target.h"
-#include "codegen/toolchain.h"
+#include "codegen/target/target.h"
+#include "codegen/toolchain/cleanup.h"
+#include "codegen/toolchain/toolchain.h"
 #include "driver/output_kinds.h"
 #include <iostream>
 #include <map>

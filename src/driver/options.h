@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "basic/warnings.h"
-#include "codegen/target.h"
+#include "codegen/target/target.h"
 
 namespace tilec {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "codegen/cleanup.h"
+#include "codegen/toolchain/cleanup.h"
 #include "driver/output_kinds.h"
 
 namespace tilec {

@@ -8,8 +8,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "codegen/lowering_steps.h"
-#include "codegen/paths/paths.h"
+#include "codegen/lowering/lowering_steps.h"
+#include "codegen/lowering/path_table.h"
 #include "driver/output.h"
 #include "driver/output_kinds.h"
 #include "driver/stages.h"

@@ -10,12 +10,12 @@
 #include <spdlog/spdlog.h>
 
 #include "basic/stage_timer.h"
-#include "codegen/abi.h"
+#include "codegen/lowering/abi.h"
 #include "codegen/header/header.h"
 #include "codegen/header/tuning_table.h"
-#include "codegen/limits.h"
-#include "codegen/ptxas_pool.h"
-#include "codegen/target.h"
+#include "codegen/lowering/limits.h"
+#include "codegen/target/target.h"
+#include "codegen/toolchain/ptxas_pool.h"
 #include "driver/output.h"
 #include "frontend/parse.h"
 #include "ir/build.h"

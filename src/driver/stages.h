@@ -8,9 +8,9 @@
 
 #include "basic/diagnostics.h"
 #include "basic/source.h"
-#include "codegen/backend.h"
+#include "codegen/backend/backend.h"
 #include "codegen/header/header.h"
-#include "codegen/toolchain.h"
+#include "codegen/toolchain/toolchain.h"
 #include "driver/configs.h"
 #include "driver/options.h"
 #include "driver/output_kinds.h"

@@ -33,7 +33,7 @@ Value* IrBuilder::to_bool(Value* v, SourceRange loc) {
 
 Value* IrBuilder::mma(Value* x, Value* y, Value* c, SourceRange loc) {
   // Tiles smaller than one tensor-core instruction are padded per target by lowering
-  // (codegen/mma_shape.h).
+  // (codegen/lowering/mma_shape.h).
   return b_.create(OpKind::Mma, loc, {x, y, c}, {c->type})->result();
 }
 

@@ -256,7 +256,7 @@ std::string print(const Function& f);
 using ValueName = std::function<std::string(const Value*)>;
 /// What a later stage adds to the printed IR: lines before and after an op, at its
 /// indentation, and an annotation after its type (the lowered form's asynchronous copies,
-/// waits and barriers, codegen/lowered_text.cpp). Every value is named before printing
+/// waits and barriers, codegen/lowering/lowered_text.cpp). Every value is named before printing
 /// starts, in the same program order as without notes, so notes may name any value.
 struct PrintNotes {
   std::function<std::vector<std::string>(const Op&, const ValueName&)> before, after;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "codegen/header/header.h"
-#include "codegen/subprocess.h"
-#include "codegen/toolchain.h"
+#include "codegen/toolchain/subprocess.h"
+#include "codegen/toolchain/toolchain.h"
 
 using namespace tilec;
 

@@ -22,13 +22,13 @@
 #include <string_view>
 #include <vector>
 
-#include "codegen/abi.h"
-#include "codegen/limits.h"
-#include "codegen/lower.h"
-#include "codegen/ptx/module.h"
-#include "codegen/target.h"
-#include "frontend/check.h"
 #include "basic/diagnostics.h"
+#include "codegen/lowering/abi.h"
+#include "codegen/lowering/limits.h"
+#include "codegen/lowering/lower.h"
+#include "codegen/ptx/module.h"
+#include "codegen/target/target.h"
+#include "frontend/check.h"
 #include "frontend/parse.h"
 #include "ir/build.h"
 #include "ir/ir.h"

@@ -5,8 +5,9 @@ For every folder src/codegen/paths/<name>/ this collects the path's C++ identifi
 and free functions its headers declare at namespace scope, its namespace (`<name>`), its
 enumerator in the paths table (`CodePath::X` of its row in src/codegen/paths/paths.cpp) and the
 include of its headers ("codegen/paths/<name>/"). Then it reads every source file under src/
-outside that folder and outside the registry (src/codegen/paths/paths.{h,cpp}), with comments
-and string and character literals blanked (user-facing names in the warning and option tables,
+outside that folder and outside the registry (src/codegen/paths/paths.cpp, the rows, and
+src/codegen/lowering/path_table.h, their type, which declares each path's CodePath value), with
+comments and string and character literals blanked (user-facing names in the warning and option tables,
 and docs, are exempt), and fails on any file that names one of them.
 
   path_rooms.py SRC_DIR                 check; exit 1 and list the uses on a failure
@@ -106,7 +107,8 @@ def main():
         return 2
     src, count = args[0], '--count' in args
     extra = args[args.index('--names') + 1:] if '--names' in args else []
-    registry = {os.path.join(src, 'codegen', 'paths', f) for f in ('paths.h', 'paths.cpp')}
+    registry = {os.path.join(src, 'codegen', 'paths', 'paths.cpp'),
+                os.path.join(src, 'codegen', 'lowering', 'path_table.h')}
     rooms = path_rooms(src)
     if not rooms:
         print('no path folders under ' + os.path.join(src, 'codegen', 'paths'))
@@ -144,7 +146,8 @@ def main():
             print('\n'.join(hits))
     if failed:
         print('a code path\'s identifiers or headers are used outside its folder and the paths registry '
-              '(src/codegen/paths/paths.{h,cpp}): go through the registry or PathPlan/PathEmitter instead')
+              '(src/codegen/paths/paths.cpp and src/codegen/lowering/path_table.h): go through the registry or '
+              'PathPlan/PathEmitter instead')
     return 1 if failed else 0
 
 

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "codegen/launch/entry_params.h"
-#include "codegen/target.h"
+#include "codegen/target/target.h"
 #include "codegen/header/c_text.h"
 #include "codegen/header/kernel_parts.h"
 #include "codegen/header/runtime.h"

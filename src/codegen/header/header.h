@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "codegen/launch/kernel_abi.h"
-#include "codegen/target.h"
+#include "codegen/target/target.h"
 
 namespace tilec {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "basic/tile_type.h"
-#include "codegen/target.h"
+#include "codegen/target/target.h"
 
 namespace tilec {
 

@@ -1,10 +1,10 @@
-// The code paths' table (paths.h).
-#include "codegen/paths/paths.h"
+// The paths registry: the rows of the code paths' table (lowering/path_table.h), the one place
+// that names each path's room (paths/<name>/path.h): its steps, plan, ABI and emitter.
+#include "codegen/lowering/path_table.h"
 
-#include "basic/diagnostics.h"
-#include "codegen/abi.h"
 #include "codegen/launch/entry_names.h"
-#include "codegen/paths/path_plan.h"
+#include "codegen/lowering/abi.h"
+#include "codegen/lowering/path_plan.h"
 #include "codegen/paths/tma_wgmma/path.h"
 #include "codegen/ptx/path_emitter.h"
 
@@ -23,30 +23,6 @@ const std::vector<CodePathInfo>& code_paths() {
        tma_wgmma::abi_path, tma_wgmma::new_plan, tma_wgmma::new_emitter},
   };
   return kPaths;
-}
-
-const CodePathInfo& code_path(CodePath p) {
-  for (const CodePathInfo& info : code_paths())
-    if (info.id == p) return info;
-  TILEC_ASSERT(false, "a code path without a row in the table");
-  return code_paths().front();
-}
-
-const char* code_path_name(CodePath p) { return code_path(p).name; }
-
-const CodePathInfo* specific_path(const Target& target) {
-  for (const CodePathInfo& info : code_paths())
-    if (info.specific && info.on_target(target)) return &info;
-  return nullptr;
-}
-
-std::string entry_name(const std::string& kernel, const EntryVariant& v) { return kernel + v.suffix; }
-
-const CodePathInfo* entry_path(const std::string& kernel, const std::string& entry) {
-  for (const CodePathInfo& info : code_paths())
-    for (const EntryVariant& v : info.entries)
-      if (entry == entry_name(kernel, v)) return &info;
-  return nullptr;
 }
 
 }  // namespace tilec::codegen

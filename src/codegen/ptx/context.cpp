@@ -51,8 +51,12 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
 }
 
 EmitContext::EmitContext(const LoweredKernel& k, const EmitOptions& o, DiagnosticEngine& diag)
-    : k_(k), o_(o), facts_(k, o.vectorized), windows_(window_loads(k)), diag_(diag) {
-  if (o.vectorized) vector_bytes_ = access_vector_bytes(k);
+    : k_(k),
+      o_(o),
+      facts_(k, o.vectorized),
+      vector_bytes_(o.vectorized ? k.vector_bytes : kNoVectors),
+      windows_(k.windows),
+      diag_(diag) {
   ir::walk(k.fn->body, [&](ir::Op& op) {
     for (const ir::Value* v : op.operands) ++use_count_[v];
     has_mma_ = has_mma_ || op.kind == ir::OpKind::Mma;

@@ -6,7 +6,7 @@
 // the dispatcher (emitter.h) is a context that owns one object per family.
 //
 // Each tile value lives in the registers of the threads that hold its elements
-// (codegen/layout.h); every op is emitted per register, unrolled.
+// (codegen/lowering/layout.h); every op is emitted per register, unrolled.
 #pragma once
 
 #include <cstdint>
@@ -16,11 +16,10 @@
 #include <vector>
 
 #include "basic/diagnostics.h"
-#include "codegen/integer_facts.h"
-#include "codegen/lower.h"
+#include "codegen/lowering/integer_facts.h"
+#include "codegen/lowering/lower.h"
 #include "codegen/ptx/builder.h"
-#include "codegen/target.h"
-#include "codegen/window_loads.h"
+#include "codegen/target/target.h"
 
 namespace tilec::codegen {
 
@@ -133,11 +132,12 @@ class EmitContext {
   EmitOptions o_;
   PtxBuilder b_;
   IntegerFacts facts_;
-  /// The vectorized variant: each tile load's and store's vector bytes (access_vector_bytes);
-  /// empty in the general variant.
-  std::map<const ir::Op*, int> vector_bytes_;
-  /// The loads whose tiles are windows of earlier loads' tiles (window_loads.h).
-  std::map<const ir::Op*, WindowLoad> windows_;
+  /// The vectorized variant: each tile load's and store's vector bytes (the lowering's,
+  /// LoweredKernel::vector_bytes); empty in the general variant.
+  const std::map<const ir::Op*, int>& vector_bytes_;
+  static inline const std::map<const ir::Op*, int> kNoVectors;
+  /// The loads whose tiles are windows of earlier loads' tiles (LoweredKernel::windows).
+  const std::map<const ir::Op*, WindowLoad>& windows_;
   std::string entry_name_;  ///< the `.entry` being emitted
   SourceRange op_loc_;      ///< the op being lowered: where element-level errors point
   std::map<const ir::Value*, std::vector<std::string>> regs_;

@@ -7,12 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "codegen/launch/host_assert.h"
-
 namespace tilec::codegen {
 
 DebugEmitter::DebugEmitter(EmitContext& cx, ArithEmitter& arith) : FamilyEmitter(cx), arith_(arith) {
-  for (const auto& [op, condition] : host_checked_asserts(*cx.k_.fn)) host_checked_.insert(op);
+  for (const auto& [op, condition] : cx.k_.host_asserts) host_checked_.insert(op);
 }
 
 std::string DebugEmitter::string_constant(const std::string& text) {
@@ -28,7 +26,7 @@ std::string DebugEmitter::string_constant(const std::string& text) {
 
 void DebugEmitter::emit_assert(const ir::Op& op) {
   // The launch stub checks asserts on extents before it takes the vectorized variant
-  // (host_assert.h): there they hold. Leaving them out keeps __assertfail, an external call,
+  // (LoweredKernel::host_asserts): there they hold. Leaving them out keeps __assertfail, an external call,
   // out of the kernel, which otherwise costs an R2UR before every global load and store.
   if (cx_.o_.vectorized && host_checked_.count(&op)) return;
   uses_assertfail_ = true;

@@ -12,7 +12,7 @@ namespace tilec::codegen {
 
 class DebugEmitter : FamilyEmitter {
  public:
-  /// The asserts the launch stub checks (host_assert.h) are found here, once per kernel.
+  /// The asserts the launch stub checks are the lowering's (LoweredKernel::host_asserts).
   DebugEmitter(EmitContext& cx, ArithEmitter& arith);
 
   /// Fails (__assertfail, CUDA_ERROR_ASSERT at the launch) where an element of the condition
@@ -35,7 +35,7 @@ class DebugEmitter : FamilyEmitter {
   std::string string_constant(const std::string& text);
 
   ArithEmitter& arith_;                   ///< printf's argument promotions
-  std::set<const ir::Op*> host_checked_;  ///< asserts the launch stub checks (host_assert.h)
+  std::set<const ir::Op*> host_checked_;  ///< asserts the launch stub checks (LoweredKernel::host_asserts)
   std::string globals_;                   ///< module-scope declarations (string constants)
   std::string entry_decls_;               ///< entry-scope declarations (.local printf buffers)
   int strings_ = 0;

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "codegen/ptx/arith.h"
 #include "codegen/ptx/atomic.h"
 #include "codegen/ptx/context.h"

@@ -6,7 +6,7 @@
 // than 255 registers and spilled (issue 20). From shared memory only one piece's values and
 // addresses are live, and the global stores of a warp cover whole row pieces (coalesced)
 // instead of 8 rows x 4 columns.
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "codegen/ptx/mma_sync.h"
 
 #include <fmt/format.h>

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "basic/parallel.h"
 #include "basic/stage_timer.h"
-#include "codegen/parallel.h"
 #include "codegen/ptx/emitter.h"
 
 namespace tilec::codegen {

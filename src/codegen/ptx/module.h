@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "codegen/ptx/context.h"
 
 namespace tilec::codegen {

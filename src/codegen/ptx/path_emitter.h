@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 
 namespace tilec::codegen {
 

@@ -1,4 +1,4 @@
-// A load whose tile is a window of an earlier load's tile (codegen/window_loads.h), shifted by
+// A load whose tile is a window of an earlier load's tile (codegen/lowering/window_loads.h), shifted by
 // `delta` elements along the last axis, taken from that tile's registers instead of memory.
 // In the blocked layout a thread holds runs of spt consecutive elements along the last axis and
 // the lanes next to it (lane ± lane_stride) hold the runs beside its own, so element e of a

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "codegen/target.h"
+#include "codegen/target/target.h"
 
 using namespace tilec::codegen;
 

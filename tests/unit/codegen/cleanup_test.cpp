@@ -1,4 +1,4 @@
-// Signal-time cleanup of temporary files and folders (codegen/cleanup.h).
+// Signal-time cleanup of temporary files and folders (codegen/toolchain/cleanup.h).
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
@@ -10,8 +10,8 @@
 #include <functional>
 #include <thread>
 
-#include "codegen/cleanup.h"
-#include "codegen/subprocess.h"
+#include "codegen/toolchain/cleanup.h"
+#include "codegen/toolchain/subprocess.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

@@ -1,11 +1,11 @@
-// Blocked layouts (codegen/layout.h): the split blocked_layout() picks for 1-D and 2-D shapes,
+// Blocked layouts (codegen/lowering/layout.h): the split blocked_layout() picks for 1-D and 2-D shapes,
 // registers per thread and their offsets, and, counted by brute force over every thread and
 // register, that a layout covers each element exactly once (or, when replicated, equally often).
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
-#include "codegen/layout.h"
+#include "codegen/lowering/layout.h"
 #include "codegen/paths/tma_wgmma/lowering.h"
 
 using tilec::codegen::blocked_layout;

@@ -1,8 +1,8 @@
-// Resource limits of one CTA (codegen/limits.h).
+// Resource limits of one CTA (codegen/lowering/limits.h).
 #include <catch2/catch.hpp>
 
 #include "../frontend/test_util.h"
-#include "codegen/limits.h"
+#include "codegen/lowering/limits.h"
 #include "ir/build.h"
 
 using namespace tilec;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "../frontend/test_util.h"
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "ir/build.h"
 
 namespace tilec::test {

@@ -1,4 +1,4 @@
-// The lowering steps' registry (codegen/lowering_steps.h): every step a code path runs is in
+// The lowering steps' registry (codegen/lowering/lowering_steps.h): every step a code path runs is in
 // the table, once per path, and every step of the table runs on some path.
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lowering_steps.h"
+#include "codegen/lowering/lowering_steps.h"
 
 using namespace tilec::codegen;
 

@@ -1,4 +1,4 @@
-// parallel_for (codegen/parallel.h): every piece runs once, on up to the threads asked for, and
+// parallel_for (basic/parallel.h): every piece runs once, on up to the threads asked for, and
 // each piece's exception comes back at its index, whatever the thread count.
 #include <catch2/catch.hpp>
 
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "codegen/parallel.h"
+#include "basic/parallel.h"
 
-using tilec::codegen::parallel_for;
+using tilec::parallel_for;
 
 TEST_CASE("parallel_for runs every piece once, on at most the threads asked for") {
   for (int threads : {1, 2, 8}) {

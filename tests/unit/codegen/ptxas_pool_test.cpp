@@ -1,4 +1,4 @@
-// The ptxas worker pool (codegen/ptxas_pool.h): bounded parallel runs, each distinct module once,
+// The ptxas worker pool (codegen/toolchain/ptxas_pool.h): bounded parallel runs, each distinct module once,
 // results by job whatever order the runs finish in. A stand-in ptxas (a shell script that sleeps
 // as long as its PTX says, then writes the PTX back as the cubin) needs no CUDA toolkit; one
 // test uses the real one when it is installed.
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "codegen/cleanup.h"
-#include "codegen/ptxas_pool.h"
-#include "codegen/subprocess.h"
+#include "codegen/toolchain/cleanup.h"
+#include "codegen/toolchain/ptxas_pool.h"
+#include "codegen/toolchain/subprocess.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "codegen/subprocess.h"
+#include "codegen/toolchain/subprocess.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "codegen/subprocess.h"
-#include "codegen/toolchain.h"
+#include "codegen/toolchain/subprocess.h"
+#include "codegen/toolchain/toolchain.h"
 
 using namespace tilec;
 namespace fs = std::filesystem;

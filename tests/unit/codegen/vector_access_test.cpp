@@ -1,4 +1,4 @@
-// Vector widths of loads and stores at element offsets (codegen/lower.h access_vector_bytes):
+// Vector widths of loads and stores at element offsets (codegen/lowering/lower.h access_vector_bytes):
 // capped by the offset's alignment under the launch stub's check, at the least fixed point of
 // that check.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "codegen/lower.h"
+#include "codegen/lowering/lower.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

@@ -1,4 +1,4 @@
-// Window loads (codegen/window_loads.h): which loads at element offsets are tiles of earlier
+// Window loads (codegen/lowering/window_loads.h): which loads at element offsets are tiles of earlier
 // loads moved along the last axis, by how much, and when the emitter must test the offsets for
 // wrap-around at run time.
 #include <catch2/catch.hpp>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lower.h"
-#include "codegen/window_loads.h"
+#include "codegen/lowering/lower.h"
+#include "codegen/lowering/window_loads.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

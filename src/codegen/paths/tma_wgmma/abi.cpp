@@ -1,6 +1,6 @@
 // How the launch ABI describes a kernel on the tma_wgmma path (path.h, kernel_abi.h AbiPath).
-#include "codegen/abi.h"
-#include "codegen/paths/paths.h"
+#include "codegen/lowering/abi.h"
+#include "codegen/lowering/path_table.h"
 #include "codegen/paths/tma_wgmma/path.h"
 #include "codegen/paths/tma_wgmma/plan.h"
 

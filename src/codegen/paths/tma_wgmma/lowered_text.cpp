@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/lowered_text.h"
+#include "codegen/lowering/lowered_text.h"
 #include "codegen/paths/tma_wgmma/lowering.h"
 
 namespace tilec::codegen::tma_wgmma {

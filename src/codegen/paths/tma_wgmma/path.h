@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "codegen/launch/kernel_abi.h"
-#include "codegen/lower.h"
-#include "codegen/lowering_steps.h"
+#include "codegen/lowering/lower.h"
+#include "codegen/lowering/lowering_steps.h"
 #include "codegen/ptx/path_emitter.h"
 
 namespace tilec::codegen::tma_wgmma {

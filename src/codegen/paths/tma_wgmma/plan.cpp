@@ -2,8 +2,8 @@
 // resident tiles of its pipelined loops.
 #include "codegen/paths/tma_wgmma/plan.h"
 
+#include "codegen/lowering/pipeline_loads.h"
 #include "codegen/paths/tma_wgmma/lowering.h"
-#include "codegen/pipeline_loads.h"
 
 namespace tilec::codegen::tma_wgmma {
 namespace {

@@ -1,7 +1,7 @@
 // wgmma (PTX ISA §9.7.15): the tma_wgmma path's mma (wgmma.h). B is in 128-byte-swizzled shared
 // memory where TMA put it (ring.cpp) and is read through a 64-bit matrix descriptor; so is A when
 // it came by TMA too, else A is in registers (the RS form: a value computed in the loop, such
-// as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/layout.h): warpgroup
+// as attention's probabilities, or one loaded once before it); the accumulator is in registers, in wgmma_layout (codegen/lowering/layout.h): warpgroup
 // g owns rows 64g .. 64g+63, and one m64nNk instruction per k step covers them (k = 32 bytes
 // of a row: 16 for f16 and bf16, 32 for f8e4m3, f8e5m2 and i8, 8 for tf32; all but the
 // 16-bit types take A by TMA).

@@ -1,0 +1,16 @@
+// Pieces of the lowered IR's text form (lowered_text.cpp) that each path's text uses too.
+#pragma once
+
+#include <string>
+
+#include "codegen/lowering/lower.h"
+
+namespace tilec::codegen {
+
+/// The pipelined loop whose body `op` opens (`first`: its first op) or closes (its last op), or
+/// null.
+const Pipeline* body_of(const LoweredKernel& k, const ir::Op& op, bool first);
+/// "%31, %32": the loads whose tiles pipeline `p` copies.
+std::string loads_text(const Pipeline& p, const ir::ValueName& name);
+
+}  // namespace tilec::codegen
