@@ -2,8 +2,9 @@
 """Issue 38: samples/attention.tile with its configurations against PyTorch's SDPA, by the
 benchmark protocol of gemm.py and rows.py.
 
-One header per (D, causal) build, bf16 (bench/configs/make_attn.sh). For each shape (B, H, HK,
-S): fresh torch.randn inputs [B, H, S, D] (K and V of HK heads); correctness first — the
+One header per (D, causal) build, bf16 (tests/gpu/make_config_headers.sh, the headers of
+check_configs.cpp). For each shape (B, H, HK, S): fresh torch.randn inputs [B, H, S, D] (K and
+V of HK heads); correctness first — the
 launch's choice, every configuration (forced launch, attention_launch_config) and each SDPA
 backend that runs (cuDNN, flash, efficient; enable_gqa for HK < H), each on a NaN-poisoned
 output, against a float64 reference of sampled query rows of three heads; a tilec output passes
