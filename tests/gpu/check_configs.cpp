@@ -6,7 +6,7 @@
 //     reference at ragged shapes (M, N, K not multiples of any tile; M = 1; N or K below one tile);
 //   - matmul_f8 (e4m3, sm_90a) with f8_matmul_check.h's error bound;
 //   - attention and attention_lse (bf16; D 64 and 128, full and causal) with attention_check.h:
-//     S = 1, under one tile, ragged, several key tiles; multi-head [B, H, S, D] and grouped-query
+//     S = 1, under one tile, ragged, several key tiles of every configuration; multi-head [B, H, S, D] and grouped-query
 //     [B, S, H, D] views (the tma_wgmma path on a 9.0 device, LSE in 16-byte rows), and rows of
 //     D + 3 elements (the portable path's general variant).
 // --small: the shapes compute-sanitizer runs. --only=attention | --only=gemm: one part.
@@ -148,8 +148,9 @@ void check_attentions(bool small, std::mt19937_64& rng) {
       ATTENTION_HEADER(cfg_a128_, Ty::BF16, 128, false, true),
       ATTENTION_HEADER(cfg_a128c_, Ty::BF16, 128, true, true),
   };
-  std::vector<int64_t> lengths = {1, 77, 200};
-  if (!small) lengths.push_back(777);
+  // S = 1; 130: ragged, two key tiles of every configuration; 77 and 777: under one query tile,
+  // and several.
+  std::vector<int64_t> lengths = small ? std::vector<int64_t>{1, 130} : std::vector<int64_t>{1, 77, 130, 777};
   for (const AttentionHeader& hdr : headers) {
     std::vector<int> configs = {-1};
     for (int c = 0; c < hdr.num_configs; ++c) configs.push_back(c);
