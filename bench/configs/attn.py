@@ -40,18 +40,19 @@ def bind(path, header):
     """The header's launch functions (dense forms: contiguous [B, H, S, D] arrays) and its
     number of configurations (tilec-tune's reader of the metadata)."""
     import tune_header
+    kernel = tune_header.load_kernel(path, header, "attention")   # kernel.sym: with --prefix
     lib = ctypes.CDLL(path)
     i64, u64 = ctypes.c_int64, ctypes.c_uint64
-    launch = lib.attention
+    launch = getattr(lib, kernel.sym)
     launch.restype = ctypes.c_int
     launch.argtypes = [ctypes.c_void_p] + [u64] * 4 + [i64] * 4 + [ctypes.c_float]   # Q K V O, B H S HK, sm_scale
-    forced = lib.attention_launch_config
+    forced = getattr(lib, kernel.sym + "_launch_config")
     forced.restype = ctypes.c_int
     forced.argtypes = [ctypes.c_int] + launch.argtypes
-    choose = lib.attention_config
+    choose = getattr(lib, kernel.sym + "_config")
     choose.restype = ctypes.c_int
     choose.argtypes = [ctypes.c_void_p] + [i64] * 4 + [ctypes.c_float]
-    return launch, forced, choose, tune_header.load_kernel(path, header, "attention").num_configs
+    return launch, forced, choose, kernel.num_configs
 
 
 def sampled_reference(torch, q, k, v, causal, scale, heads, rows):
