@@ -32,15 +32,15 @@ wait
 [ -x /tmp/check_configs ] || { echo "check_configs did not build"; exit 1; }
 
 echo "== check_configs"
-timeout 150 /tmp/check_configs > "$out/check_configs.txt" 2>&1
+timeout 120 /tmp/check_configs > "$out/check_configs.txt" 2>&1
 echo "rc=$?: $(tail -1 "$out/check_configs.txt")"; grep FAIL "$out/check_configs.txt" | head -20
 echo "== memcheck (--small)"
-timeout 100 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_configs --small \
+timeout 90 "$cuda/bin/compute-sanitizer" --tool memcheck --error-exitcode 3 /tmp/check_configs --small \
   > "$out/memcheck.txt" 2>&1
 echo "rc=$?: $(tail -2 "$out/memcheck.txt" | tr '\n' ' ')"
 
 echo "== attention against SDPA (bench/configs/attn.py)"
-timeout 220 python3 bench/configs/attn.py "${runs[@]}" ${TUNE_S:+--tune "$TUNE_S"} ${HELDOUT_S:+--heldout "$HELDOUT_S"} \
+timeout 210 python3 bench/configs/attn.py "${runs[@]}" ${TUNE_S:+--tune "$TUNE_S"} ${HELDOUT_S:+--heldout "$HELDOUT_S"} \
   --reps "${REPS:-5}" --out "$out/attn.jsonl" > "$out/attn.txt" 2>&1
 echo "rc=$? ($(grep -c ' auto=' "$out/attn.txt") shapes)"; grep -iE "error|Traceback" "$out/attn.txt" | head -8
 python3 bench/configs/attn.py --table "$out/attn.jsonl" --tuning-dir "$out/tuning" "${runs[@]}" > "$out/table.txt" 2>&1
