@@ -18,7 +18,8 @@ import re
 import struct
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+
+from runs import run_all
 
 difftest, samples, out = sys.argv[1:4]
 B, H, HK = 1, 2, 1
@@ -126,9 +127,4 @@ for D in (64, 128):
             for bm, bn in configurations(text, D):
                 jobs.append((D, causal, bm, bn, S, want))
 
-with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-    results = list(pool.map(run, jobs))
-for line in results:
-    print(line)
-print(f"{len(results)} runs, {sum(line.startswith('FAIL') for line in results)} failed")
-sys.exit(1 if any(line.startswith("FAIL") for line in results) else 0)
+run_all(run, jobs)
