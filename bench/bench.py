@@ -447,7 +447,6 @@ def bench_f8():
     slow_label = "torch._scaled_mm (use_fast_accum=False)"
     configs = [("matmul_f8", "tilec 128x256x128 (default)", fast_label),
                ("bn128_matmul_f8", "tilec 128x128x128", fast_label),
-               ("bm256_matmul_f8", "tilec 256x128x128", fast_label),
                ("pr_matmul_f8", "tilec 128x128x128 PROMOTE", slow_label)]
     fns = {label: (tilec_generic(name, [U64] * 5 + [I64, I64, I64]), peer) for name, label, peer in configs
            if hasattr(lib, name)}
@@ -580,8 +579,7 @@ def bench_shapes():
     c = torch.empty(batch, n, n, device=dev, dtype=bf)
     ref = torch.bmm(a.float(), b.float())
     tilecs = {}
-    for label, prefix in [("tilec 128x256", "bmmbf_"), ("tilec 128x128", "bmmbf128_"),
-                          ("tilec 256x128", "bmmbf256x128_")]:
+    for label, prefix in [("tilec 128x256", "bmmbf_"), ("tilec 128x128", "bmmbf128_")]:
         f = tilec_generic(prefix + "batched_matmul", [U64] * 3 + [I64] * 4)  # batch, M, K, N
         args = (a, b, c, batch, n, n, n)
         tilecs[label] = (lambda f=f, args=args: f(*args), check_tilec_matmul(wl, f, args, c, ref))

@@ -6,7 +6,6 @@
 #include "matmul_f8.h"
 #include "matmul_f8_promote.h"
 #include "matmul_f8_bn128.h"
-#include "matmul_f8_bm256.h"
 #include "matmul_bt_tf32.h"
 #include "matmul_bt_tf32_bn256.h"
 #include "matmul_tf32_portable.h"

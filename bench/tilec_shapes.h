@@ -3,7 +3,6 @@
    tests/gpu/run_shapes.sh for a library of these kernels only. */
 #include "batched_matmul_bf16.h"
 #include "batched_matmul_bf16_128.h"
-#include "batched_matmul_bf16_256x128.h"
 #include "linear_decode.h"
 #include "linear_decode_bk64.h"
 #include "linear_decode_bk256.h"

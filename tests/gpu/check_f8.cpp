@@ -37,6 +37,7 @@
 
 #include "check_util.h"  // before the generated headers: TILEC_TRACE_LAUNCH
 #include "f8_util.h"
+#include "f8_matmul_check.h"
 #include "f8.h"
 #include "matmul_f8.h"
 #include "matmul_f8_e5m2.h"
@@ -45,8 +46,6 @@
 #include "i8.h"
 
 namespace {
-
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Byte-exact comparison; a NaN expected byte accepts any NaN byte.
 void expect_bytes(const char* what, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, bool e5m2,
@@ -159,104 +158,39 @@ void check_recode() {
   expect_bytes("f8e5m2 -> f8e4m3 (all bytes)", Y4.get<uint8_t>(n), w4, false, v5);
 }
 
-// Random finite bytes of magnitude at most 8 (subnormals included).
-std::vector<uint8_t> random_f8(size_t n, bool e5m2, std::mt19937_64& rng) {
-  std::vector<uint8_t> pool;
-  for (int b = 0; b < 256; ++b)
-    if (std::fabs(f8_value(uint8_t(b), e5m2)) <= 8) pool.push_back(uint8_t(b));
-  std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
-  std::vector<uint8_t> v(n);
-  for (uint8_t& b : v) b = pool[pick(rng)];
-  return v;
-}
-
-using Launch = std::function<CUresult(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr,
-                                      int64_t, int64_t, int64_t)>;
-
-// A launch of one entry of a matmul_f8 header's portable path by name, with its own grid and
-// shared memory (metadata `md`). On the H200 the header's launcher takes the tma_wgmma entry
-// wherever every row is 16-byte aligned and the general entry elsewhere, so the vectorized
-// portable entry (_v16) runs only this way. Contiguous arrays; PTX parameters as in the
-// header's launcher (per array its base and element strides, then M, K, N).
-Launch portable_entry(const tilec_kernel_metadata& md, const char* entry) {
-  return [&md, entry](CUstream s, CUdeviceptr A, CUdeviceptr B, CUdeviceptr SA, CUdeviceptr SB, CUdeviceptr C,
-                      int64_t M, int64_t K, int64_t N) -> CUresult {
+// A launch of the vectorized portable entry (<kernel>_config<i>_v16) of configuration `config`
+// of a matmul_f8 header by name, with that configuration's grid and shared memory (metadata
+// `md`). On the H200 the header's launcher takes the tma_wgmma entry wherever every row is
+// 16-byte aligned and the general entry elsewhere, so the _v16 entry runs only this way.
+// Contiguous arrays; PTX parameters as in the header's launcher (per array its base and element
+// strides, then M, K, N).
+Launch portable_entry(const tilec_kernel_metadata& md, int config) {
+  std::string entry = "matmul_f8_config" + std::to_string(config) + "_v16";
+  return [&md, config, entry](CUstream s, CUdeviceptr A, CUdeviceptr B, CUdeviceptr SA, CUdeviceptr SB,
+                              CUdeviceptr C, int64_t M, int64_t K, int64_t N) -> CUresult {
     static std::map<std::string, CUkernel> kernels;  // the headers' kernels share a name
-    const tilec_path_info& path = md.paths[md.num_paths - 1];
+    const tilec_config_info& cfg = md.configs[config];
+    if (!cfg.label) return CUDA_ERROR_INVALID_VALUE;  // left out of this build
+    const tilec_path_info& path = cfg.paths[cfg.num_paths - 1];
     CUkernel& k = kernels[std::to_string(reinterpret_cast<uintptr_t>(&md)) + "/" + entry];  // per header
     if (!k) {
       CUlibrary lib;
       CUresult r = cuLibraryLoadData(&lib, md.image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-      if (r == CUDA_SUCCESS) r = cuLibraryGetKernel(&k, lib, entry);
+      if (r == CUDA_SUCCESS) r = cuLibraryGetKernel(&k, lib, entry.c_str());
       CUdevice dev;
       if (r == CUDA_SUCCESS) r = cuCtxGetDevice(&dev);
       if (r == CUDA_SUCCESS)
         r = cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, path.dynamic_shared_bytes, k, dev);
       if (r != CUDA_SUCCESS) return r;
     }
-    int64_t bm = 0, bn = 0;
-    for (int i = 0; i < md.num_constants; ++i) {
-      if (std::string(md.constants[i].name) == "BM") bm = std::atoll(md.constants[i].value);
-      if (std::string(md.constants[i].name) == "BN") bn = std::atoll(md.constants[i].value);
-    }
+    long bm = 0, bn = 0;  // the label is "BM=128, BN=256" (the sample's configs=)
+    if (std::sscanf(cfg.label, "BM=%ld, BN=%ld", &bm, &bn) != 2) return CUDA_ERROR_INVALID_VALUE;
     int64_t sa0 = K, sa1 = 1, sb0 = K, sb1 = 1, sc0 = N, sc1 = 1;
     void* args[] = {&A, &sa0, &sa1, &B, &sb0, &sb1, &SA, &SB, &C, &sc0, &sc1, &M, &K, &N};
-    g_last_entry = entry;
+    g_last_entry = entry.c_str();
     return cuLaunchKernel(reinterpret_cast<CUfunction>(k), unsigned(cdiv(M, bm) * cdiv(N, bn)), 1, 1,
                           unsigned(path.threads_per_cta), 1, 1, unsigned(path.dynamic_shared_bytes), s, args, nullptr);
   };
-}
-
-// `promote`: the k32 steps between promotions into the f32 accumulator (0: none).
-// `forced`: `launch` runs one entry by name (portable_entry), not the header's launcher.
-void check_matmul(const char* name, const Launch& launch, int64_t M, int64_t N, int64_t K, bool a_e5m2, int promote,
-                  std::mt19937_64& rng, bool forced = false) {
-  std::vector<uint8_t> a = random_f8(size_t(M * K), a_e5m2, rng), b = random_f8(size_t(N * K), false, rng);
-  std::vector<float> sa = {0.375f}, sb = {1.75f};
-  Buffer A(a.size()), B(b.size()), SA(4), SB(4), C(size_t(M * N * 2));
-  A.put(a);
-  B.put(b);
-  SA.put(sa);
-  SB.put(sb);
-  poison(C);
-  CHECK_CU(launch(nullptr, A.p, B.p, SA.p, SB.p, C.p, M, K, N));
-  CHECK_CU(cuCtxSynchronize());
-  char what[96];
-  std::snprintf(what, sizeof what, "%s %ldx%ldx%ld", name, long(M), long(N), long(K));
-  if (g_device_cc == 90 && !forced) expect_path(what, K % 16 == 0 && N * 2 % 16 == 0);  // 16-byte rows of A, B, C
-  if (forced) std::snprintf(what, sizeof what, "%s %ldx%ldx%ld (%s)", name, long(M), long(N), long(K), g_last_entry);
-  std::vector<uint16_t> c = C.get<uint16_t>(size_t(M * N));
-  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
-  double s = double(sa[0]) * double(sb[0]), worst = 0, num = 0, den = 0, worst_acc = 0;
-  double steps = double(promote ? std::min<int64_t>(promote, cdiv(K, 32)) : cdiv(K, 32));
-  size_t bad = 0, first = 0;
-  int samples = int(std::min<int64_t>(M * N, 4000));
-  for (int t = 0; t < samples; ++t) {
-    int64_t i = M * N <= 4000 ? t / N : row(rng), j = M * N <= 4000 ? t % N : col(rng);
-    double ref = 0, mag = 0;
-    for (int64_t k = 0; k < K; ++k) {
-      double p = f8_value(a[size_t(i * K + k)], a_e5m2) * f8_value(b[size_t(j * K + k)], false);
-      ref += p;
-      mag += std::fabs(p);
-    }
-    ref *= s;
-    mag *= s;
-    double out = from_bf16(c[size_t(i * N + j)]), err = std::fabs(out - ref);
-    double bound = 0x1p-8 * std::fabs(ref) + 0x1p-20 * mag + steps * 0x1p-12 * mag;
-    if (!(err <= bound) && bad++ == 0) first = size_t(i * N + j);
-    worst = std::max(worst, std::isnan(err) ? INFINITY : err / bound);
-    // What the accumulation added beyond C's bf16 rounding, relative to mag.
-    if (mag > 0) worst_acc = std::max(worst_acc, std::max(0.0, err - 0x1p-8 * std::fabs(ref)) / mag);
-    num += err * err;
-    den += ref * ref;
-  }
-  double rel = std::sqrt(num / (den ? den : 1));
-  std::printf("%-34s n=%-11d %s  worst err/bound %.3f, rel err %.2e, worst (err - bf16 rounding)/mag %.2e\n", what,
-              samples, bad || !(rel < 0x1p-7) ? "FAIL" : "ok  ", worst, rel, worst_acc);
-  if (bad || !(rel < 0x1p-7)) {
-    ++failures;
-    if (bad) std::printf("    first bad element %zu\n", first);
-  }
 }
 
 // tf32 on wgmma (matmul_bt.tile -D T=tf32): C = A @ B^T in f32 from f32 bits read as tf32, A
@@ -357,12 +291,11 @@ int main(int argc, char** argv) {
   std::vector<Shape> v16 = {{128, 256, 128}, {300, 512, 256}};
   if (!small) v16.push_back({1000, 1024, 2048});
   for (const Shape& s : v16) {
-    // (--prefix names the C functions; the entries keep the kernel's name)
-    check_matmul("matmul_f8", portable_entry(matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, false, 0, rng, true);
-    check_matmul("matmul_f8 e5m2*e4m3", portable_entry(e5_matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, true,
-                 0, rng, true);
-    check_matmul("matmul_f8 PROMOTE", portable_entry(pr_matmul_f8_metadata, "matmul_f8_v16"), s.M, s.N, s.K, false,
-                 4, rng, true);
+    // (--prefix names the C functions; the entries keep the kernel's name.) Configuration 0
+    // (128x256) of the default builds; -D BN=128 leaves configuration 1 (128x128) first.
+    check_matmul("matmul_f8", portable_entry(matmul_f8_metadata, 0), s.M, s.N, s.K, false, 0, rng, true);
+    check_matmul("matmul_f8 e5m2*e4m3", portable_entry(e5_matmul_f8_metadata, 0), s.M, s.N, s.K, true, 0, rng, true);
+    check_matmul("matmul_f8 PROMOTE", portable_entry(pr_matmul_f8_metadata, 1), s.M, s.N, s.K, false, 4, rng, true);
   }
   for (const Shape& s : std::vector<Shape>{{128, 256, 32}, {300, 500, 256}, {200, 136, 99}, {1024, 1024, 4096}})
     check_tf32(s.M, s.N, s.K, rng);

@@ -11,7 +11,6 @@ mkdir -p "$out"
 # The default target (-arch sm_90: sm_90a SASS with the tma_wgmma path, sm_80 SASS, compute_80 PTX).
 "$tilec" samples/batched_matmul.tile -D T=bf16 --prefix bmmbf_ -o "$out/batched_matmul_bf16.h"
 "$tilec" samples/batched_matmul.tile -D T=bf16 -D BN=128 --prefix bmmbf128_ -o "$out/batched_matmul_bf16_128.h"
-"$tilec" samples/batched_matmul.tile -D T=bf16 -D BM=256 -D BN=128 --prefix bmmbf256x128_ -o "$out/batched_matmul_bf16_256x128.h"
 "$tilec" samples/linear_decode.tile --prefix ld_ -o "$out/linear_decode.h"
 "$tilec" samples/linear_decode.tile -D BK=64 --prefix ld64k_ -o "$out/linear_decode_bk64.h"
 "$tilec" samples/linear_decode.tile -D BK=256 --prefix ld256k_ -o "$out/linear_decode_bk256.h"

@@ -79,7 +79,9 @@ std::vector<interp::Arg> make_args(const ir::Function& f, const Header& h, Rng& 
     interp::Arg& a = args[i];
     if (!p.is_array) {
       auto it = h.values.find(p.name);
-      if (is_float(p.dtype)) a.scalar = random_value(p.dtype, rng);
+      if (is_float(p.dtype))  // --set gives a float scalar an integer value (attention's sm_scale=1)
+        a.scalar = it != h.values.end() ? Scalar{0, interp::round_to(double(it->second), p.dtype)}
+                                        : random_value(p.dtype, rng);
       else a.scalar.i = interp::wrap(it != h.values.end() ? it->second : rng.range(0, 4), p.dtype);
       continue;
     }

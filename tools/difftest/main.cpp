@@ -13,7 +13,8 @@
 //
 // -D sets a module constant as tilec's -D does (so `-D TILE_N=1024` builds what the kernel's
 // configuration `config(TILE_N=1024)` compiles; the interpreter ignores num_warps and the other
-// options); --set gives a dimension extent or integer scalar, over the file's `# difftest:`
+// options); --set gives a dimension extent or a scalar an integer value (a float scalar too),
+// over the file's `# difftest:`
 // line; --kernel runs that kernel alone; --inputs DIR reads the arrays a kernel reads from
 // DIR/<kernel>.in.<param>.bin where those files exist (as --out writes them) instead of the
 // seed's values.

@@ -20,7 +20,8 @@ import re
 import struct
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+
+from runs import run_all
 
 difftest, samples, out = sys.argv[1:4]
 DTYPES = ["f32", "f16", "bf16"]
@@ -172,9 +173,4 @@ for kernel in ["softmax", "layernorm", "rmsnorm"]:
                 previous = tile
         jobs.append((kernel, "f32", defines, tiles[-1], tiles[-1] + 1, 1, chunk, tiles[-1] > chunk, True))
 
-with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-    results = list(pool.map(run, jobs))
-for line in results:
-    print(line)
-print(f"{len(results)} runs, {sum(line.startswith('FAIL') for line in results)} failed")
-sys.exit(1 if any(line.startswith("FAIL") for line in results) else 0)
+run_all(run, jobs)
