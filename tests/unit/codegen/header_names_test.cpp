@@ -45,11 +45,22 @@ TEST_CASE("kernel names that are keywords, reserved or another kernel's suffix a
   CHECK(name_error("9", "k", {"k"}).find("prefix") != std::string::npos);
   CHECK(header_symbol_suffixes() ==
         std::vector<std::string>{"", "_strided", "_grid", "_config", "_launch_config",
-                                                                "_launch_config_strided", "_load", "_unload", "_metadata"});
+                                 "_launch_config_strided", "_workspace_bytes", "_load", "_unload", "_metadata"});
 }
 
 TEST_CASE("a well-formed kernel passes check_kernel_abi", "[header]") {
   CHECK(abi_errors(vector_add_abi()).empty());
+}
+
+TEST_CASE("a kernel with a split-K configuration keeps `workspace` for its launch's argument", "[header]") {
+  KernelAbi k = vector_add_abi();
+  k.params.push_back(scalar_param("workspace", DType::I32));
+  CHECK(abi_errors(k).empty());  // no split-K configuration: an ordinary name
+  k.workspace_arg = true;
+  std::vector<std::string> errors = abi_errors(k);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].find("'workspace' collides with the workspace argument of the split-K configurations") !=
+        std::string::npos);
 }
 
 TEST_CASE("names of the C types the header uses are refused (fresh-user finding)", "[header]") {
