@@ -12,6 +12,7 @@ this package.
 """
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 __all__ = ["executable", "compile", "cmake_dir", "cuda_include_dir"]
@@ -43,9 +44,9 @@ def cmake_dir() -> str:
 def cuda_include_dir():
     """The folder holding cuda.h, which generated headers and PyTorch ops include: NVIDIA's
     nvidia-cuda-runtime wheel first (pip install 'tilec[cuda]'; PyTorch's CUDA wheels bring it
-    too), then $CUDA_PATH, $CUDA_HOME and /usr/local/cuda (the order in which tilec looks for
-    ptxas). None when there is no cuda.h in any of them."""
-    places = [_HERE.parent / "nvidia" / "cu13" / "include"]
+    too) in any folder of sys.path, then $CUDA_PATH, $CUDA_HOME and /usr/local/cuda (the order
+    in which tilec looks for ptxas). None when there is no cuda.h in any of them."""
+    places = [Path(p) / "nvidia" / "cu13" / "include" for p in sys.path if p]
     places += [Path(os.environ[v]) / "include" for v in ("CUDA_PATH", "CUDA_HOME") if os.environ.get(v)]
     places.append(Path("/usr/local/cuda/include"))
     for place in places:
