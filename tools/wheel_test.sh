@@ -17,6 +17,11 @@ cache=${TILEC_WHEEL_CACHE:-$HOME/.cache/tilec-wheels}
 mkdir -p "$cache"
 
 # --- the build environment and NVIDIA's wheels, once --------------------------------------
+# Debian's python3 makes virtual environments with pip only with python3-venv (as root, it is
+# installed when missing, as tools/fetch_cuobjdump.sh installs python3-pip).
+if ! python3 -c "import ensurepip, venv" > /dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip > /dev/null 2>&1 || true
+fi
 if [ ! -x "$cache/build-env/bin/python" ]; then
   python3 -m venv "$cache/build-env" && "$cache/build-env/bin/python" -m pip install -q \
     --disable-pip-version-check "scikit-build-core>=0.10" ziglang ||
@@ -33,8 +38,9 @@ fi
 # --- the wheel ---------------------------------------------------------------------------------
 rm -f "$dist"/tilec-*.whl
 start=$(date +%s)
+# CMake's build folder is kept in dist-dir (build-dir), so that a second run rebuilds only what changed.
 "$cache/build-env/bin/python" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
-  -w "$dist" .
+  --config-settings=build-dir="$dist/cmake" -w "$dist" .
 wheel=$(ls "$dist"/tilec-*.whl)
 echo "built $wheel ($(du -k "$wheel" | cut -f1) KiB) in $(( $(date +%s) - start )) s"
 case $wheel in
