@@ -61,8 +61,8 @@ export PATH="$dist/venv/bin:/usr/bin:/bin"
 unset CUDA_HOME CUDA_PATH
 tilec --version | tee version.txt
 grep -q "^ptxas: $dist/venv/lib/python3[.0-9]*/site-packages/nvidia/cu13/bin/ptxas (13\.0\.[0-9]*, found via nvidia-cuda-nvcc wheel)\$" version.txt
-tilec "$repo/samples/vector_add.tile" -o v.h
-grep -q "(ptxas 13\.0\.[0-9]*)" v.h
+tilec "$repo/samples/vector_add.tile" -o vector_add.h
+grep -q "(ptxas 13\.0\.[0-9]*)" vector_add.h
 # The package: its paths, compile(), and cuda.h from NVIDIA's runtime wheel for the header.
 python3 - <<'PY'
 import os, subprocess, tilec
