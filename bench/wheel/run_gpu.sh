@@ -31,8 +31,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda)'
 ls -la "$wheels"
 
+# A fresh environment that sees the system's packages (torch). Without ensurepip (Debian's
+# python3-venv), one without its own pip: the system's pip installs into it all the same.
+make_env() { python3 -m venv --system-site-packages "$1" 2> /dev/null || python3 -m venv --system-site-packages --without-pip "$1"; }
+
 # --- 1. tilec from its wheel, the toolkit out of reach ---------------------------------------
-python3 -m venv --system-site-packages "$work/tilec-env"
+step "a fresh environment for tilec" make_env "$work/tilec-env"
 tpip="$work/tilec-env/bin/python -m pip install --no-index --no-deps --disable-pip-version-check -q"
 # nvidia-cuda-runtime (cuda.h) is PyTorch's dependency: the image has it; the carried one otherwise.
 step "install tilec[cuda] from files" $tpip "$wheels"/tilec-*.whl "$wheels"/nvidia_cuda_nvcc-*.whl
@@ -47,9 +51,9 @@ cat version.txt
 # The wheel's tools come first even where a toolkit is set up (CUDA_HOME, /usr/local/cuda).
 step "the wheel's ptxas before \$CUDA_HOME" sh -c \
   "CUDA_HOME=/usr/local/cuda '$work/tilec-env/bin/tilec' --version | grep -q 'found via nvidia-cuda-nvcc wheel'"
-step "tilec vector_add.tile -o v.h" no_toolkit tilec "$repo/samples/vector_add.tile" -o v.h
+step "tilec vector_add.tile -o vector_add.h" no_toolkit tilec "$repo/samples/vector_add.tile" -o vector_add.h
 step "tilec vector_add.tile -arch sm_90a -o v.cubin" no_toolkit tilec "$repo/samples/vector_add.tile" -arch sm_90a -o v.cubin
-head -3 v.h
+head -3 vector_add.h
 step "the cubin loads under the driver" python3 "$repo/bench/wheel/load_cubin.py" v.cubin
 cuda_include=$("$work/tilec-env/bin/python" -c 'import tilec; print(tilec.cuda_include_dir())')
 echo "cuda.h from $cuda_include"
@@ -67,13 +71,13 @@ cp "$work"/dist/*.whl "$out/" 2>/dev/null
 user_wheel=$(ls "$work"/dist/tile_ops_example-*.whl 2>/dev/null | head -1)
 step "the user's wheel holds the ops and no compiler" python3 "$repo/bench/wheel/inspect_user_wheel.py" "$user_wheel"
 if ls "$wheels"/auditwheel-*.whl > /dev/null 2>&1; then
-  python3 -m venv "$work/audit-env"
+  make_env "$work/audit-env"
   "$work/audit-env/bin/python" -m pip install --no-index --disable-pip-version-check -q --find-links "$wheels" auditwheel
   "$work/audit-env/bin/auditwheel" show "$user_wheel"
 fi
 
 # --- 3. installed where tilec is absent -------------------------------------------------------
-python3 -m venv --system-site-packages "$work/user-env"
+step "a fresh environment for the user's package" make_env "$work/user-env"
 step "install the user's wheel (no tilec)" "$work/user-env/bin/python" -m pip install --no-index --no-deps \
   --disable-pip-version-check -q "$user_wheel"
 cd "$work"
