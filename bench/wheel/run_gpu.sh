@@ -62,6 +62,8 @@ step "the header's program builds" cc -std=c99 "$repo/examples/vector_add_main.c
 step "the header's program runs" sh -c './vector_add | tee vector_add.txt && grep -q " 0 of " vector_add.txt'
 
 # --- 2. the user's package, built with tilec from the wheel ----------------------------------
+"$work/tilec-env/bin/python" -c 'import setuptools.command.bdist_wheel' 2> /dev/null ||
+  step "install setuptools 70.1 or newer from a file" $tpip "$wheels"/setuptools-*.whl
 cp -r "$repo/examples/torch_package" "$work/pkg"
 cd "$work/pkg"
 step "pip wheel --no-build-isolation (user's package)" no_toolkit "$work/tilec-env/bin/python" -m pip wheel \
