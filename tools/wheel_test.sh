@@ -24,7 +24,7 @@ if ! python3 -c "import ensurepip, venv" > /dev/null 2>&1 && [ "$(id -u)" = 0 ] 
 fi
 if [ ! -x "$cache/build-env/bin/python" ]; then
   python3 -m venv "$cache/build-env" && "$cache/build-env/bin/python" -m pip install -q \
-    --disable-pip-version-check "scikit-build-core>=0.10" ziglang ||
+    --disable-pip-version-check "scikit-build-core>=1.0" ziglang ||
     { rm -rf "$cache/build-env"; echo "wheel test skipped: no venv, pip or network for the build environment"; exit 0; }
 fi
 # tilec[cuda]'s dependencies with theirs (nvidia-cuda-crt and nvidia-nvvm come with nvcc).
