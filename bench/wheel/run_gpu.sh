@@ -40,7 +40,7 @@ step "a fresh environment for tilec" make_env "$work/tilec-env"
 tpip="$work/tilec-env/bin/python -m pip install --no-index --no-deps --disable-pip-version-check -q"
 # nvidia-cuda-runtime (cuda.h) is PyTorch's dependency: the image has it; the carried one otherwise.
 step "install tilec[cuda] from files" $tpip "$wheels"/tilec-*.whl "$wheels"/nvidia_cuda_nvcc-*.whl
-python3 -c 'import nvidia.cu13, os, sys; sys.exit(not os.path.exists(os.path.join(nvidia.cu13.__path__[0], "include", "cuda.h")))' 2>/dev/null ||
+python3 -c 'import nvidia.cu13, os, sys; sys.exit(not any(os.path.exists(os.path.join(p, "include", "cuda.h")) for p in nvidia.cu13.__path__))' 2>/dev/null ||
   step "install nvidia-cuda-runtime from a file" $tpip "$wheels"/nvidia_cuda_runtime-*.whl
 clean_path=$work/tilec-env/bin:/usr/bin:/bin
 no_toolkit() { env -u CUDA_HOME -u CUDA_PATH PATH="$clean_path" "$@"; }
