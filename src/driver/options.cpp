@@ -58,8 +58,16 @@ std::string repeated_option_text(const CLI::App& app) {
   return "";
 }
 
+// tilec's release, then the ptxas a compile would run (its path, release and where it was
+// found), so that one command names both in a bug report. The header's banner names the ptxas
+// release too, but not its path: a header's bytes do not depend on where the tools lie.
 std::string version_text() {
-  return std::string("tilec ") + TILEC_VERSION + "\n";
+  std::string out = std::string("tilec ") + TILEC_VERSION + "\n";
+  CudaToolkit tk;
+  std::string error, release;
+  if (!find_cuda_toolkit(ToolkitSearch::from_environment(), tk, error)) return out + "ptxas: none; " + error + "\n";
+  if (!ptxas_version(tk, release, error)) release = "release unknown";
+  return out + "ptxas: " + tk.ptxas + " (" + release + ", found via " + tk.found_via + ")\n";
 }
 
 }  // namespace
@@ -118,7 +126,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o) {
   CLI::App app{"tilec: compiles .tile kernels to PTX, cubin, fatbin and a C header with launch "
                "functions.",
                "tilec"};
-  app.set_version_flag("--version", version_text());
+  app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION);  // printed by version_text() below
   std::string emit, color = "auto", fmad = "true";
   app.add_option("file", o.input, "Input .tile file ('-' reads stdin)");
   app.add_option("-o,--output", o.output,

@@ -299,7 +299,13 @@ BVal IrBuilder::builtin_mma(const Expr& e, const Args& a) {
       r->shape = s;
       return r->result();
     };
-    Value* m = mma(drop(x), drop(y), drop(c), e.range);
+    // One statement each: the order of a call's arguments is unspecified (GCC evaluates them
+    // last to first, Clang first to last), and the reshapes' order is the IR's numbering, so
+    // tilec built by either compiler writes the same output. c, y, x: the order GCC gave.
+    Value* c2 = drop(c);
+    Value* y2 = drop(y);
+    Value* x2 = drop(x);
+    Value* m = mma(x2, y2, c2, e.range);
     Op* r = b_.create(OpKind::Reshape, e.range, {m}, {c->type});
     r->shape = c->type.tile.shape;
     return BVal::of(r->result());

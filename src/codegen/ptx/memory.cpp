@@ -650,8 +650,12 @@ void MemoryEmitter::store(const ir::Op& op) {
   b_.label(masked);
   at.new_path();
   edge_limits(b_, a);
-  for (int64_t r = 0; r < n; ++r)
-    store_one(in[size_t(r)], at(r), both(b_, element_valid(b_, a, l, tc.base, r), primary));
+  for (int64_t r = 0; r < n; ++r) {
+    // The test, then the address, in statements of their own: a call's argument order is
+    // unspecified (GCC's is last to first), and both emit instructions.
+    std::string p = both(b_, element_valid(b_, a, l, tc.base, r), primary);
+    store_one(in[size_t(r)], at(r), p);
+  }
   b_.label(done);
 }
 

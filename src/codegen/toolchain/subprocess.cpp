@@ -1,9 +1,8 @@
-// Tool runs: posix_spawn with an argument vector (never a shell), output captured through a pipe,
-// work files in a mkdtemp folder that the destructor removes.
+// Tool runs: a child process started with an argument vector (never a shell; spawn.h), output
+// captured through a pipe, work files in a mkdtemp folder that the destructor removes.
 #include "codegen/toolchain/subprocess.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +15,7 @@
 #include <sstream>
 
 #include "codegen/toolchain/cleanup.h"
-
-extern char** environ;
+#include "codegen/toolchain/spawn.h"
 
 namespace tilec {
 namespace {
@@ -104,25 +102,13 @@ bool run_tool(const std::vector<std::string>& argv, const std::string& cwd, Tool
     return false;
   }
   // The child: stdin from /dev/null, stdout and stderr into the pipe, working folder `cwd`.
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
   int rc = 0, child_slot = -1;
   {
     CleanupHold hold;  // no signal between starting the tool and registering it
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setsigmask(&attr, &hold.previous_mask());  // not the hold's blocked signals
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-    rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
-    posix_spawnattr_destroy(&attr);
+    rc = start_tool(args.data(), cwd, fds[1], hold.previous_mask(), pid);  // not the hold's blocked signals
     if (rc == 0) child_slot = register_cleanup_child(pid);  // a signal to tilec is passed on
   }
-  posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);

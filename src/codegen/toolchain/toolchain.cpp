@@ -83,10 +83,25 @@ std::string exit_text(const ToolRun& run) {
 // The `sm=` value fatbinary's --image3 takes: the arch without "sm_" ("90a").
 std::string fatbin_sm(const std::string& arch) { return arch.substr(3); }
 
+constexpr const char* kWheelLabel = "nvidia-cuda-nvcc wheel";
+
+// Where the nvidia-cuda-nvcc wheel keeps its tools, when this executable is the one of tilec's
+// wheel: pip puts tilec at <site-packages>/tilec/bin/tilec and CUDA 13's nvcc wheel (the one
+// the tilec[cuda] extra pins) at <site-packages>/nvidia/cu13/bin. Empty for any other tilec.
+std::string wheel_tools_root() {
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (ec) return "";
+  fs::path bin = exe.parent_path(), package = bin.parent_path();
+  if (bin.filename() != "bin" || package.filename() != "tilec") return "";
+  return (package.parent_path() / "nvidia" / "cu13").string();
+}
+
 }  // namespace
 
 ToolkitSearch ToolkitSearch::from_environment() {
   ToolkitSearch s;
+  s.wheel_root = wheel_tools_root();
   s.cuda_path = env_or_empty("CUDA_PATH");
   s.cuda_home = env_or_empty("CUDA_HOME");
   s.path = env_or_empty("PATH");
@@ -97,25 +112,27 @@ bool find_cuda_toolkit(const ToolkitSearch& where, CudaToolkit& out, std::string
   out = CudaToolkit{};
   std::vector<std::string> looked;
   struct Root {
-    const char* label;
+    std::string found_via;  // what CudaToolkit::found_via says
+    std::string label;      // how the error names the place: "$CUDA_PATH", or the folder itself
     std::string dir;
+    bool report_unset;      // an unset variable is worth a line of the error; no wheel is not
   };
-  const Root roots[] = {{"CUDA_PATH", where.cuda_path},
-                        {"CUDA_HOME", where.cuda_home},
-                        {"default", where.default_root}};
+  const Root roots[] = {{kWheelLabel, kWheelLabel, where.wheel_root, false},
+                        {"CUDA_PATH", "$CUDA_PATH", where.cuda_path, true},
+                        {"CUDA_HOME", "$CUDA_HOME", where.cuda_home, true},
+                        {where.default_root, where.default_root, where.default_root, false}};
   for (const Root& r : roots) {
-    std::string label = std::string(r.label) == "default" ? r.dir : "$" + std::string(r.label);
     if (r.dir.empty()) {
-      if (std::string(r.label) != "default") looked.push_back(label + ": not set");
+      if (r.report_unset) looked.push_back(r.label + ": not set");
       continue;
     }
     std::string why;
     if (tools_in(fs::path(r.dir) / "bin", out, why)) {
-      out.found_via = std::string(r.label) == "default" ? r.dir : r.label;
+      out.found_via = r.found_via;
       out.passed_over = looked;
       return true;
     }
-    looked.push_back(label + (label == r.dir ? "" : "=" + r.dir) + ": " + why);
+    looked.push_back(r.label + (r.label == r.dir ? "" : "=" + r.dir) + ": " + why);
   }
   // Last, ptxas on PATH, fatbinary beside it (mixing two toolkits' tools is asking for trouble).
   std::string path = where.path;
@@ -142,6 +159,7 @@ bool find_cuda_toolkit(const ToolkitSearch& where, CudaToolkit& out, std::string
   error = "cannot find the CUDA toolkit (ptxas and fatbinary); looked at:";
   for (const std::string& l : looked) error += "\n  " + l;
   error += "\nset CUDA_PATH to the toolkit's folder (the one holding bin/ptxas)";
+  if (!where.wheel_root.empty()) error += ", or install NVIDIA's beside tilec: pip install 'tilec[cuda]'";
   return false;
 }
 

@@ -12,11 +12,16 @@ namespace tilec {
 
 /// Where to look for the CUDA toolkit. Tests fill it by hand; the driver uses from_environment().
 struct ToolkitSearch {
+  /// NVIDIA's nvidia-cuda-nvcc wheel (`pip install tilec[cuda]`): `<site-packages>/nvidia/cu13`,
+  /// holding bin/ptxas and bin/fatbinary, when this tilec is the one of tilec's wheel
+  /// (`<site-packages>/tilec/bin/tilec`); empty otherwise.
+  std::string wheel_root;
   std::string cuda_path;                       ///< $CUDA_PATH, empty when unset
   std::string cuda_home;                       ///< $CUDA_HOME, empty when unset
   std::string default_root = "/usr/local/cuda";
   std::string path;                            ///< $PATH (colon-separated folders)
-  /// Reads CUDA_PATH, CUDA_HOME and PATH from the process environment.
+  /// Reads CUDA_PATH, CUDA_HOME and PATH from the process environment, and wheel_root from
+  /// where the running executable lies (/proc/self/exe).
   static ToolkitSearch from_environment();
 };
 
@@ -24,12 +29,14 @@ struct ToolkitSearch {
 struct CudaToolkit {
   std::string ptxas;
   std::string fatbinary;
-  std::string found_via;              ///< "CUDA_PATH", "CUDA_HOME", "/usr/local/cuda" or "PATH"
+  std::string found_via;  ///< "nvidia-cuda-nvcc wheel", "CUDA_PATH", "CUDA_HOME", "/usr/local/cuda" or "PATH"
   std::vector<std::string> passed_over;  ///< places looked at first and why they did not do
 };
 
-/// Finds ptxas and fatbinary: in `$CUDA_PATH/bin`, then `$CUDA_HOME/bin`, then
-/// `/usr/local/cuda/bin`, then ptxas in the folders of $PATH with fatbinary beside it. A place
+/// Finds ptxas and fatbinary: in the nvidia-cuda-nvcc wheel beside tilec's wheel (a pip install
+/// of `tilec[cuda]` asked for that release: it comes before any toolkit of the system), then
+/// `$CUDA_PATH/bin`, then `$CUDA_HOME/bin`, then `/usr/local/cuda/bin`, then ptxas in the
+/// folders of $PATH with fatbinary beside it. A place
 /// that lacks either tool is passed over (and listed in `passed_over`, so a set but wrong
 /// CUDA_PATH can be reported with -v). Returns false with an `error` that lists every place
 /// looked at when none has both tools.

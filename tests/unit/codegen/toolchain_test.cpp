@@ -94,6 +94,47 @@ TEST_CASE("the toolkit is looked for in CUDA_PATH, CUDA_HOME, the default root, 
                  "set CUDA_PATH to the toolkit's folder (the one holding bin/ptxas)");
 }
 
+TEST_CASE("the nvidia-cuda-nvcc wheel beside tilec's wheel comes before every toolkit", "[toolchain]") {
+  Scratch s("wheel");
+  make_tool(s.root / "toolkit/bin/ptxas");
+  make_tool(s.root / "toolkit/bin/fatbinary");
+  ToolkitSearch where;
+  where.wheel_root = (s.root / "site-packages/nvidia/cu13").string();
+  where.cuda_path = (s.root / "toolkit").string();
+  where.default_root = (s.root / "toolkit").string();
+  CudaToolkit tk;
+  std::string error;
+  // Without the wheel's tools, CUDA_PATH's, and a line saying the wheel was looked at.
+  REQUIRE(find_cuda_toolkit(where, tk, error));
+  CHECK(tk.found_via == "CUDA_PATH");
+  REQUIRE(tk.passed_over.size() == 1);
+  CHECK(tk.passed_over[0] == "nvidia-cuda-nvcc wheel=" + where.wheel_root + ": no executable " + where.wheel_root +
+                                 "/bin/ptxas");
+
+  make_tool(s.root / "site-packages/nvidia/cu13/bin/ptxas");
+  make_tool(s.root / "site-packages/nvidia/cu13/bin/fatbinary");
+  REQUIRE(find_cuda_toolkit(where, tk, error));
+  CHECK(tk.found_via == "nvidia-cuda-nvcc wheel");
+  CHECK(tk.ptxas == where.wheel_root + "/bin/ptxas");
+  CHECK(tk.fatbinary == where.wheel_root + "/bin/fatbinary");
+  CHECK(tk.passed_over.empty());
+
+  // Nothing anywhere: the error says how to get the wheel's tools.
+  where.wheel_root = (s.root / "nothing").string();
+  where.cuda_path.clear();
+  where.default_root = (s.root / "nothing").string();
+  where.path = "/nonexistent";
+  CHECK_FALSE(find_cuda_toolkit(where, tk, error));
+  CHECK(error == "cannot find the CUDA toolkit (ptxas and fatbinary); looked at:\n"
+                 "  nvidia-cuda-nvcc wheel=" + where.wheel_root + ": no executable " + where.wheel_root + "/bin/ptxas\n"
+                 "  $CUDA_PATH: not set\n"
+                 "  $CUDA_HOME: not set\n"
+                 "  " + where.default_root + ": no executable " + where.default_root + "/bin/ptxas\n"
+                 "  $PATH: no ptxas\n"
+                 "set CUDA_PATH to the toolkit's folder (the one holding bin/ptxas), or install NVIDIA's "
+                 "beside tilec: pip install 'tilec[cuda]'");
+}
+
 TEST_CASE("ptxas -v resource lines are parsed per entry", "[toolchain]") {
   const char* log =
       "ptxas info    : 0 bytes gmem\n"
