@@ -124,7 +124,7 @@ struct KernelAbi {
   /// split_k * CTAs of them (0 without split_k).
   int64_t partial_bytes = 0;
   int64_t partial_rows = 0;  ///< the workspace's rows per accumulator tile (its first extent)
-  /// The public interface (codegen/abi.h public_view): its launch functions take a workspace,
+  /// The public interface (codegen/lowering/abi.h public_view): its launch functions take a workspace,
   /// because a configuration of the kernel is split-K.
   bool workspace_arg = false;
 
