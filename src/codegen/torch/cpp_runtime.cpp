@@ -117,7 +117,8 @@ class Call {
   // Scratch memory for a split-K configuration's partial sums (docs/torch.md, "Workspace"):
   // `bytes` (at least 1) from PyTorch's caching allocator on the device of `like`, uninitialized.
   Tensor workspace(const Tensor& like, size_t bytes) const {
-    return torch::stable::new_empty(like, {int64_t(bytes > 0 ? bytes : 1)}, ScalarType::Byte);
+    std::vector<int64_t> shape{int64_t(bytes > 0 ? bytes : 1)};  // as output() passes its shape
+    return torch::stable::new_empty(like, shape, ScalarType::Byte);
   }
 
   // A scalar argument as the kernel's integer dtype: fails when it does not fit.
