@@ -104,8 +104,12 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
       bool warps_per_target = k && std::any_of(k->options.by_target.begin(), k->options.by_target.end(),
                                                [](const TargetValue& v) { return v.option == "num_warps"; });
       const CodePathInfo* path = k ? entry_path(k->name, r.entry) : nullptr;
+      int given = k && !warps_per_target ? k->options.num_warps : 0;
       if (path && *path->register_advice) {
         text += std::string("; fewer registers per thread: ") + path->register_advice;
+      } else if (k && (given ? given : w) >= 32) {
+        // Already the most warps a CTA may have: only smaller tiles are left.
+        text += "; fewer registers per thread: smaller tiles (32 warps, the most a CTA has, already run it)";
       } else if (k && k->options.num_warps && !warps_per_target) {
         text += fmt::format("; fewer registers per thread: more warps (num_warps={} instead of {}) or smaller tiles",
                             std::min(2 * k->options.num_warps, 32), k->options.num_warps);
