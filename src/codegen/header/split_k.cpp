@@ -28,29 +28,35 @@ void workspace_shape(const Kernel& c, std::string& shape, std::string& strides) 
   strides = join(stride, ", ");
 }
 
+// The scalar parameters the grid depends on, each as `prefix` + name (a parameter list with
+// "int64_t ", an argument list with "(int64_t)"), after `first`.
+std::string with_grid_scalars(const Kernel& c, std::string first, std::string_view prefix) {
+  std::vector<std::string> out = {std::move(first)};
+  for (const AbiParam* s : c.scalars)
+    if (is_grid_scalar(*s)) out.push_back(std::string(prefix) + s->name);
+  return join(out, ", ");
+}
+
+// The workspace's bytes for the partials grid in int64_t tilec_g[3]: the original grid times
+// the slices (already in tilec_g) times one slice's accumulator.
+std::string workspace_bytes_expr(const KernelAbi& a) {
+  return fmt::format("(uint64_t)tilec_g[0] * (uint64_t)tilec_g[1] * (uint64_t)tilec_g[2] * {}u", a.partial_bytes);
+}
+
 }  // namespace
 
-std::string workspace_bytes_args(const Kernel& c) {
-  std::vector<std::string> args = {"tilec_sym"};
-  for (const AbiParam* s : c.scalars)
-    if (is_grid_scalar(*s)) args.push_back("(int64_t)" + s->name);
-  return join(args, ", ");
-}
+std::string workspace_bytes_args(const Kernel& c) { return with_grid_scalars(c, "tilec_sym", "(int64_t)"); }
 
 std::string define_split_launch(const Public& pk, const Kernel& c) {
   const KernelAbi& a = c.abi;
   const Kernel& r = c.reduce.at(0);
-  // The workspace's bytes: the partials kernel's grid (the original one times the slices) times
-  // one slice's accumulator.
-  std::vector<std::string> ps = {"const int64_t* tilec_sym"};
-  for (const AbiParam* s : c.scalars)
-    if (is_grid_scalar(*s)) ps.push_back("int64_t " + s->name);
+  const std::string grid_call =
+      fmt::format("  {}_tilec_grid_expr({});\n", c.sym, symbol_function_args(c, stub_extent, "", "tilec_g"));
   std::string out = fmt::format("static uint64_t {}_tilec_workspace_bytes({}) {{\n  int64_t tilec_g[3];\n", c.sym,
-                                join(ps, ", "));
-  out += fmt::format("  {}_tilec_grid_expr({});\n", c.sym, symbol_function_args(c, stub_extent, "", "tilec_g"));
-  out += fmt::format("  if (tilec_g[0] <= 0 || tilec_g[1] <= 0 || tilec_g[2] <= 0) return 0;\n"
-                     "  return (uint64_t)tilec_g[0] * (uint64_t)tilec_g[1] * (uint64_t)tilec_g[2] * {}u;\n}}\n\n",
-                     a.partial_bytes);
+                                with_grid_scalars(c, "const int64_t* tilec_sym", "int64_t "));
+  out += grid_call;
+  out += fmt::format("  if (tilec_g[0] <= 0 || tilec_g[1] <= 0 || tilec_g[2] <= 0) return 0;\n  return {};\n}}\n\n",
+                     workspace_bytes_expr(a));
   // The launch: the same checks as one kernel's (asserts, empty grid), then the workspace, then
   // the two kernels. The partials kernel's arguments are the public ones with the workspace
   // array (its last) described over the caller's buffer.
@@ -61,12 +67,10 @@ std::string define_split_launch(const Public& pk, const Kernel& c) {
                      c.sym, strided_params(pk.k));
   out += "  int64_t tilec_g[3], tilec_rows;\n  CUresult tilec_r;\n";
   out += fmt::format("  CUdeviceptr {} = workspace;\n", ir::kPartialsParam);
-  out += fmt::format("  int64_t {}[{}], {}[{}];\n", array_argument_name(ir::kPartialsParam, "shape"), rank,
-                     array_argument_name(ir::kPartialsParam, "strides"), rank);
   if (!a.host_asserts.empty())
     out += fmt::format("  if (!({})) return CUDA_ERROR_INVALID_VALUE;  /* the kernel's asserts on extents */\n",
                        join(a.host_asserts, " && "));
-  out += fmt::format("  {}_tilec_grid_expr({});\n", c.sym, symbol_function_args(c, stub_extent, "", "tilec_g"));
+  out += grid_call;
   out += "  if (tilec_g[0] < 0 || tilec_g[1] < 0 || tilec_g[2] < 0) return CUDA_ERROR_INVALID_VALUE;\n"
          "  if (tilec_g[0] == 0 || tilec_g[1] == 0 || tilec_g[2] == 0) return CUDA_SUCCESS;\n";
   // The partials kernel's grid is the original one times the slices.
@@ -74,13 +78,10 @@ std::string define_split_launch(const Public& pk, const Kernel& c) {
                      "/* the workspace's constant extent */\n",
                      ir::kWorkspaceRows, a.partial_rows);
   out += fmt::format("  tilec_rows = tilec_g[0] * tilec_g[1] * tilec_g[2] * {};\n", a.partial_rows);
-  out += fmt::format("  if (workspace % 16 != 0 || workspace_bytes < {}_tilec_workspace_bytes({}))\n"
-                     "    return CUDA_ERROR_INVALID_VALUE;\n",
-                     c.sym, workspace_bytes_args(c));
-  out += fmt::format("  {{\n    const int64_t tilec_s[{0}] = {{{1}}}, tilec_t[{0}] = {{{2}}};\n"
-                     "    memcpy({3}, tilec_s, sizeof tilec_s);\n    memcpy({4}, tilec_t, sizeof tilec_t);\n  }}\n",
-                     rank, shape, strides, array_argument_name(ir::kPartialsParam, "shape"),
-                     array_argument_name(ir::kPartialsParam, "strides"));
+  out += fmt::format("  if (workspace % 16 != 0 || workspace_bytes < {}) return CUDA_ERROR_INVALID_VALUE;\n",
+                     workspace_bytes_expr(a));
+  out += fmt::format("  int64_t {}[{}] = {{{}}};\n", array_argument_name(ir::kPartialsParam, "shape"), rank, shape);
+  out += fmt::format("  int64_t {}[{}] = {{{}}};\n", array_argument_name(ir::kPartialsParam, "strides"), rank, strides);
   std::vector<std::string> call = {"stream"};
   for (const std::string& x : strided_args(c)) call.push_back(x);
   call.push_back("tilec_sym");
