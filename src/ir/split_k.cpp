@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "ir/replacements.h"
+
 namespace tilec::ir {
 namespace {
 
@@ -235,14 +237,12 @@ void make_reduce(Function& f, int position, int slices) {
   load->shape = acc.shape;
   b.create(OpKind::Yield, loc, {b.binary(OpKind::Add, carried, load->result(), loc)}, {});
   // The loop's result is used only after it, at the top level or inside later ops.
-  Value* result = sum->results[0];
+  ValueReplacements uses;
+  uses.replace(old, sum->results[0]);
+  auto apply = [&](Op& o) { uses.apply(o); };
   for (auto later = std::next(it); later != f.body.ops.end(); ++later) {
-    auto replace = [&](Op& o) {
-      for (Value*& v : o.operands)
-        if (v == old) v = result;
-    };
-    replace(**later);
-    for (auto& r : (*later)->regions) walk(*r, replace);
+    apply(**later);
+    for (auto& r : (*later)->regions) walk(*r, apply);
   }
   f.body.ops.erase(it);
 }
