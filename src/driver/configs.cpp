@@ -68,6 +68,7 @@ std::unique_ptr<ir::Function> build_one(Compilation& c, const KernelInfo& k, siz
   codegen::check_param_space(f->sig, own);
   if (own.has_errors()) return nullptr;
   f->name = f->sig.name = config_function_name(k.name, int(index));
+  f->sig.config = {cfg.range, fmt::format("in configuration {} of '{}' ({})", index, k.name, cfg.label)};
   if (!split_if_asked(f, reduce, own)) return nullptr;
   return f;
 }

@@ -268,6 +268,7 @@ std::unique_ptr<Function> clone(const Function& f) {
   s.grid = f.sig.grid;
   s.options = f.sig.options;
   s.split = f.sig.split;
+  s.config = f.sig.config;
   Cloner c(f, *out);
   for (const auto& a : f.sig.arrays) {
     s.arrays.push_back(std::make_unique<ArrayParam>(*a));

@@ -85,6 +85,13 @@ struct Signature {
   std::vector<GridExpr> grid;                       ///< 1 to 3 axes
   LaunchOptions options;
   SplitRole split;
+  /// For a kernel built from one of a kernel's configurations (driver/configs.cpp): the
+  /// config(...) call and "configuration 2 of 'matmul' (BM=64, BN=128)". Later stages' warnings
+  /// and errors about the kernel carry it as a note. Empty `text` for other kernels.
+  struct ConfigOrigin {
+    SourceRange range;
+    std::string text;
+  } config;
 
   /// The index of dimension symbol `name` in `dims`, or -1.
   int dim_index(const std::string& name) const;

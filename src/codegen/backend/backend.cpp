@@ -195,6 +195,24 @@ void describe_launches(CompiledModule& m) {
   }
 }
 
+// While a configuration's kernel is reported on, its diagnostics carry a note at the
+// config(...) call naming the configuration (the loop a -Wnum-stages warning points at is the
+// same line in every configuration).
+class ConfigContext {
+ public:
+  ConfigContext(DiagnosticEngine& diag, const ir::Function& f) : diag_(f.sig.config.text.empty() ? nullptr : &diag) {
+    if (diag_) diag_->push_context(f.sig.config.range, f.sig.config.text);
+  }
+  ~ConfigContext() {
+    if (diag_) diag_->pop_context();
+  }
+  ConfigContext(const ConfigContext&) = delete;
+  ConfigContext& operator=(const ConfigContext&) = delete;
+
+ private:
+  DiagnosticEngine* diag_;
+};
+
 }  // namespace
 
 bool compile_module(const std::vector<std::unique_ptr<ir::Function>>& kernels, const std::vector<Target>& targets,
@@ -212,12 +230,16 @@ bool compile_module(const std::vector<std::unique_ptr<ir::Function>>& kernels, c
   for (const TargetCode& c : out.targets)
     for (const LoweredKernel& low : c.kernels) {
       StageTimer timer("limits", low.fn->name + ", " + c.target.arch);
+      ConfigContext context(diag, *low.fn);
       check_registers(low, diag);
       for (const LoweringWarning& w : low.warnings) diag.warning(w.id, w.loc, w.text);
     }
   if (diag.has_errors() || options.lower_only) return !diag.has_errors();
   for (const TargetCode& c : out.targets)
-    for (const LoweredKernel& low : c.kernels) check_shared_memory(low, c.target, diag);
+    for (const LoweredKernel& low : c.kernels) {
+      ConfigContext context(diag, *low.fn);
+      check_shared_memory(low, c.target, diag);
+    }
   if (diag.has_errors() || !emit_all(out, diag)) return false;
   describe_launches(out);
   return true;

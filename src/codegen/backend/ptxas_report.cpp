@@ -48,6 +48,12 @@ const ir::Value* largest_tile(ir::Function& f, const ir::Op*& at) {
   return best;
 }
 
+// A configuration's kernel (ir::Signature::config) is named in a note at its config(...) call:
+// the diagnostic's own text names the internal kernel `<k>_config<i>`.
+void note_configuration(Diagnostic& d, const ir::Signature* k) {
+  if (k && !k->config.text.empty()) DiagnosticEngine::note(d, k->config.range, k->config.text);
+}
+
 }  // namespace
 
 void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
@@ -66,10 +72,12 @@ void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_
   size_t main = 0;
   SourceRange at;
   std::string text = lines[0];
+  const ir::Signature* kernel = nullptr;
   for (size_t i = 0; i < lines.size() && !at.valid(); ++i) {
     std::smatch m;
     if (!std::regex_search(lines[i], m, entry_re)) continue;
     if (const ir::Signature* k = entry_kernel(kernels, m[1])) {
+      kernel = k;
       at = k->range;
       main = i;
       text = "kernel '" + k->name + "': ptxas: " + std::regex_replace(lines[i], prefix_re, "");
@@ -79,6 +87,7 @@ void report_ptxas_message(DiagnosticEngine& diag, const std::vector<std::unique_
   Diagnostic& d = error ? diag.error(at, text) : diag.warning(w, at, text);
   for (size_t i = 0; i < lines.size(); ++i)
     if (i != main) DiagnosticEngine::note(d, SourceRange{}, lines[i]);
+  note_configuration(d, kernel);
 }
 
 void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_ptr<ir::Function>>& kernels,
@@ -125,6 +134,7 @@ void report_ptxas_results(DiagnosticEngine& diag, const std::vector<std::unique_
         text += "; fewer registers per thread: more warps (num_warps=) or smaller tiles";
       }
       Diagnostic& d = diag.warning(Warning::Spills, k ? k->range : SourceRange{}, text);
+      note_configuration(d, k);
       // Where the tile to make smaller is: the kernel's largest.
       const ir::Op* at = nullptr;
       if (const ir::Value* big = f ? largest_tile(*f, at) : nullptr) {
