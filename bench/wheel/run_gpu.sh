@@ -31,9 +31,18 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda)'
 ls -la "$wheels"
 
-# A fresh environment that sees the system's packages (torch). Without ensurepip (Debian's
-# python3-venv), one without its own pip: the system's pip installs into it all the same.
-make_env() { python3 -m venv --system-site-packages "$1" 2> /dev/null || python3 -m venv --system-site-packages --without-pip "$1"; }
+# A fresh environment that sees the packages of the image's python3 (torch). Without ensurepip
+# (Debian's python3-venv), one without its own pip: the system's pip installs into it all the
+# same. Where python3 is itself a virtual environment (the GPU machine's: /opt/torch/.venv),
+# --system-site-packages reaches only the base interpreter's packages, not torch: a .pth file
+# adds python3's own site-packages after the new environment's, as a user's environment with
+# torch installed would have them.
+make_env() {
+  python3 -m venv --system-site-packages "$1" 2> /dev/null || python3 -m venv --system-site-packages --without-pip "$1"
+  local site
+  site=$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  python3 -c 'import site; print("\n".join(site.getsitepackages()))' > "$site/image_python.pth"
+}
 
 # --- 1. tilec from its wheel, the toolkit out of reach ---------------------------------------
 step "a fresh environment for tilec" make_env "$work/tilec-env"

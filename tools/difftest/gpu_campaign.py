@@ -264,8 +264,10 @@ if [ "${1:-}" != "--no-memcheck" ] && [ -x "$cuda/bin/compute-sanitizer" ]; then
   echo "memcheck of $first: exit $rc ($(grep -c '^[0-9].* ok' "$R/memcheck.txt") ok, $(grep -c 'FAIL\|CRASH' "$R/memcheck.txt") failed; $(grep 'ERROR SUMMARY' "$R/memcheck.txt"))" | tee -a "$R/times.txt"
 fi
 echo "total: $(( $(date +%s) - start )) s" | tee -a "$R/times.txt"
-python3 "$D/gpu_campaign.py" summarize "$D" --results "$R" > "$R/summary.md" 2>&1 || \
+if ! python3 "$D/gpu_campaign.py" summarize "$D" --results "$R" > "$R/summary.md" 2> "$R/summarize.err"; then
+  echo "summarize failed: $(tail -1 "$R/summarize.err"); verdicts counted instead"
   cat "$R"/results/*.txt | grep -v '^#' | awk '{v=$5; c[v]++} END {for (v in c) print c[v], v}' > "$R/summary.md"
+fi
 cat "$R/summary.md"
 """
 
@@ -288,7 +290,9 @@ def prepare(args):
         runners.append(name)
     shutil.copy(os.path.join(HERE, "gpu_runner.h"), os.path.join(work, "gpu_runner.h"))
     shutil.copy(os.path.abspath(__file__), os.path.join(d, "gpu_campaign.py"))
-    shutil.copy(os.path.join(HERE, "gen.py"), os.path.join(d, "gen.py"))
+    for name in sorted(os.listdir(HERE)):  # summarize imports gen, and gen its gen_*.py modules
+        if name.startswith("gen") and name.endswith(".py"):
+            shutil.copy(os.path.join(HERE, name), os.path.join(d, name))
     rc, version = run([args.tilec, "--version"])
     rc, commit = run(["git", "-C", os.path.dirname(os.path.abspath(args.tilec)), "log", "-1", "--format=%h %s"])
     version = version.strip() + (f" (built from {commit.strip()[:100]})" if rc == 0 else "")
