@@ -27,6 +27,8 @@
 #include "f8_matmul_check.h"
 #include "cfg_attention_d128.h"
 #include "cfg_attention_d128_causal.h"
+#include "cfg_attention_d128_causal_persistent.h"
+#include "cfg_attention_d128_persistent.h"
 #include "cfg_attention_d64.h"
 #include "cfg_attention_d64_causal.h"
 #include "cfg_batched_matmul.h"
@@ -183,6 +185,8 @@ void check_attentions(bool small, std::mt19937_64& rng) {
       ATTENTION_HEADER(cfg_a64c_, Ty::BF16, 64, true, true),
       ATTENTION_HEADER(cfg_a128_, Ty::BF16, 128, false, true),
       ATTENTION_HEADER(cfg_a128c_, Ty::BF16, 128, true, true),
+      ATTENTION_HEADER(cfg_a128p_, Ty::BF16, 128, false, true),
+      ATTENTION_HEADER(cfg_a128pc_, Ty::BF16, 128, true, true),
   };
   // S = 1; 130: ragged, two key tiles of every configuration; 77 and 777: under one query tile,
   // and several.
@@ -196,6 +200,9 @@ void check_attentions(bool small, std::mt19937_64& rng) {
       check_attention(hdr, {1, 2, 1, S, AttLayout::PaddedRows, AttLse::Dense}, rng, configs);
     }
     if (!small) check_attention(hdr, {1, 2, 2, 300, AttLayout::BHSD, AttLse::Dense, true}, rng, configs);
+    // More query tiles than SMs (7 x 8 x 4 = 224 of 128 rows): a persistent grid's CTAs take
+    // several tiles each, reloading Q and running on through the ring.
+    if (!small) check_attention(hdr, {4, 8, 2, 777, AttLayout::BHSD, AttLse::Dense}, rng, configs);
     // A configuration past the last is refused, by both kernels.
     View v = attention_view(1, 1, 64, hdr.D, AttLayout::BHSD);
     View l{{1, 1, 64, 0}, {64, 64, 1, 0}, 3, 64};

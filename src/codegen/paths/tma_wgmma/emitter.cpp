@@ -98,8 +98,12 @@ void TmaWgmmaEmitter::loop_epilogue() {
   wgmma_.wait(0);
   // Specialized: the last stage read is free again (a producer that runs on, to a next tile,
   // waits for it); the barriers stay: the kernel has no other pipelined loop.
-  if (pl_.spec.specialized()) ring_.release_prev(ring_state_);
-  else ring_.invalidate(ring_state_);
+  if (pl_.spec.specialized()) {
+    ring_.release_prev(ring_state_);
+    ring_.release_resident(ring_state_);
+  } else {
+    ring_.invalidate(ring_state_);
+  }
 }
 
 void TmaWgmmaEmitter::specialized_body() {
@@ -137,6 +141,11 @@ void TmaWgmmaEmitter::specialized_body() {
     *r = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {*r, "0"});
   }
+  bool reload_resident = pl_.spec.persistent && !p.resident.empty();
+  if (reload_resident) {
+    st.resident_wphase = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {st.resident_wphase, "0"});
+  }
   bool persistent = pl_.spec.persistent;
   std::string tile = persistent ? b_.reg(RegClass::B64) : "";
   std::string top = b_.label_name("produce_tile"), done = b_.label_name("produce_done");
@@ -165,6 +174,10 @@ void TmaWgmmaEmitter::specialized_body() {
   for (std::string* r : {&st.rslot, &st.rphase}) {
     *r = b_.reg(RegClass::B32);
     b_.ins("mov.u32", {*r, "0"});
+  }
+  if (reload_resident) {
+    st.resident_rphase = b_.reg(RegClass::B32);
+    b_.ins("mov.u32", {st.resident_rphase, "0"});
   }
   if (!persistent) return cx_.block(cx_.k_.fn->body);
   std::string ctile = b_.reg(RegClass::B64);

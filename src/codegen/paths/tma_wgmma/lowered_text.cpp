@@ -16,7 +16,9 @@
 //   wgmma.wait_group 0; mbarrier.arrive empty                  after the loop
 // Tiles loaded once before the loop (Pipeline::resident, on either schedule) have their own
 // mbarrier: "resident x1 count 1" in the init line, "tma.copy %q once" with the first copies,
-// "mbarrier.wait resident" before the loop, and the annotation {tma resident}. A store that
+// "mbarrier.wait resident" before the loop, and the annotation {tma resident}; on a persistent
+// grid also an empty mbarrier ("resident x1 count 1, resident empty x1 count W"), copied "once
+// per tile" and released after the loop ("mbarrier.arrive resident empty"). A store that
 // leaves through the dead stages and TMA (TmaStore) carries {tma store: B boxes of Lx128 bytes,
 // staged at stage offset O}. A load whose tile the emitter takes from an earlier load's
 // registers (window_loads.h) carries {window of %b shifted by d}.
@@ -30,16 +32,21 @@
 namespace tilec::codegen::tma_wgmma {
 namespace {
 
-std::string mbarrier_init(const LoweredKernel& k, const Pipeline& p) {
+std::string mbarrier_init(const LoweredKernel& k, const Pipeline& p, bool persistent) {
+  std::string resident;
+  if (!p.resident.empty())
+    resident = persistent ? fmt::format(", resident x1 count 1, resident empty x1 count {}", k.num_warps / 4)
+                          : ", resident x1 count 1";
   return fmt::format("mbarrier.init full x{} count 1, empty x{} count {}{}", p.stages, p.stages, k.num_warps / 4,
-                     p.resident.empty() ? "" : ", resident x1 count 1");
+                     resident);
 }
 
-// "tma.copy %3 once, " when the pipeline has resident tiles.
-std::string resident_text(const Pipeline& p, const ir::ValueName& name) {
+// "tma.copy %3 once, " when the pipeline has resident tiles ("once per tile, " on a persistent
+// grid).
+std::string resident_text(const Pipeline& p, const ir::ValueName& name, bool persistent) {
   std::string s;
   for (const AsyncLoad& al : p.resident) s += (s.empty() ? "" : ", ") + name(al.load->results[0]);
-  return s.empty() ? s : "tma.copy " + s + " once, ";
+  return s.empty() ? s : "tma.copy " + s + (persistent ? " once per tile, " : " once, ");
 }
 
 bool is_resident(const LoweredKernel& k, const AsyncLoad* al) {
@@ -144,12 +151,13 @@ std::string Plan::summary(const LoweredKernel& k) const {
 std::vector<std::string> Plan::notes_before(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) const {
   bool specialized = spec.specialized();
   std::vector<std::string> lines;
-  if (specialized && &op == k.fn->body.ops.front().get()) lines = {mbarrier_init(k, k.pipelines[0]), "barrier"};
+  if (specialized && &op == k.fn->body.ops.front().get())
+    lines = {mbarrier_init(k, k.pipelines[0], spec.persistent), "barrier"};
   if (const Pipeline* p = k.pipeline(&op)) {
     std::string loads = loads_text(*p, name);
-    std::string once = resident_text(*p, name);
+    std::string once = resident_text(*p, name, spec.persistent);
     if (specialized) lines.push_back(fmt::format("producer: {}tma.copy {} every iteration", once, loads));
-    else lines = {mbarrier_init(k, *p), fmt::format("{}tma.copy {} first {}", once, loads, p->stages - 1), "barrier"};
+    else lines = {mbarrier_init(k, *p, false), fmt::format("{}tma.copy {} first {}", once, loads, p->stages - 1), "barrier"};
     if (!p->resident.empty()) lines.push_back("mbarrier.wait resident");
   } else if (body_of(k, op, true)) {
     lines = {"mbarrier.wait full"};
@@ -159,7 +167,9 @@ std::vector<std::string> Plan::notes_before(const LoweredKernel& k, const ir::Op
 
 std::vector<std::string> Plan::notes_after(const LoweredKernel& k, const ir::Op& op, const ir::ValueName& name) const {
   bool specialized = spec.specialized();
-  if (k.pipeline(&op)) {
+  if (const Pipeline* p = k.pipeline(&op)) {
+    if (specialized && spec.persistent && !p->resident.empty())
+      return {"wgmma.wait_group 0", "mbarrier.arrive empty", "mbarrier.arrive resident empty"};
     if (specialized) return {"wgmma.wait_group 0", "mbarrier.arrive empty"};
     return {"wgmma.wait_group 0", "barrier", "mbarrier.inval full, empty"};
   }

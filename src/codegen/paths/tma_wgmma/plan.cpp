@@ -89,7 +89,7 @@ int64_t Plan::shared_bytes(const LoweredKernel& k) const {
   for (const Pipeline& p : k.pipelines) {
     // The resident tiles, the full and empty mbarriers and the resident tiles' one, and up to
     // 1024 bytes to align the stages at run time.
-    int64_t extra = p.resident_bytes() + 16 * p.stages + (p.resident.empty() ? 0 : 8) + 1024;
+    int64_t extra = p.resident_bytes() + mbarrier_bytes(p, p.stages) + 1024;
     stages = std::max(stages, p.stages * p.stage_bytes + extra);
   }
   // TMA stores staged beyond the stages (a persistent grid: tma_store.cpp).

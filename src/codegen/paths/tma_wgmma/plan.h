@@ -45,8 +45,11 @@ struct Specialization {
   /// ...); the producer runs on into the next tile while the consumers finish the last one, so
   /// their epilogue overlaps the next tile's loads. bid() and num_blocks() report the logical
   /// CTA and grid, so the kernel's code keeps its meaning. Taken for a Specialized kernel with
-  /// two or more consumer warpgroups, no `return` (a consumer leaving a tile early would leave
-  /// the producer's stages unread) and no resident tiles (they would need a ring of their own).
+  /// two or more consumer warpgroups and no `return` (a consumer leaving a tile early would leave
+  /// the producer's stages unread); with resident tiles only when asked for (persistent=True,
+  /// not yet measured): the producer reloads them for each tile once the consumers' wgmma of the
+  /// last one have read them (their `resident empty` mbarrier), so the next tile's resident
+  /// load overlaps the last one's epilogue.
   bool persistent = false;
   /// Not persistent: why (printed by --emit=tir-lowered).
   std::string why_not_persistent;
@@ -149,6 +152,9 @@ class Plan final : public PathPlan {
   const TmaStore* tma_store(const ir::Op& op) const;
   /// The mbarriers of pipeline `p` (barriers); 0 before tma-stages places them (the text of
   /// --print-after-all after the earlier steps).
+  /// The bytes of pipeline `p`'s mbarriers with `stages` stages: full and empty per stage, and
+  /// the resident tiles' full and empty (persistent grids reload them per tile).
+  static int64_t mbarrier_bytes(const Pipeline& p, int stages) { return 16 * stages + (p.resident.empty() ? 0 : 16); }
   int64_t barriers_of(const Pipeline& p) const {
     auto it = barriers.find(p.loop);
     return it == barriers.end() ? 0 : it->second;

@@ -90,6 +90,10 @@ void TmaRing::setup(const Pipeline& p, RingState& st) {
     st.resident_full = b_.reg(RegClass::B32);
     b_.ins("add.u32", {st.resident, st.base, u32(p.stages * p.stage_bytes)});
     b_.ins("add.u32", {st.resident_full, st.base, u32(pl_.barriers_of(p) + 16 * p.stages)});
+    if (pl_.spec.persistent) {
+      st.resident_empty = b_.reg(RegClass::B32);
+      b_.ins("add.u32", {st.resident_empty, st.resident_full, "8"});
+    }
   }
 }
 
@@ -101,7 +105,11 @@ void TmaRing::init_barriers(const RingState& st) {
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s), "1"});
     b_.ins("mbarrier.init.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s), u32(releases)});
   }
-  if (!st.p->resident.empty()) b_.ins("mbarrier.init.shared::cta.b64", {"[" + st.resident_full + "]", "1"});
+  if (!st.p->resident.empty()) {
+    b_.ins("mbarrier.init.shared::cta.b64", {"[" + st.resident_full + "]", "1"});
+    if (!st.resident_empty.empty())  // the consumer warpgroups
+      b_.ins("mbarrier.init.shared::cta.b64", {"[" + st.resident_empty + "]", u32(cx_.k_.num_warps / 4)});
+  }
   b_.ins("fence.mbarrier_init.release.cluster", {});
   b_.ins("fence.proxy.async.shared::cta", {});
   for (const AsyncLoad& al : st.p->loads) b_.ins("prefetch.tensormap", {"[" + maps.at(&al) + "]"});
@@ -215,6 +223,14 @@ void TmaRing::issue_resident(const RingState& st) {
   if (p.resident.empty()) return;
   int64_t bytes = 0;
   for (const AsyncLoad& al : p.resident) bytes += al.boxes() * al.box_bytes();
+  if (pl_.spec.persistent) {
+    // The last tile's wgmma have read the buffer (a fresh mbarrier passes parity 1 at once, so
+    // the first tile does not wait).
+    std::string parity = b_.reg(RegClass::B32);
+    b_.ins("xor.b32", {parity, st.resident_wphase, "1"});
+    mbarrier_wait(st.resident_empty, parity);
+    b_.ins("xor.b32", {st.resident_wphase, st.resident_wphase, "1"});
+  }
   b_.ins("mbarrier.arrive.expect_tx.shared::cta.b64", {"_", "[" + st.resident_full + "]", u32(bytes)});
   for (const AsyncLoad& al : p.resident) {
     b_.ins("prefetch.tensormap", {"[" + maps.at(&al) + "]"});
@@ -225,13 +241,24 @@ void TmaRing::issue_resident(const RingState& st) {
 void TmaRing::wait_resident(const RingState& st) {
   const Pipeline& p = *st.p;
   if (p.resident.empty()) return;
-  // Loaded once: the barrier completes its phase 0 and is never armed again.
-  mbarrier_wait(st.resident_full, "0");
+  // Loaded once: the barrier completes its phase 0 and is never armed again; on a persistent
+  // grid once per tile, the parity flipping.
+  if (pl_.spec.persistent) {
+    mbarrier_wait(st.resident_full, st.resident_rphase);
+    b_.ins("xor.b32", {st.resident_rphase, st.resident_rphase, "1"});
+  } else {
+    mbarrier_wait(st.resident_full, "0");
+  }
   for (const AsyncLoad& al : p.resident) {
     std::string r = b_.reg(RegClass::B32);
     b_.ins("add.u32", {r, st.resident, u32(al.offset)});
     cx_.async_base_[&al] = r;
   }
+}
+
+void TmaRing::release_resident(const RingState& st) {
+  if (st.p->resident.empty() || !pl_.spec.persistent) return;
+  b_.ins_if(st.wg_leader, "mbarrier.arrive.shared::cta.b64", {"_", "[" + st.resident_empty + "]"});
 }
 
 void TmaRing::origins(const ir::Op& loop, RingState& st) {
@@ -396,7 +423,10 @@ void TmaRing::invalidate(const RingState& st) {
     b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.full, 8 * s)});
     b_.ins("mbarrier.inval.shared::cta.b64", {fmt::format("[{}+{}]", st.empty, 8 * s)});
   }
-  if (!st.p->resident.empty()) b_.ins("mbarrier.inval.shared::cta.b64", {"[" + st.resident_full + "]"});
+  if (!st.p->resident.empty()) {
+    b_.ins("mbarrier.inval.shared::cta.b64", {"[" + st.resident_full + "]"});
+    if (!st.resident_empty.empty()) b_.ins("mbarrier.inval.shared::cta.b64", {"[" + st.resident_empty + "]"});
+  }
   b_.label(skip);
   b_.ins("bar.warp.sync", {"-1"});
 }

@@ -36,9 +36,13 @@ struct RingState : EmitContext::LoopCounter {
   /// Per TMA load, per array dimension: the u32 tile origin (index * extent) of the fixed
   /// dimensions ("" for the one that moves with the induction variable).
   std::vector<std::vector<std::string>> origin;
-  /// u32 shared addresses of the resident tiles (Pipeline::resident) and of their mbarrier;
+  /// u32 shared addresses of the resident tiles (Pipeline::resident) and of their mbarriers
+  /// (full: the bytes in; empty: the consumer warpgroups done with them, on a persistent grid);
   /// empty without resident tiles.
-  std::string resident, resident_full;
+  std::string resident, resident_full, resident_empty;
+  /// u32: on a persistent grid, the parity of the resident tiles' next load, the consumers' (to
+  /// wait for full) and the producer's (to wait for empty); they flip once per tile.
+  std::string resident_rphase, resident_wphase;
   /// Clusters (Specialization::cluster), per TMA load: the predicates of how its boxes go this
   /// tile (cluster.cpp); empty strings without clusters or for a one-box tile.
   std::vector<ClusterCopy> cluster_copy;
@@ -72,6 +76,9 @@ class TmaRing : FamilyEmitter {
   void produce(RingState& st);
   /// Every consumer thread: wait for the resident tiles, and note their shared addresses.
   void wait_resident(const RingState& st);
+  /// Persistent grid, after the loop's wgmma have finished: one thread per consumer warpgroup
+  /// releases the resident tiles, so that the producer may load the next tile's.
+  void release_resident(const RingState& st);
   /// Top of an iteration: wait until this stage's bytes landed; the operands' shared addresses.
   void iteration(RingState& st);
   /// End of an iteration: release the stage the previous one read (its wgmma group finished at
@@ -118,7 +125,8 @@ class TmaRing : FamilyEmitter {
   /// mbarrier `bar`, from the tile origin per dimension (u32, elements).
   void copy(const AsyncLoad& al, const std::vector<std::string>& origin, const std::string& dst, int64_t offset,
             const std::string& bar, const ClusterCopy* cluster = nullptr);
-  /// The producer thread: expect the resident tiles' bytes and issue their copies (once).
+  /// The producer thread: expect the resident tiles' bytes and issue their copies (once; on a
+  /// persistent grid once per tile, after the consumers released the last tile's).
   void issue_resident(const RingState& st);
   /// Thread 0 (the caller branches): wait for stage wslot to be empty, expect its bytes, issue
   /// the copies of iteration iv_issue into it, then move wslot and iv_issue on.

@@ -252,7 +252,7 @@ void finish_tma_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit) 
   int64_t room = smem_limit - k.pipeline_offset - kAlign;
   for (Pipeline& p : k.pipelines) {
     int64_t per_stage = p.stage_bytes + kBarrierBytes;
-    int64_t resident = p.resident_bytes() + (p.resident.empty() ? 0 : 8);
+    int64_t resident = p.resident_bytes() + Plan::mbarrier_bytes(p, 0);
     int fit = int(std::min<int64_t>((room - resident) / per_stage, kMaxStages));
     int s = num_stages ? std::min(num_stages, fit) : fit;
     if (s < 2) {
@@ -328,6 +328,7 @@ void plan_cluster(LoweredKernel& k, const ir::Op& loop) {
     s.why_not_cluster = "the loop's trip count depends on bid()";
   else if (!shareable) s.why_not_cluster = "no operand tile of two or more 128-byte boxes to share";
   else if (s.pingpong) s.why_not_cluster = "ping-pong consumers";
+  else if (!k.pipelines[0].resident.empty()) s.why_not_cluster = "a tile is loaded once before the loop (resident)";
   else if (opt.cluster == 1) s.why_not_cluster = "cluster=1";
   // Measured on the H200 (bench/results/2026-12-02-clusters-h200.md): the coupled rings cost
   // what the multicast saves (matmul 4096^3 0.95x against 0.98x cuBLAS, 8192^3 1.00x both), so
@@ -450,7 +451,10 @@ void plan_specialization(LoweredKernel& k) {
   // kernels keep one CTA per tile.
   if (returns) s.why_not_persistent = "the kernel may return";
   else if (wg < 2) s.why_not_persistent = "one consumer warpgroup";
-  else if (!k.pipelines[0].resident.empty()) s.why_not_persistent = "a tile is loaded once before the loop (resident)";
+  // Resident tiles (attention's Q) on a persistent grid: reloaded per tile once the last tile's
+  // wgmma have read them (TmaRing::issue_resident). Not the default until measured.
+  else if (!k.pipelines[0].resident.empty() && opt.persistent != 1)
+    s.why_not_persistent = "a tile is loaded once before the loop (resident)";
   else if (opt.persistent == 0) s.why_not_persistent = "persistent=False";
   s.persistent = s.why_not_persistent.empty();
   if (!s.persistent && opt.persistent == 1)

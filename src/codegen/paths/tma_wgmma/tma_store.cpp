@@ -185,7 +185,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
   for (const Pipeline& p : k.pipelines) room = std::min(room, p.stages * p.stage_bytes);
   if (pl.spec.persistent && !candidates.empty()) {
     Pipeline& p = k.pipelines[0];
-    auto end_of_barriers = [&] { return aligned(pl.barriers_of(p) + 16 * p.stages); };
+    auto end_of_barriers = [&] { return aligned(pl.barriers_of(p) + Plan::mbarrier_bytes(p, p.stages)); };
     // The stages start 1024-aligned at run time after pipeline_offset: up to 1024 bytes later.
     int64_t limit = smem_limit - k.pipeline_offset - kAlign;
     // Ping-pong: a set of buffers per consumer.
@@ -197,7 +197,7 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
     };
     auto fit_stages = [&] {  // the stages that fit beside the staging buffers, at least 2
       int s = p.stages;
-      auto end = [&] { return aligned(s * p.stage_bytes + p.resident_bytes() + 16 * s); };
+      auto end = [&] { return aligned(s * p.stage_bytes + p.resident_bytes() + Plan::mbarrier_bytes(p, s)); };
       while (s > 2 && end() + want() > limit) --s;
       return s;
     };
