@@ -10,6 +10,9 @@
 #   attn.jsonl, attn.txt  bench/configs/attn.py: attention's choice and every configuration
 #                      against the best SDPA backend, tuning S (powers of two) and held-out S
 #   table.txt          the summary, with the held-out shapes through a table of the tuning shapes
+#   attn_persistent.jsonl, table_persistent.txt   the same for the D=128 builds with
+#                      -D PERSISTENT=True (when make_config_headers.sh made them), to set beside
+#                      table.txt's D=128 rows configuration by configuration
 #   tuning/            tuning tables of the four builds (both kernels) from the tuning shapes
 #   bench/configs/run_attn.sh        (OUT=dir; TUNE_S, HELDOUT_S, REPS narrow or widen the sweep)
 set -uo pipefail
@@ -45,3 +48,18 @@ timeout 210 python3 bench/configs/attn.py "${runs[@]}" ${TUNE_S:+--tune "$TUNE_S
 echo "rc=$? ($(grep -c ' auto=' "$out/attn.txt") shapes)"; grep -iE "error|Traceback" "$out/attn.txt" | head -8
 python3 bench/configs/attn.py --table "$out/attn.jsonl" --tuning-dir "$out/tuning" "${runs[@]}" > "$out/table.txt" 2>&1
 tail -12 "$out/table.txt"
+if [ -f "$hdr/cfg_attention_d128_persistent.h" ]; then
+  echo "== attention D=128 with PERSISTENT=True"
+  pruns=()
+  for b in 128:0:d128_persistent 128:1:d128_causal_persistent; do
+    name=${b##*:}
+    gcc -O2 -shared -fPIC -x c "$hdr/cfg_attention_$name.h" -I"$cuda/include" -o "/tmp/libatt_$name.so" -lcuda &
+    pruns+=(--run "${b%:*}:/tmp/libatt_$name.so:$hdr/cfg_attention_$name.h")
+  done
+  wait
+  timeout 150 python3 bench/configs/attn.py "${pruns[@]}" ${TUNE_S:+--tune "$TUNE_S"} ${HELDOUT_S:+--heldout "$HELDOUT_S"} \
+    --reps "${REPS:-5}" --out "$out/attn_persistent.jsonl" > "$out/attn_persistent.txt" 2>&1
+  echo "rc=$?"
+  python3 bench/configs/attn.py --table "$out/attn_persistent.jsonl" > "$out/table_persistent.txt" 2>&1
+  grep "geomean" "$out/table_persistent.txt"
+fi
