@@ -34,8 +34,4 @@ struct LoweringStep {
 /// Every lowering step: the shared ones, each path's own (paths.h), launch-divisors last.
 const std::vector<LoweringStep>& all_lowering_steps();
 
-/// The step `layouts` (assign_layouts.cpp): a layout for every tile value, forward in program
-/// order, with convert_layout ops inserted where two uses disagree.
-void assign_layouts(LoweredKernel& k);
-
 }  // namespace tilec::codegen

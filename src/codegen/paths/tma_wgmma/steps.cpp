@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "codegen/lowering/mma_shape.h"
+#include "codegen/lowering/pipeline.h"
 #include "codegen/paths/tma_wgmma/lowering.h"
 #include "codegen/paths/tma_wgmma/path.h"
 
