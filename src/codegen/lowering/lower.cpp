@@ -115,7 +115,7 @@ bool run_steps(LoweringContext& cx, std::string* print_after) {
 }  // namespace
 
 const std::vector<LoweringStep>& all_lowering_steps() {
-  // The shared steps, then each path's own (paths.h), and last the one every path runs last.
+  // The shared steps, then each path's own (path_table.h), and last the one every path runs last.
   static const std::vector<LoweringStep> kSteps = [] {
     std::vector<LoweringStep> steps = {
         {"mma-shapes", "pad mma operands smaller than one tensor-core instruction of the target", mma_shapes},

@@ -186,7 +186,7 @@ struct LoweredKernel {
   std::vector<std::pair<const ir::Op*, std::string>> host_asserts;
 };
 
-/// Lowers `f` for `target` on arch-specific path `path` (paths.h): runs its lowering steps
+/// Lowers `f` for `target` on arch-specific path `path` (path_table.h): runs its lowering steps
 /// (lowering_steps.h) with its plan, or returns nullopt with `why` when the kernel does not fit
 /// it (only the path's own steps find that). `print_after` as for lower_kernel.
 std::optional<LoweredKernel> lower_on_path(const CodePathInfo& path, ir::Function& f, const Target& target,

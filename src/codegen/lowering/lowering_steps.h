@@ -31,7 +31,7 @@ struct LoweringStep {
   bool (*run)(LoweringContext&);
 };
 
-/// Every lowering step: the shared ones, each path's own (paths.h), launch-divisors last.
+/// Every lowering step: the shared ones, each path's own (path_table.h), launch-divisors last.
 const std::vector<LoweringStep>& all_lowering_steps();
 
 }  // namespace tilec::codegen

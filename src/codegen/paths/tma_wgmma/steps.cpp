@@ -7,8 +7,9 @@
 
 #include "codegen/lowering/mma_shape.h"
 #include "codegen/lowering/pipeline.h"
-#include "codegen/paths/tma_wgmma/lowering.h"
 #include "codegen/paths/tma_wgmma/path.h"
+#include "codegen/paths/tma_wgmma/tma_pipeline.h"
+#include "codegen/paths/tma_wgmma/tma_store.h"
 
 namespace tilec::codegen::tma_wgmma {
 namespace {
