@@ -26,6 +26,7 @@
 #include "codegen/lowering/abi.h"
 #include "codegen/lowering/limits.h"
 #include "codegen/lowering/lower.h"
+#include "codegen/lowering/lowered_text.h"
 #include "codegen/ptx/module.h"
 #include "codegen/target/target.h"
 #include "frontend/check.h"

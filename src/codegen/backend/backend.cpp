@@ -14,6 +14,7 @@
 #include "codegen/backend/ptxas_report.h"
 #include "codegen/lowering/abi.h"
 #include "codegen/lowering/limits.h"
+#include "codegen/lowering/lowered_text.h"
 #include "codegen/ptx/module.h"
 
 namespace tilec::codegen {

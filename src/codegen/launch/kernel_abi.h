@@ -28,7 +28,7 @@ struct AbiParam {
   /// slices of a qkv tensor) pass. True, the safe default, unless proven read-only.
   bool may_write = true;
   /// Array: the vectorized variant reads or writes it in vectors of this many bytes along its
-  /// innermost dimension (lower.h vector_access_bytes); the launch stub takes that variant only
+  /// innermost dimension (lowering/vector_access.h); the launch stub takes that variant only
   /// when the innermost extent in bytes is a multiple. 1: no condition.
   int vector_bytes = 1;
   /// Array: the workspace of a split-K configuration (ir/split_k.h kPartialsParam), which the

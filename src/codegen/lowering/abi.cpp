@@ -10,6 +10,7 @@
 #include "basic/diagnostics.h"
 #include "codegen/launch/host_expr.h"
 #include "codegen/lowering/path_table.h"
+#include "codegen/lowering/vector_access.h"
 #include "ir/split_k.h"
 
 namespace tilec::codegen {

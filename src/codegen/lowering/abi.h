@@ -12,14 +12,14 @@ namespace tilec::codegen {
 /// semantics through the header's tilec_cdiv/tilec_floordiv), the two variants' entry names
 /// (`<name>_v16` vectorized, `<name>` general) and the launch shape.
 /// `portable` is the kernel's portable lowering; `specific` the lowerings of its arch-specific
-/// paths (the paths table's `specific` rows, paths.h), which come first in KernelAbi::paths.
+/// paths (the paths table's `specific` rows, path_table.h), which come first in KernelAbi::paths.
 KernelAbi make_kernel_abi(const LoweredKernel& portable, const std::vector<const LoweredKernel*>& specific = {});
 
 /// `abi` as the public interface sees it: without the workspace parameter of a split-K
 /// configuration (ir/split_k.h) and, for its partials kernel, without the slices' grid axis.
 KernelAbi public_view(KernelAbi abi);
 
-/// The portable path's AbiPath for its lowering `low` (its row of the paths table, paths.h).
+/// The portable path's AbiPath for its lowering `low` (its row of the paths table, path_table.h).
 AbiPath portable_abi_path(const LoweredKernel& low);
 /// The divisors `low`'s launch stub computes (LaunchDivisor), in parameter order.
 std::vector<AbiDivisor> abi_divisors(const LoweredKernel& low);

@@ -20,7 +20,8 @@
 //    its initial value converted once before the loop (a splat: for free);
 //    if results take that of the then branch.
 // Conversions the emitter cannot do in registers go through shared memory.
-#include "codegen/lowering/lowering_steps.h"
+#include "codegen/lowering/assign_layouts.h"
+#include "codegen/lowering/staging.h"
 #include "ir/passes/passes.h"
 #include "ir/users.h"
 

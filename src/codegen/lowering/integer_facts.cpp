@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "codegen/lowering/vector_access.h"
 
 namespace tilec::codegen {
 namespace {

@@ -1,4 +1,4 @@
-// The lowering step `launch-divisors` (lower.h plan_launch_divisors): integer // and % by a
+// The lowering step `launch-divisors` (launch_divisors.h): integer // and % by a
 // value the launch stub can compute on the host become a multiply-high and two shifts by a
 // magic number it passes beside the divisor (Granlund & Montgomery, "Division by invariant
 // integers using multiplication", PLDI 1994, Fig. 4.1; the header's tilec_divisor_magic).
@@ -16,8 +16,8 @@
 #include "codegen/launch/entry_params.h"
 #include "codegen/launch/host_expr.h"
 #include "codegen/lowering/integer_facts.h"
+#include "codegen/lowering/launch_divisors.h"
 #include "codegen/lowering/limits.h"
-#include "codegen/lowering/lower.h"
 #include "ir/passes/passes.h"
 
 namespace tilec::codegen {

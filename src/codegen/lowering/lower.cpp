@@ -1,11 +1,11 @@
 // Lowering: each code path's steps, in order, from one registry table (lowering_steps.h). A
-// step is a free function over the kernel being lowered; most live in a file of their own
-// (mma_shape.cpp, schedule.cpp, pipeline.cpp, assign_layouts.cpp); the small ones (the warps,
-// the vector widths, and the wrappers with the table's signature) are here. An arch-specific
-// path's own steps are in its folder (paths/<name>/), listed by its row of the paths table.
+// step is a free function over the kernel being lowered, declared in a header of its own
+// (mma_shape.h, warps.h, schedule.h, vector_widths.h, pipeline.h, assign_layouts.h with
+// staging.h, launch_divisors.h); here are the wrappers with the table's signature, the table
+// and the runner. An arch-specific path's own steps are in its folder (paths/<name>/), listed
+// by its row of the paths table.
 #include "codegen/lowering/lower.h"
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -15,10 +15,17 @@
 #include "basic/diagnostics.h"
 #include "basic/stage_timer.h"
 #include "codegen/launch/host_assert.h"
-#include "codegen/lowering/integer_facts.h"
+#include "codegen/lowering/assign_layouts.h"
+#include "codegen/lowering/launch_divisors.h"
+#include "codegen/lowering/lowered_text.h"
 #include "codegen/lowering/lowering_steps.h"
 #include "codegen/lowering/mma_shape.h"
+#include "codegen/lowering/pipeline.h"
 #include "codegen/lowering/schedule.h"
+#include "codegen/lowering/staging.h"
+#include "codegen/lowering/vector_access.h"
+#include "codegen/lowering/vector_widths.h"
+#include "codegen/lowering/warps.h"
 #include "codegen/lowering/window_loads.h"
 
 namespace tilec::codegen {
@@ -29,23 +36,8 @@ bool mma_shapes(LoweringContext& cx) {
   return true;
 }
 
-bool choose_warps(LoweringContext& cx) {
-  int num_warps = cx.num_warps;
-  if (num_warps == 0) {
-    // About 16 elements per thread for the largest tile, 32 once it has 4096 elements or more,
-    // between 1 and 16 warps. Row kernels pay their CTA-wide reductions per warp: on the H200
-    // layernorm over 4096 f16 and 8192 bf16 ran 1.0x Triton with 4 and 8 warps (32 elements
-    // per thread) and 0.89x / 0.66x with 8 and 16 (bench/results/2026-11-30-session2-h200.md).
-    int64_t largest = 1;
-    ir::walk(cx.k.fn->body, [&](ir::Op& op) {
-      for (const ir::Value* r : op.results)
-        if (!r->type.is_array) largest = std::max(largest, r->type.tile.numel());
-    });
-    int64_t per_thread = largest >= 4096 ? 32 : 16;
-    num_warps = int(std::clamp<int64_t>(largest / (32 * per_thread), 1, 16));
-    while (num_warps & (num_warps - 1)) --num_warps;
-  }
-  cx.k.num_warps = num_warps;
+bool warps(LoweringContext& cx) {
+  choose_warps(cx.k, cx.num_warps);
   return true;
 }
 
@@ -55,16 +47,7 @@ bool early_loads(LoweringContext& cx) {
 }
 
 bool vector_widths(LoweringContext& cx) {
-  // Per tile shape: 16 bytes of the narrowest dtype loaded or stored with that shape.
-  std::map<std::vector<int64_t>, int> min_bytes;
-  ir::walk(cx.k.fn->body, [&](ir::Op& op) {
-    if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) return;
-    const ir::Value* t = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
-    int bytes = std::max(1, dtype_bytes(t->type.tile.dtype));
-    auto [it, fresh] = min_bytes.try_emplace(t->type.tile.shape, bytes);
-    if (!fresh) it->second = std::min(it->second, bytes);
-  });
-  for (auto& [shape, bytes] : min_bytes) cx.k.vec[shape] = std::max(1, 16 / bytes);
+  choose_vector_widths(cx.k);
   return true;
 }
 
@@ -132,11 +115,11 @@ bool run_steps(LoweringContext& cx, std::string* print_after) {
 }  // namespace
 
 const std::vector<LoweringStep>& all_lowering_steps() {
-  // The shared steps, then each path's own (paths.h), and last the one every path runs last.
+  // The shared steps, then each path's own (path_table.h), and last the one every path runs last.
   static const std::vector<LoweringStep> kSteps = [] {
     std::vector<LoweringStep> steps = {
         {"mma-shapes", "pad mma operands smaller than one tensor-core instruction of the target", mma_shapes},
-        {"warps", "choose warps per CTA: num_warps, else about 16 elements per thread", choose_warps},
+        {"warps", "choose warps per CTA: num_warps, else about 16 elements per thread", warps},
         {"early-loads", "issue top-level loads early, within a register budget", early_loads},
         {"vector-widths", "per tile shape: 16 bytes of the narrowest dtype loaded or stored with it", vector_widths},
         {"pipelines", "find the loops whose mma operand loads can go through shared memory ahead", pipelines},
@@ -190,79 +173,6 @@ std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
     for (const auto& r : op.regions) order.insert(order.end(), r->args.begin(), r->args.end());
   });
   return order;
-}
-
-int vector_access_bytes(const ir::Op& op, const Layout& l) {
-  const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
-  const ir::ArrayParam* arr = op.operands[0]->type.array;
-  int rank = int(arr->dims.size());
-  if (tile->type.is_scalar() || rank == 0) return 0;
-  int last = op.order.empty() ? rank - 1 : int(op.order[size_t(rank - 1)]);
-  if (last != rank - 1) return 0;
-  DType d = arr->dtype;
-  int esz = d == DType::Bool ? 1 : dtype_bytes(d);
-  int piece = std::min(l.spt(l.rank() - 1) * esz, 16);
-  bool vectorizable = piece >= 4 && (esz >= 4 || d == DType::F16 || d == DType::BF16);
-  return vectorizable ? piece : 0;
-}
-
-std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low) {
-  std::map<const ir::Op*, int> out;
-  std::map<const ir::ArrayParam*, int> at_indices;  // the stub's check from tile-index accesses
-  std::vector<const ir::Op*> at_offsets;
-  ir::walk(low.fn->body, [&](ir::Op& op) {
-    // Tile loads and stores (not the cp.async loads of a pipeline: those handle vectors that
-    // straddle the edge).
-    bool async = op.kind == ir::OpKind::Load && low.async_load(op.results[0]);
-    if ((op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) || async) return;
-    const ir::Value* tile = op.kind == ir::OpKind::Load ? op.results[0] : op.operands[1];
-    if (tile->type.is_scalar()) return;
-    int bytes = vector_access_bytes(op, low.layout(tile));
-    out[&op] = bytes;
-    if (op.offsets) {
-      at_offsets.push_back(&op);
-    } else {
-      int& v = at_indices[op.operands[0]->type.array];
-      v = std::max({v, bytes, 1});
-    }
-  });
-  // The offsets' alignments from the facts the stub's check gives, which grow with the vectors
-  // the offset accesses take: start from the tile-index accesses' check and widen to the least
-  // fixed point (each round only adds facts that the previous round's vectors make the stub
-  // check; at most 16-byte vectors, so a few rounds). There, every width is justified by facts
-  // that the final check implies.
-  std::map<const ir::Op*, int> layout_bytes;
-  for (const ir::Op* op : at_offsets) layout_bytes[op] = std::exchange(out[op], 0);
-  for (bool changed = true; changed;) {
-    changed = false;
-    std::map<const ir::ArrayParam*, int> check = at_indices;
-    for (const ir::Op* op : at_offsets) {
-      int& v = check[op->operands[0]->type.array];
-      v = std::max({v, out[op], 1});
-    }
-    IntegerFacts facts(low, check);
-    for (const ir::Op* op : at_offsets) {
-      const ir::ArrayParam* arr = op->operands[0]->type.array;
-      size_t first = op->kind == ir::OpKind::Load ? 1 : 2;
-      int64_t align = facts.divisor(op->operands[first + arr->dims.size() - 1]) * dtype_bytes(arr->dtype);
-      int bytes = int(std::min<int64_t>(layout_bytes[op], align));
-      if (bytes < 4) bytes = 0;
-      if (bytes > out[op]) {
-        out[op] = bytes;
-        changed = true;
-      }
-    }
-  }
-  return out;
-}
-
-std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low) {
-  std::map<const ir::ArrayParam*, int> vector_bytes;
-  for (const auto& [op, bytes] : low.vector_bytes) {
-    int& v = vector_bytes[op->operands[0]->type.array];
-    v = std::max({v, bytes, 1});
-  }
-  return vector_bytes;
 }
 
 }  // namespace tilec::codegen

@@ -1,5 +1,8 @@
-// Lowering decisions for one kernel: warps per CTA, the layout of every tile value, and the
-// shared memory the layout conversions need. `--emit=tir-lowered` prints them.
+// Lowering decisions for one kernel (the data model every later stage reads): warps per CTA, the
+// layout of every tile value, the shared memory of layout conversions and pipelines, and the
+// path's plan; and the runner that lowers a kernel by its path's steps (lowering_steps.h), each
+// declared in a header of its own (docs/internals.md section 4). `--emit=tir-lowered` prints
+// the result (lowered_text.h).
 #pragma once
 
 #include <map>
@@ -40,20 +43,6 @@ struct AsyncLoad {
   int64_t boxes() const { return pitch() / 128; }
   int64_t box_bytes() const { return lines * 128; }
 };
-
-/// An index of a pipelined cp.async load computed in the loop body (portable path): `slope` x
-/// the induction variable plus the sum of `terms` (sign, value from before the loop), all in
-/// i64, so that the tile's origin moves by a constant per iteration.
-struct AffineIndex {
-  int64_t slope = 1;
-  std::vector<std::pair<int, const ir::Value*>> terms;
-};
-/// `v` as an AffineIndex of `loop`'s induction variable (itself: slope 1), or nullopt: only
-/// +, -, negation, * and << by a constant of i64 scalars computed in the loop's body, from the
-/// induction variable (or its widening to i64) and values from before the loop (what LICM
-/// leaves in the body of `k * 64 + t`). i32 arithmetic is left out: it wraps at 32 bits, where
-/// the copies' 64-bit addresses would not.
-std::optional<AffineIndex> affine_index(const ir::Value* v, const ir::Op& loop);
 
 /// A `for` loop whose async loads run `stages` (or `stages - 1`, ptx/cp_async.cpp) iterations
 /// ahead of the mma that reads them, in a ring of `stages` shared-memory buffers (the
@@ -197,21 +186,7 @@ struct LoweredKernel {
   std::vector<std::pair<const ir::Op*, std::string>> host_asserts;
 };
 
-/// Finds the loops of `k.fn` whose loads can go through a cp.async pipeline (none when
-/// `num_stages` is 1), before layouts are assigned. A loop qualifies when its step is a
-/// positive constant, it has no break, continue or return, and an mma in its body reads a
-/// load whose indices are the induction variable or values defined before the loop, with
-/// zero padding and a power-of-two line of 16 to 1024 bytes (pipeline.cpp).
-void plan_pipelines(LoweredKernel& k, int num_stages);
-
-/// After layouts: places the stages after the conversion buffer, finds each loop's late-sync
-/// mma (Pipeline::sync_mma) and picks the number of stages: `num_stages` (2-8) when given, else as many as fit (2 to 4) in half of `smem_limit` (bytes
-/// per CTA), so that two CTAs can share an SM, or in all of it when the accumulator alone
-/// takes more than 64 registers per thread (then registers allow one CTA per SM anyway). A
-/// `num_stages` that does not fit, or that no loop can use, adds a warning to `k.warnings`.
-void finish_pipelines(LoweredKernel& k, int num_stages, int64_t smem_limit);
-
-/// Lowers `f` for `target` on arch-specific path `path` (paths.h): runs its lowering steps
+/// Lowers `f` for `target` on arch-specific path `path` (path_table.h): runs its lowering steps
 /// (lowering_steps.h) with its plan, or returns nullopt with `why` when the kernel does not fit
 /// it (only the path's own steps find that). `print_after` as for lower_kernel.
 std::optional<LoweredKernel> lower_on_path(const CodePathInfo& path, ir::Function& f, const Target& target,
@@ -227,76 +202,23 @@ std::string unaligned_text(const LoweredKernel::UnalignedLoad& u);
 /// why (PathPlan::mmas_off_path; -Wwgmma); empty on the portable path.
 std::vector<std::pair<const ir::Op*, std::string>> mmas_off_path(const LoweredKernel& k);
 
-/// Last, on every path: the integer // and % ops of `k` whose quotient can come from a magic
-/// number the launch stub computes (LaunchDivisor), into k.launch_divisors and
-/// k.divided_at_launch. An op qualifies when its dividend is known to be in [0, 2^32)
-/// (IntegerFacts::fits_u32: u32, bid(), a non-negative i32, a widening cast of one), its
-/// divisor is not a constant (ptxas divides by those with its own magic numbers) but a scalar
-/// the host can compute (host_c_expr: extents, integer scalars, constants), and, for a signed
-/// divisor, known to be >= 0; and while the parameters stay within kMaxParamBytes.
-void plan_launch_divisors(LoweredKernel& k);
-
-/// Bytes of shared memory an mma op stages its operands in (ptx/mma_sync.cpp); `stage_a` and
-/// `stage_b` say which operands are staged (the others come from async loads).
-int64_t mma_staging_bytes(const ir::Op& op, bool stage_a = true, bool stage_b = true);
-/// The same for the general variant, which stages an operand that is a 2-D transposition of a
-/// load (through reshapes) as the load's tile: lines along the operand's rows.
-int64_t general_mma_staging_bytes(const ir::Op& op);
-
-/// Bytes of shared memory the general variant stores tile `tile`, in layout `l`, through
-/// (ptx/mma_store.cpp): rows x (row bytes + 16) for an unsliced mma accumulator layout of 128
-/// or more registers per thread, of 2-, 4- or 8-byte elements, at least 16 bytes per row, with
-/// unit dimensions before the last two; else 0 (stored straight from registers).
-int64_t staged_store_bytes(const ir::Value* tile, const Layout& l);
-/// After layouts, on the portable path: the stores the general variant makes through shared
-/// memory (staged_store_bytes, when that fits in `smem_limit`), into k.staged_stores, and their
-/// bytes into its conversion buffer (ptx/mma_store.cpp).
-void plan_staged_stores(LoweredKernel& k, int64_t smem_limit);
-
-/// Lowers `f` for `target` on the portable path: runs its lowering steps (lowering_steps.h:
-/// mma shapes, warps, early loads, vector widths, pipelines, layouts, stages). The
+/// Lowers `f` for `target` on the portable path: runs its lowering steps (its row of the paths
+/// table: mma-shapes, warps, early-loads, vector-widths, pipelines, layouts, stages,
+/// launch-divisors; lowering_steps.h), then records their decisions for later stages. The
 /// launch options come from f.sig.options: `num_warps` 0 lets the compiler choose enough warps
 /// that each thread holds about 16 elements of the largest tile (32 from 4096 elements up),
 /// between 1 and 16; `num_stages` (0 = compiler's choice) and `smem_limit` (bytes per CTA; the
-/// driver passes the smallest limit among the targets whose code shares entry names, so that
+/// backend passes the smallest limit among the targets whose code shares entry names, so that
 /// every arch's entry launches with the same shared memory) size the pipelines. `f` is changed
 /// in place (layout conversions are inserted): lower a copy (ir::clone) per target. With
 /// `print_after`, the lowered form after each step is appended to it (--print-after-all).
 LoweredKernel lower_kernel(ir::Function& f, const Target& target, int64_t smem_limit,
                            std::string* print_after = nullptr);
 
-/// The vectorized variant's access size for a tile load or store `op` whose tile has layout
-/// `l`: the bytes of one vector access along the array's innermost dimension (the run of
-/// elements a thread holds there, at most 16), or 0 when the access goes element by element
-/// (rank 0, a permuted order, runs under 4 bytes, 8- and 16-bit integers, bool, f8). The header
-/// launches the vectorized variant only when each such array's innermost extent in bytes is a
-/// multiple of it (AbiParam::vector_bytes), so every vector is wholly inside the array or
-/// wholly outside: loads and stores need a predicate per vector and no edge path.
-int vector_access_bytes(const ir::Op& op, const Layout& l);
-/// The vectorized variant's access size of every tile load and store of `low` that is not a
-/// scalar (cp.async pipeline loads excepted), in bytes, 0 for element by element: what
-/// record_decisions keeps in LoweredKernel::vector_bytes. At tile
-/// indices it is vector_access_bytes. At element offsets (load(offset=)) a vector must also
-/// start at a multiple of its size: it is vector_access_bytes capped by the alignment of the
-/// innermost offset, the largest power of two known to divide it (IntegerFacts, under the
-/// launch stub's check of array_vector_bytes, which these widths enlarge: the least fixed
-/// point from the tile-index accesses' check) times the element size, and 0 below 4 bytes.
-std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low);
-/// Per array that tile loads or stores access (cp.async pipeline loads excepted): the widest
-/// of those accesses' bytes (LoweredKernel::vector_bytes, so after lowering), 1 when none is in
-/// vectors. The launch stub takes the
-/// vectorized variant only when each array's innermost extent in bytes is a multiple of it.
-std::map<const ir::ArrayParam*, int> array_vector_bytes(const LoweredKernel& low);
-
 /// Every value of `k.fn` in program order: the kernel's arguments, then, op by op (depth
 /// first), its results and the arguments of its regions. Output that depends on the order of
 /// values iterates this, never `layouts` (keyed by pointer: heap order), so it is the same on
 /// every run and machine.
 std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k);
-
-/// The IR with each value's layout and the launch choices (`--emit=tir-lowered`), and the
-/// asynchronous copies, waits and barriers of its pipelines where the emitter puts them
-/// (lowered_text.cpp).
-std::string print_lowered(const LoweredKernel& k);
 
 }  // namespace tilec::codegen

@@ -31,11 +31,7 @@ struct LoweringStep {
   bool (*run)(LoweringContext&);
 };
 
-/// Every lowering step: the shared ones, each path's own (paths.h), launch-divisors last.
+/// Every lowering step: the shared ones, each path's own (path_table.h), launch-divisors last.
 const std::vector<LoweringStep>& all_lowering_steps();
-
-/// The step `layouts` (assign_layouts.cpp): a layout for every tile value, forward in program
-/// order, with convert_layout ops inserted where two uses disagree.
-void assign_layouts(LoweredKernel& k);
 
 }  // namespace tilec::codegen

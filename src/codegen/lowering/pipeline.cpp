@@ -1,4 +1,5 @@
-// Which loads of a loop go through the cp.async pipeline, and how many stages it gets.
+// The lowering steps `pipelines` and `stages` (pipeline.h): which loads of a loop go through
+// the cp.async pipeline, and how many stages it gets.
 //
 // The pattern is the mainloop of a tiled matmul: `for k: a = load(A, (bm, k)); b = load(B,
 // (k, bn)); acc = mma(a, b, acc)`. A load qualifies when its tile can be fetched for a later
@@ -14,6 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "codegen/lowering/pipeline.h"
 #include "codegen/lowering/pipeline_loads.h"
 
 #include <fmt/format.h>

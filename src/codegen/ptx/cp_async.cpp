@@ -29,6 +29,8 @@
 
 #include <fmt/format.h>
 
+#include "codegen/lowering/pipeline.h"
+
 namespace tilec::codegen {
 std::string smem_chunk_xor(PtxBuilder& b, const std::string& line, int64_t pitch) {
   // (line / max(1, 8 / chunks)) % min(chunks, 8), shifted to a byte offset (layout.h).

@@ -5,45 +5,13 @@
 // and ptxas computes many of them ahead: with a 128x256 accumulator in 8 warps that took more
 // than 255 registers and spilled (issue 20). From shared memory only one piece's values and
 // addresses are live, and the global stores of a warp cover whole row pieces (coalesced)
-// instead of 8 rows x 4 columns.
-#include "codegen/lowering/lower.h"
+// instead of 8 rows x 4 columns. Which stores go this way, and the bytes they take, the lowering
+// decides (lowering/staging.h, plan_staged_stores).
 #include "codegen/ptx/mma_sync.h"
 
 #include <fmt/format.h>
 
 namespace tilec::codegen {
-
-int64_t staged_store_bytes(const ir::Value* tile, const Layout& l) {
-  if (tile->type.is_scalar() || l.kind != Layout::Kind::Mma || !l.sliced_dims().empty()) return 0;
-  // 128 registers or more (a 128x256 f32 accumulator in 8 warps): stored straight, such a tile
-  // spilled; a 64-register one (128x128) leaves room for its addresses, and ptxas, which then
-  // aims at two CTAs of 8 warps per SM (128 registers), spilled when it was staged too.
-  if (l.regs_per_thread() < 128) return 0;
-  const std::vector<int64_t>& shape = tile->type.tile.shape;
-  for (size_t d = 0; d + 2 < shape.size(); ++d)
-    if (shape[d] != 1) return 0;
-  DType dt = tile->type.tile.dtype;
-  int e = dt == DType::Bool ? 1 : dtype_bytes(dt);
-  // 16-bit and wider elements, at least 16 bytes per row: every read-back piece is one
-  // ld.shared of 4 to 16 bytes.
-  if (shape.size() < 2 || e < 2 || shape.back() * e < 16) return 0;
-  return shape[shape.size() - 2] * (shape.back() * e + 16);
-}
-
-void plan_staged_stores(LoweredKernel& k, int64_t smem_limit) {
-  if (k.path != CodePath::Portable) return;
-  ir::walk(k.fn->body, [&](ir::Op& op) {
-    if (op.kind != ir::OpKind::Store || op.operands[1]->type.is_scalar()) return;
-    int64_t bytes = staged_store_bytes(op.operands[1], k.layout(op.operands[1]));
-    // Too large a tile (128x256 f32: 130 KiB) is stored straight from registers.
-    if (!bytes || bytes > smem_limit) return;
-    k.staged_stores.insert(&op);
-    if (bytes > k.conversion_smem) {
-      k.conversion_smem = bytes;
-      k.conversion_smem_loc = op.loc;
-    }
-  });
-}
 
 bool MmaSyncEmitter::large_accumulator(const ir::Op& store) const {
   const ir::Value* v = store.operands[1];

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "codegen/lowering/staging.h"
+
 namespace tilec::codegen {
 namespace {
 
@@ -42,52 +44,7 @@ MmaKind mma_kind(DType a, DType b, DType c) {
 
 int elem_bytes(DType d) { return d == DType::TF32 ? 4 : dtype_bytes(d); }
 
-// Whether `op` is a permute that swaps the last two dimensions and keeps the others, all of
-// extent 1 (a load with order=(1, 0), or (0, 1, 3, 2) of a 1x1xRxC tile): a 2-D transposition.
-bool transposes_rows(const ir::Op& op) {
-  if (op.kind != ir::OpKind::Permute) return false;
-  const std::vector<int64_t>& shape = op.results[0]->type.tile.shape;
-  size_t n = shape.size();
-  if (n < 2 || op.order.size() != n || op.order[n - 2] != int64_t(n - 1) || op.order[n - 1] != int64_t(n - 2))
-    return false;
-  for (size_t d = 0; d + 2 < n; ++d)
-    if (op.order[d] != int64_t(d) || shape[d] != 1) return false;
-  return true;
-}
-
-// The value an mma operand views: back through reshapes and at most one 2-D transposition
-// (transposes_rows); `transposed` says whether one was passed, `chain` (when given) collects
-// the ops passed.
-const ir::Value* viewed_value(const ir::Value* v, bool& transposed, std::vector<const ir::Op*>* chain = nullptr) {
-  transposed = false;
-  while (v->def && (v->def->kind == ir::OpKind::Reshape || (!transposed && transposes_rows(*v->def)))) {
-    if (v->def->kind == ir::OpKind::Permute) transposed = true;
-    if (chain) chain->push_back(v->def);
-    v = v->def->operands[0];
-  }
-  return v;
-}
-
 }  // namespace
-
-int64_t mma_staging_bytes(const ir::Op& op, bool stage_a, bool stage_b) {
-  const auto& a = op.operands[0]->type.tile.shape;
-  const auto& b = op.operands[1]->type.tile.shape;
-  int e = elem_bytes(op.operands[0]->type.tile.dtype);
-  return (stage_a ? a[0] * (a[1] * e + 16) : 0) + (stage_b ? b[0] * (b[1] * e + 16) : 0);
-}
-
-int64_t general_mma_staging_bytes(const ir::Op& op) {
-  int e = elem_bytes(op.operands[0]->type.tile.dtype);
-  int64_t bytes = 0;
-  for (int i = 0; i < 2; ++i) {
-    const std::vector<int64_t>& s = op.operands[size_t(i)]->type.tile.shape;
-    bool transposed;
-    viewed_value(op.operands[size_t(i)], transposed);
-    bytes += transposed ? s[1] * (s[0] * e + 16) : s[0] * (s[1] * e + 16);
-  }
-  return bytes;
-}
 
 // ldmatrix addressing of one operand for one warp (PTX ISA §9.7.13.4.15): lane l gives the
 // address of one line of matrix l/8. `reg` holds that address for the first x4 group; the

@@ -42,8 +42,8 @@ class MmaSyncEmitter : FamilyEmitter {
   /// each time it runs. Emits nothing for any other op.
   void load_packed(const ir::Op& load);
   /// The general variant's store of a tile in an mma accumulator layout that staged_store_bytes
-  /// (lower.h) accepts: written to shared memory, read back 16 bytes of a row per thread and
-  /// stored a piece at a time (mma_store.cpp).
+  /// (lowering/staging.h) accepts: written to shared memory, read back 16 bytes of a row per
+  /// thread and stored a piece at a time (mma_store.cpp).
   void store_accumulator(const ir::Op& store);
   /// Whether store_accumulator takes `store` (the general variant, plan_staged_stores).
   bool stores_accumulator(const ir::Op& store) const;

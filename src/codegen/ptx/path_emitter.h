@@ -1,4 +1,4 @@
-// An arch-specific code path's part of the emitter (paths.h make_emitter): the Emitter
+// An arch-specific code path's part of the emitter (path_table.h make_emitter): the Emitter
 // (emitter.h) writes every entry alike and hands the path the points where it differs from the
 // portable path: its entry parameters, its thread numbering, a body of its own (a role branch),
 // its mma and stores, the grid registers, and its pipelined loops. The path's families live in

@@ -1,12 +1,13 @@
 // The indices a portable-path cp.async pipeline moves by a constant per iteration
-// (codegen/lowering/lower.h affine_index): slope x the loop variable plus values from before the loop.
+// (codegen/lowering/pipeline.h affine_index): slope x the loop variable plus values from before
+// the loop.
 #include <catch2/catch.hpp>
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "codegen/lowering/lower.h"
+#include "codegen/lowering/pipeline.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

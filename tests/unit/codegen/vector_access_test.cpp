@@ -1,12 +1,12 @@
-// Vector widths of loads and stores at element offsets (codegen/lowering/lower.h access_vector_bytes):
-// capped by the offset's alignment under the launch stub's check, at the least fixed point of
+// Vector widths of loads and stores at element offsets (codegen/lowering/vector_access.h
+// access_vector_bytes): capped by the offset's alignment under the launch stub's check, at the least fixed point of
 // that check.
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <string>
 
-#include "codegen/lowering/lower.h"
+#include "codegen/lowering/vector_access.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

@@ -1,4 +1,4 @@
-// The tma_wgmma path's hooks in the paths table (paths/paths.h): what the registry, and only
+// The tma_wgmma path's hooks in the paths table (lowering/path_table.h): what the registry, and only
 // the registry, calls. The path's plan is plan.h, its lowering steps steps.cpp, its PTX the
 // emitter families of emitter.h.
 #pragma once

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include "codegen/lowering/mma_shape.h"
-#include "codegen/paths/tma_wgmma/lowering.h"
+#include "codegen/lowering/pipeline.h"
 #include "codegen/paths/tma_wgmma/path.h"
+#include "codegen/paths/tma_wgmma/tma_pipeline.h"
+#include "codegen/paths/tma_wgmma/tma_store.h"
 
 namespace tilec::codegen::tma_wgmma {
 namespace {

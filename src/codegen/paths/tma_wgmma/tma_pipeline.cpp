@@ -1,5 +1,5 @@
-// The tma_wgmma path's pipelines (plan.h): which pipelined mmas run on wgmma, the warpgroups,
-// the TMA stages with their mbarriers, and the producer/consumer split (Specialization). The
+// The tma_wgmma path's pipelines (tma_pipeline.h; the types in plan.h): which pipelined mmas
+// run on wgmma, the warpgroups, the TMA stages with their mbarriers, and the producer/consumer split (Specialization). The
 // loads themselves are found by plan_pipelines (pipeline.cpp), as for cp.async, with the
 // resident tiles from Plan::plan_loop; this file checks them against what TMA and wgmma take and
 // places the stages. The PTX is written by the emitter families (emitter.h).
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "codegen/paths/tma_wgmma/lowering.h"
+#include "codegen/paths/tma_wgmma/tma_pipeline.h"
 
 namespace tilec::codegen::tma_wgmma {
 namespace {

@@ -1,4 +1,4 @@
-// The tma_wgmma path's TMA stores (plan.h TmaStore): which tile stores leave through shared
+// The tma_wgmma path's TMA stores (tma_store.h; plan.h TmaStore): which tile stores leave through shared
 // memory and cp.async.bulk.tensor, where their staging buffers go, and how each thread
 // addresses its registers there. The PTX is written by TmaStoreEmitter (store_emitter.h).
 //
@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/paths/tma_wgmma/lowering.h"
+#include "codegen/paths/tma_wgmma/tma_store.h"
 
 namespace tilec::codegen::tma_wgmma {
 namespace {
