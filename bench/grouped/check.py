@@ -17,6 +17,8 @@ import sys
 
 import torch
 
+from grouped import bind
+
 CASES = [  # (E, K, N, counts, rows)
     (5, 72, 136, [52, 52, 52, 52, 52], 260),
     (5, 72, 136, [150, 37, 35, 43, 35], 300),
@@ -40,15 +42,7 @@ def main():
     failures = runs = 0
     for kname in ("grouped_gemm", "grouped_gemm_bt"):
         name = a.prefix + kname
-        launch = getattr(lib, name)
-        launch.restype = ctypes.c_int
-        launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4
-        forced = getattr(lib, name + "_launch_config")
-        forced.restype = ctypes.c_int
-        forced.argtypes = [ctypes.c_int] + launch.argtypes
-        ncfg = 0
-        while ncfg < 64 and forced(ncfg, None, 0, 0, 0, 0, 0, 0, 0, 0) != 1:
-            ncfg += 1
+        launch, forced, ncfg = bind(lib, name)
         for (E, K, N, counts, rows) in CASES:
             if counts is None:
                 raw = torch.randint(0, 3 * rows // E, (E,), generator=gen)

@@ -24,11 +24,12 @@ Writes one JSON line per point to --out and a line of text per point to stdout.
 import argparse
 import ctypes
 import json
+import os
 import sys
 
 import torch
 
-sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/configs")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs"))
 from protocol import timed_rounds  # noqa: E402
 
 WORKLOADS = {
@@ -60,6 +61,7 @@ def counts_of(routing, rows, E):
 
 
 def bind(lib, name):
+    """The launch function `name`, its k_launch_config form and the number of configurations."""
     launch = getattr(lib, name)
     launch.restype = ctypes.c_int
     launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4
