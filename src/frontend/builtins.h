@@ -27,8 +27,8 @@ namespace tilec {
   X(Cdiv, Grid, "cdiv", "a, b")                                                                      \
   X(NumSms, Grid, "num_sms", "")                                                                     \
   X(Swizzle2d, Grid, "swizzle2d", "i, num_m, num_n, group")                                          \
-  X(Load, Memory, "load", "array, index=, shape, order=, padding=, *, offset=")                      \
-  X(Store, Memory, "store", "array, index=, tile, order=, *, offset=")                               \
+  X(Load, Memory, "load", "array, index=, shape, order=, padding=, *, offset=, bound=")              \
+  X(Store, Memory, "store", "array, index=, tile, order=, *, offset=, bound=")                       \
   X(Gather, ElementMemory, "gather", "array, indices, mask=, padding=")                              \
   X(Scatter, ElementMemory, "scatter", "array, indices, tile, mask=")                                \
   X(AtomicAdd, ElementMemory, "atomic_add", "array, indices, tile, mask=")                           \
@@ -101,7 +101,7 @@ struct BuiltinParam {
 struct BuiltinSig {
   Builtin id;
   std::string_view name;
-  std::string_view spelling;  ///< "load(array, index=, shape, order=, padding=, *, offset=)"
+  std::string_view spelling;  ///< "load(array, index=, shape, order=, padding=, *, offset=, bound=)"
   std::vector<BuiltinParam> params;
 };
 

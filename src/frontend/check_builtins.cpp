@@ -333,6 +333,29 @@ Value Checker::builtin_grid(Builtin b, BoundArgs& a) {
 // ---------------------------------------------------------------------------------------------
 // Tile memory: load and store, at tile indices (index=) or element offsets (offset=)
 
+// index=, offset= or bound= of load/store: a tuple of one integer scalar per axis of `arr` (a
+// single scalar for rank 1). `what` names the argument, `entries` its entries in messages.
+bool Checker::memory_coords(Expr* e, const char* what, const char* entries, const ArrayParam& arr) {
+  size_t rank = arr.dims.size();
+  std::vector<Value> v = e->value.kind == ValueKind::Tuple ? e->value.elems : std::vector<Value>{e->value};
+  if (v.size() != rank) {
+    diag_.error(e->range, fmt::format("{} has {} entr{} but array '{}' has rank {}", what, v.size(),
+                                      v.size() == 1 ? "y" : "ies", arr.name, rank));
+    return false;
+  }
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!v[i].is_scalar() || !is_integer(v[i].tile.dtype)) {
+      // At the entry itself when the tuple is written out (`(r, 1.5)`), else the whole argument,
+      // naming the entry (a tuple variable: `o = (r, f)`, `offset=o`).
+      bool written = e->kind == ExprKind::Tuple && e->args.size() == v.size();
+      std::string entry = written || v.size() == 1 ? "" : fmt::format(" (entry {} of the tuple)", i);
+      diag_.error(written ? e->args[i]->range : e->range,
+                  std::string(entries) + " must be integer scalars, not " + describe(v[i]) + entry);
+      return false;
+    }
+  return true;
+}
+
 Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
   const char* name = b == Builtin::Load ? "load" : "store";
   const Value& arr = a.get(0)->value;
@@ -353,26 +376,17 @@ Value Checker::builtin_memory(Builtin b, BoundArgs& a) {
                                            builtin_sig(b).spelling));
     return Value::error();
   }
-  // index or offset: a tuple of `rank` integer scalars (a single scalar for rank 1).
-  Expr* idx = offset ? offset : a.get(1);
-  const char* what = offset ? "offset" : "index";
-  std::vector<Value> index = idx->value.kind == ValueKind::Tuple ? idx->value.elems : std::vector<Value>{idx->value};
-  if (int(index.size()) != rank) {
-    diag_.error(idx->range, fmt::format("{} has {} entr{} but array '{}' has rank {}", what, index.size(),
-                                        index.size() == 1 ? "y" : "ies", arr.array->name, rank));
+  if (!memory_coords(offset ? offset : a.get(1), offset ? "offset" : "index",
+                     offset ? "element offsets" : "tile indices", *arr.array))
     return Value::error();
-  }
-  for (size_t i = 0; i < index.size(); ++i)
-    if (!index[i].is_scalar() || !is_integer(index[i].tile.dtype)) {
-      // At the entry itself when the tuple is written out (`(r, 1.5)`), else the whole argument,
-      // naming the entry (a tuple variable: `o = (r, f)`, `offset=o`).
-      bool written = idx->kind == ExprKind::Tuple && idx->args.size() == index.size();
-      std::string entry = written || index.size() == 1 ? "" : fmt::format(" (entry {} of the tuple)", i);
-      diag_.error(written ? idx->args[i]->range : idx->range,
-                  std::string(offset ? "element offsets" : "tile indices") + " must be integer scalars, not " +
-                      describe(index[i]) + entry);
+  // bound=: the exclusive end of the positions touched along each axis (§7.2.6).
+  if (Expr* bound = a.get(b == Builtin::Load ? 6 : 5)) {
+    if (rank == 0) {
+      diag_.error(bound->range, fmt::format("{} of rank-0 array '{}' takes no bound=", name, arr.array->name));
       return Value::error();
     }
+    if (!memory_coords(bound, "bound", "bounds", *arr.array)) return Value::error();
+  }
   std::vector<int64_t> perm(static_cast<size_t>(rank));
   std::iota(perm.begin(), perm.end(), 0);
   if (Expr* o = a.get(3)) {

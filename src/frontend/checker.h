@@ -147,6 +147,7 @@ class Checker {
   Value call_builtin(const BuiltinSig& sig, Expr& call);
   Value builtin_grid(Builtin b, BoundArgs& a);
   Value builtin_memory(Builtin b, BoundArgs& a);
+  bool memory_coords(Expr* e, const char* what, const char* entries, const ArrayParam& arr);
   Value builtin_element_memory(Builtin b, BoundArgs& a);
   Value builtin_make(Builtin b, BoundArgs& a);
   Value builtin_shape(Builtin b, BoundArgs& a);

@@ -10,78 +10,73 @@ namespace tilec::ir {
 // ---------------------------------------------------------------------------------------------
 // Tile memory: load and store at tile indices (index=) or element offsets (offset=)
 
+std::vector<Value*> IrBuilder::memory_coords(const Expr& where) {
+  std::vector<Value*> out;
+  std::vector<const Expr*> written;
+  if (where.kind == ExprKind::Tuple) for (const ExprPtr& x : where.args) written.push_back(x.get());
+  else if (where.value.kind == ValueKind::Tuple) for (BVal& el : expr(where).elems) out.push_back(el.v);
+  else written.push_back(&where);
+  for (const Expr* x : written) {
+    BVal v = expr(*x);
+    out.push_back(v.v ? v.v : expr_dtype(*x, x->value.tile.dtype));
+  }
+  return out;
+}
+
 BVal IrBuilder::builtin_memory(Builtin id, const Expr& e, const Args& a) {
   const tilec::Value& rv = e.value;
   const tilec::ArrayParam* arr = a[0]->value.array;
-  // The checker allows exactly one of index= (slot 1) and offset= (the last slot).
+  // The checker allows exactly one of index= (slot 1) and offset= (after `*`); bound= is last.
   const Expr* offset = a[id == Builtin::Load ? 5 : 4];
-  const Expr* where = offset ? offset : a[1];
+  const Expr* bound = a[id == Builtin::Load ? 6 : 5];
+  // A store's tile is built first (the SSA numbers of --emit=tir follow the order of building).
+  Value* t = nullptr;
+  if (id == Builtin::Store) {
+    std::vector<int64_t> shape = a[2]->value.tile.shape;
+    if (shape.empty()) shape.assign(arr->dims.size(), 1);
+    t = expr_dtype(*a[2], arr->dtype);
+    if (!t) return BVal{};
+    if (t->type.tile.shape != shape) {
+      Op* r = b_.create(OpKind::Reshape, e.range, {t}, {Type::tile_of(arr->dtype, shape)});
+      r->shape = shape;
+      t = r->result();
+    }
+  }
+  std::vector<Value*> idx = memory_coords(offset ? *offset : *a[1]);
+  std::vector<Value*> bounds = bound ? memory_coords(*bound) : std::vector<Value*>{};
+  for (Value* v : idx) if (!v) return BVal{};
+  for (Value* v : bounds) if (!v) return BVal{};
+  // order=p: tile (view) dim i is array dim p[i]. The op indexes the array in its own order
+  // (coalesced, vectorized along its innermost axis); the tile is permuted in shared memory.
+  std::vector<int64_t> order;
+  if (a[3]) for (const tilec::Value& o : a[3]->value.elems) order.push_back(o.constant->i);
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[size_t(order[i])] = int64_t(i);
+  auto to_array_order = [&](std::vector<Value*> v) {
+    if (order.empty() || v.empty()) return v;
+    std::vector<Value*> out(v.size());
+    for (size_t i = 0; i < order.size(); ++i) out[size_t(order[i])] = v[i];
+    return out;
+  };
+  idx = to_array_order(idx);
+  bounds = to_array_order(bounds);
   if (id == Builtin::Load) {
+    std::vector<int64_t> array_shape = rv.tile.shape;
+    for (size_t i = 0; i < order.size(); ++i) array_shape[size_t(order[i])] = rv.tile.shape[i];
     std::vector<Value*> ops{arrays_[arr]};
-    std::vector<const Expr*> idx;
-    if (where->kind == ExprKind::Tuple) for (const ExprPtr& x : where->args) idx.push_back(x.get());
-    else if (where->value.kind == ValueKind::Tuple) {
-      BVal t = expr(*where);
-      for (BVal& el : t.elems) ops.push_back(el.v);
-    } else idx.push_back(where);
-    for (const Expr* x : idx) {
-      BVal v = expr(*x);
-      if (!v.v) v.v = expr_dtype(*x, x->value.tile.dtype);
-      ops.push_back(v.v);
-    }
-    // load(order=p): tile dim i is array dim p[i]. Load in the array's own order (coalesced,
-    // vectorized along its innermost axis), then permute the tile in shared memory.
-    std::vector<int64_t> order;
-    if (a[3]) for (const tilec::Value& o : a[3]->value.elems) order.push_back(o.constant->i);
-    std::vector<int64_t> inverse(order.size()), array_shape = rv.tile.shape;
-    std::vector<Value*> array_index(ops.size());
-    array_index[0] = ops[0];
-    for (size_t i = 0; i < order.size(); ++i) {
-      inverse[size_t(order[i])] = int64_t(i);
-      array_shape[size_t(order[i])] = rv.tile.shape[i];
-      array_index[size_t(order[i]) + 1] = ops[i + 1];
-    }
-    if (!order.empty()) ops = array_index;
-    Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, order.empty() ? rv.tile.shape : array_shape)});
+    ops.insert(ops.end(), idx.begin(), idx.end());
+    ops.insert(ops.end(), bounds.begin(), bounds.end());
+    Op* op = b_.create(OpKind::Load, e.range, ops, {Type::tile_of(arr->dtype, array_shape)});
     if (a[4]) op->value = convert_scalar(*a[4]->value.constant, a[4]->value.tile.dtype, arr->dtype);
     op->offsets = offset != nullptr;
     return BVal::of(order.empty() ? op->result() : permute(op->result(), order, e.range));
   }
   TILEC_ASSERT(id == Builtin::Store, "builtin_memory called for '" + std::string(builtin_sig(id).name) + "'");
-  const tilec::Value& tv = a[2]->value;
-  std::vector<int64_t> shape = tv.tile.shape;
-  if (shape.empty()) shape.assign(arr->dims.size(), 1);
-  Value* t = expr_dtype(*a[2], arr->dtype);
-  if (!t) return BVal{};
-  if (t->type.tile.shape != shape) {
-    Op* r = b_.create(OpKind::Reshape, e.range, {t}, {Type::tile_of(arr->dtype, shape)});
-    r->shape = shape;
-    t = r->result();
-  }
-  std::vector<Value*> ops{arrays_[arr], t};
-  if (where->kind == ExprKind::Tuple) {
-    for (const ExprPtr& x : where->args) ops.push_back(expr(*x).v);
-  } else if (where->value.kind == ValueKind::Tuple) {
-    BVal tt = expr(*where);
-    for (BVal& el : tt.elems) ops.push_back(el.v);
-  } else {
-    ops.push_back(expr(*where).v);
-  }
-  for (Value* v : ops)
-    if (!v) return BVal{};
   // store(order=p) writes tile dim i to array dim p[i]: permute into the array's order first.
-  std::vector<int64_t> order;
-  if (a[3]) for (const tilec::Value& o : a[3]->value.elems) order.push_back(o.constant->i);
-  if (!order.empty()) {
-    std::vector<int64_t> inverse(order.size());
-    std::vector<Value*> idx(ops.size() - 2);
-    for (size_t i = 0; i < order.size(); ++i) {
-      inverse[size_t(order[i])] = int64_t(i);
-      idx[size_t(order[i])] = ops[i + 2];
-    }
-    ops[1] = permute(ops[1], inverse, e.range);
-    for (size_t i = 0; i < idx.size(); ++i) ops[i + 2] = idx[i];
-  }
+  if (!order.empty()) t = permute(t, inverse, e.range);
+  std::vector<Value*> ops{arrays_[arr], t};
+  ops.insert(ops.end(), idx.begin(), idx.end());
+  ops.insert(ops.end(), bounds.begin(), bounds.end());
   b_.create(OpKind::Store, e.range, ops, {})->offsets = offset != nullptr;
   return BVal{};
 }

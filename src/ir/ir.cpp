@@ -48,12 +48,28 @@ bool has_mask(const Op& op) {
   return op.operands.size() > 1 + size_t(element_values(op)) + rank;
 }
 
+size_t first_index(const Op& op) { return op.kind == OpKind::Store ? 2 : 1; }
+
+bool has_bound(const Op& op) {
+  if (op.kind != OpKind::Load && op.kind != OpKind::Store) return false;
+  size_t rank = op.operands.empty() || !op.operands[0]->type.is_array ? 0 : op.operands[0]->type.array->dims.size();
+  return rank > 0 && op.operands.size() == first_index(op) + 2 * rank;
+}
+
+Value* bound_operand(const Op& op, size_t axis) {
+  return op.operands[first_index(op) + op.operands[0]->type.array->dims.size() + axis];
+}
+
 const char* op_name(OpKind k) { return kOps[int(k)].name; }
 
 int dimension_index(const Function& fn, const Value* v) {
   // The builder names each extent argument after its symbol (ir/build.cpp).
   if (v->def || v->owner != &fn.body) return -1;
   return fn.sig.dim_index(v->name);
+}
+bool bound_is_extent(const Function& fn, const Op& op, size_t axis) {
+  int d = dimension_index(fn, bound_operand(op, axis));
+  return d >= 0 && fn.sig.dims[size_t(d)].name == op.operands[0]->type.array->dims[axis].symbol;
 }
 int op_arity(OpKind k) { return kOps[int(k)].arity; }
 
@@ -311,6 +327,17 @@ class Printer {
   std::string out;
   const PrintNotes* notes = nullptr;
 
+  // Load and Store: "[%i, %j]", then " bound [%e, %n]" for a bounded access.
+  std::string indices_text(const Op& op) {
+    size_t first = first_index(op), rank = op.operands[0]->type.array->dims.size();
+    auto list = [&](size_t from) {
+      std::string t = "[";
+      for (size_t i = 0; i < rank; ++i) t += (i ? ", " : "") + name(op.operands[from + i]);
+      return t + "]";
+    };
+    return list(first) + (has_bound(op) ? " bound " + list(first + rank) : "");
+  }
+
   std::string name(const Value* v) {
     auto it = names_.find(v);
     if (it != names_.end()) return it->second;
@@ -373,17 +400,13 @@ class Printer {
       }
       case OpKind::Load: {
         // load %a[%i, %j] (tile indices); load %a at [%r, %c] (element offsets)
-        out += " " + name(op.operands[0]) + (op.offsets ? " at [" : "[");
-        for (size_t i = 1; i < op.operands.size(); ++i) out += (i > 1 ? ", " : "") + name(op.operands[i]);
-        out += "]";
+        out += " " + name(op.operands[0]) + (op.offsets ? " at " : "") + indices_text(op);
         if (!op.order.empty()) out += " order " + ints_text(op.order);
         out += " padding " + scalar_text(op.results[0]->type.tile.dtype, op.value);
         break;
       }
       case OpKind::Store: {
-        out += " " + name(op.operands[1]) + ", " + name(op.operands[0]) + (op.offsets ? " at [" : "[");
-        for (size_t i = 2; i < op.operands.size(); ++i) out += (i > 2 ? ", " : "") + name(op.operands[i]);
-        out += "]";
+        out += " " + name(op.operands[1]) + ", " + name(op.operands[0]) + (op.offsets ? " at " : "") + indices_text(op);
         if (!op.order.empty()) out += " order " + ints_text(op.order);
         break;
       }
@@ -637,6 +660,17 @@ class Verifier {
     if (op.kind != OpKind::Scatter && op.results[0]->type.tile.dtype != arr->dtype) fail(op, "result dtype");
   }
 
+  void tile_memory(const Op& op) {
+    if (op.operands.empty() || !op.operands[0]->type.is_array) return fail(op, "first operand is not an array");
+    size_t first = first_index(op), rank = op.operands[0]->type.array->dims.size();
+    if (op.operands.size() != first + rank && !has_bound(op))
+      return fail(op, fmt::format("needs {} index operands, and as many bounds or none", rank));
+    for (size_t i = first; i < op.operands.size(); ++i)
+      if (op.operands[i]->type.is_array || !op.operands[i]->type.is_scalar() ||
+          !is_integer(op.operands[i]->type.tile.dtype))
+        return fail(op, "an index or bound is not an integer scalar");
+  }
+
   void check(const Op& op) {
     auto same = [&](const Value* a, const Value* b) {
       if (!(a->type == b->type)) fail(op, "operand types differ: " + a->type.str() + " and " + b->type.str());
@@ -683,9 +717,7 @@ class Verifier {
               : op.results[0]->type.tile.dtype != op.operands[0]->type.tile.dtype)
         fail(op, "result dtype");
     }
-    if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
-      if (op.operands.empty() || !op.operands[0]->type.is_array) fail(op, "first operand is not an array");
-    }
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store) tile_memory(op);
     if (op.kind == OpKind::Gather || op.kind == OpKind::Scatter || op.kind == OpKind::Atomic) element_memory(op);
     if (op.kind == OpKind::Scan) {
       same(op.operands[0], op.results[0]);

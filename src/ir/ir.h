@@ -68,8 +68,8 @@ namespace tilec::ir {
   X(NumBlocks, "num_blocks", 0) /* axis */                                           \
   X(NumSms, "num_sms", 0)                                                            \
   /* memory */                                                                       \
-  X(Load, "load", -1)           /* array, index...: shape, order, padding, offsets */ \
-  X(Store, "store", -1)         /* array, tile, index...: order, offsets */          \
+  X(Load, "load", -1)           /* array, index..., [bound...]: shape, order, padding, offsets */ \
+  X(Store, "store", -1)         /* array, tile, index..., [bound...]: order, offsets */ \
   /* element-index memory (language.md §6.3): index operands are one integer tile per   \
      array dimension; every tile operand has the result's (or the stored tile's) shape;  \
      a trailing bool operand, when present, is the mask */                              \
@@ -104,11 +104,21 @@ enum class AtomicOp : uint8_t { Add, Max, Min, And, Or, Xor, Xchg, Cas };
 const char* atomic_name(AtomicOp a);
 
 struct Op;
+struct Value;
 /// Gather, Scatter and Atomic: the number of value operands between the array and the first
 /// index (0, 1, or 2 for a compare-and-swap).
 int element_values(const Op& op);
 /// Gather, Scatter and Atomic: whether the op has a mask (its last operand).
 bool has_mask(const Op& op);
+/// Load and Store: the operand position of the first index (tile index or element offset):
+/// 1 for a load, 2 for a store (after the tile).
+size_t first_index(const Op& op);
+/// Load and Store: whether the op has `bound=` operands (language.md §7.2.6): one integer
+/// scalar per array axis after the indices, in the array's axis order, each the exclusive end
+/// of the positions the op may touch along that axis (the array's extent still applies).
+bool has_bound(const Op& op);
+/// Load and Store with a bound: the bound along array axis `axis`.
+Value* bound_operand(const Op& op, size_t axis);
 
 /// The printed name of an op kind ("add").
 const char* op_name(OpKind k);
@@ -137,6 +147,7 @@ struct Type {
 };
 
 struct Op;
+struct Value;
 struct Block;
 
 /// An SSA value: the result of an op or an argument of a block.
@@ -206,6 +217,9 @@ struct Function {
 /// The position of `v` among `fn.sig.dims` when `v` is the kernel argument holding that
 /// dimension extent (never negative: the launch stub rejects negative extents), else -1.
 int dimension_index(const Function& fn, const Value* v);
+/// Load and Store with a bound: whether the bound along array axis `axis` is the array's own
+/// extent there (`bound=(end, N)` for an array `[rows, N]`), which clips nothing.
+bool bound_is_extent(const Function& fn, const Op& op, size_t axis);
 
 /// Copies every attribute field of `from` (dtype, value, shape, order, axis, pred, approx,
 /// offsets, combine, atomic, text) to `to`: operands, results, regions and parent are left

@@ -100,6 +100,9 @@ class IrBuilder {
   BVal builtin_grid(Builtin id, const Expr& e, const Args& a);
   /// load and store (tile-index memory, §6.2), with order= and padding=.
   BVal builtin_memory(Builtin id, const Expr& e, const Args& a);
+  /// The values of load/store's index=, offset= or bound= (a tuple written out, a tuple value,
+  /// or one scalar), in the order written; a null entry where one failed to build.
+  std::vector<Value*> memory_coords(const Expr& where);
   /// gather, scatter and the atomics (§6.3): indices, values and mask broadcast to one shape.
   BVal builtin_element_memory(Builtin id, const Expr& e, const Args& a);
   /// arange, full, zeros, ones.

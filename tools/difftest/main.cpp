@@ -9,7 +9,7 @@
 // slices; split_oracle.h), compared with the -O0 results with the contracted mma's tolerance.
 //
 //   tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...
-//                  [--kernel NAME] [--inputs DIR] [-v]
+//                  [--kernel NAME] [--inputs DIR] [--reverse-ctas] [-v]
 //
 // -D sets a module constant as tilec's -D does (so `-D TILE_N=1024` builds what the kernel's
 // configuration `config(TILE_N=1024)` compiles; the interpreter ignores num_warps and the other
@@ -17,7 +17,8 @@
 // over the file's `# difftest:`
 // line; --kernel runs that kernel alone; --inputs DIR reads the arrays a kernel reads from
 // DIR/<kernel>.in.<param>.bin where those files exist (as --out writes them) instead of the
-// seed's values.
+// seed's values. --reverse-ctas runs each grid's CTAs last first (interp::Options): a CTA that
+// writes another's elements then shows it where the forward order hides it.
 // --out DIR writes each kernel's inputs and the -O0 results as binary files plus a JSON
 // manifest (inputs.h; with "math" and "mma": which comparison rule applies, and "ir_hash"),
 // which the GPU runners of gpu_campaign.py compare the compiled kernel against.
@@ -106,7 +107,7 @@ std::string ir_hash(const ir::Function& f) {
 int usage() {
   std::fprintf(stderr,
                "usage: tilec-difftest FILE.tile [--seed N] [--out DIR] [-D NAME=VALUE]... [--set NAME=VALUE]...\n"
-               "                      [--kernel NAME] [--inputs DIR] [-v]\n");
+               "                      [--kernel NAME] [--inputs DIR] [--reverse-ctas] [-v]\n");
   return 64;
 }
 
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> defines, sets;
   uint64_t seed = 1;
   bool verbose = false;
+  interp::Options opts;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
     else if (a == "--set" && i + 1 < argc) sets.push_back(argv[++i]);
     else if (a == "--kernel" && i + 1 < argc) only_kernel = argv[++i];
     else if (a == "--inputs" && i + 1 < argc) in_dir = argv[++i];
+    else if (a == "--reverse-ctas") opts.reverse_ctas = true;
     else if (a == "-v") verbose = true;
     else if (!a.empty() && a[0] != '-' && path.empty()) path = a;
     else return usage();
@@ -175,7 +178,7 @@ int main(int argc, char** argv) {
     std::string verdict;
     for (Variant& v : variants) {
       std::vector<interp::Arg> args = inputs;
-      interp::Result r = interp::run(*v.kernels[k], args);
+      interp::Result r = interp::run(*v.kernels[k], args, opts);
       if (!r.error.empty()) {
         std::printf("%s: kernel %s (%s): %s\n", path.c_str(), f.name.c_str(), v.name, r.error.c_str());
         status = std::max(status, 1);

@@ -120,6 +120,7 @@ Copy copy_kind(const ir::Op& op, const IntegerFacts& facts) {
   if (op.kind != ir::OpKind::Load) return Copy::No;
   if (op.value.i != 0 || op.value.f != 0.0) return Copy::No;  // cp.async fills zeros only
   if (!op.order.empty()) return Copy::No;                        // tile dims are array dims
+  if (ir::has_bound(op)) return Copy::No;  // the copies clip at the extents (bound=: registers)
   if (!op.offsets) return Copy::Yes;
   // Element offsets (load(offset=)) may start a line anywhere. cp.async moves 16-byte chunks
   // from 16-byte-aligned addresses (PTX ISA §9.7.9.25.3), and a TMA box's coordinates are

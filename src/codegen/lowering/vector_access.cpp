@@ -36,7 +36,7 @@ std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low) {
     if (tile->type.is_scalar()) return;
     int bytes = vector_access_bytes(op, low.layout(tile));
     out[&op] = bytes;
-    if (op.offsets) {
+    if (op.offsets || ir::has_bound(op)) {  // vectors as wide as the offsets' and bounds' alignment
       at_offsets.push_back(&op);
     } else {
       int& v = at_indices[op.operands[0]->type.array];
@@ -60,8 +60,13 @@ std::map<const ir::Op*, int> access_vector_bytes(const LoweredKernel& low) {
     IntegerFacts facts(low, check);
     for (const ir::Op* op : at_offsets) {
       const ir::ArrayParam* arr = op->operands[0]->type.array;
-      size_t first = op->kind == ir::OpKind::Load ? 1 : 2;
-      int64_t align = facts.divisor(op->operands[first + arr->dims.size() - 1]) * dtype_bytes(arr->dtype);
+      size_t last = arr->dims.size() - 1;
+      // A vector must be wholly inside or outside: its start and the innermost bound, if any,
+      // are multiples of it (an index= origin is a multiple of the tile).
+      int64_t align = op->offsets ? facts.divisor(op->operands[ir::first_index(*op) + last]) : INT64_MAX;
+      if (ir::has_bound(*op) && !ir::bound_is_extent(*low.fn, *op, last))
+        align = std::min(align, facts.divisor(ir::bound_operand(*op, last)));
+      align = align == INT64_MAX ? INT64_MAX : align * dtype_bytes(arr->dtype);
       int bytes = int(std::min<int64_t>(layout_bytes[op], align));
       if (bytes < 4) bytes = 0;
       if (bytes > out[op]) {

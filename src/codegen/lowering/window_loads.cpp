@@ -132,7 +132,8 @@ class Finder {
   // A load at offsets whose tile lives in registers of a blocked layout along whose last axis
   // lanes hold consecutive runs.
   bool candidate(const ir::Op& op) const {
-    if (op.kind != ir::OpKind::Load || !op.offsets || op.results[0]->type.is_scalar()) return false;
+    if (op.kind != ir::OpKind::Load || !op.offsets || ir::has_bound(op) || op.results[0]->type.is_scalar())
+      return false;
     const ir::Value* res = op.results[0];
     if (res->type.tile.dtype == DType::Bool || k_.async_load(res)) return false;
     std::span<const ir::Op* const> u = users_.of(res);

@@ -35,6 +35,23 @@ struct MemoryEmitter::Access {
   std::map<std::pair<int, int64_t>, std::string> valid;     ///< (dim, offset) → predicate
 };
 
+std::string MemoryEmitter::bounded_extent(const ir::Op& op, size_t axis) {
+  // bound= (language.md §7.2.6): the op sees the array as if its extent along `axis` were
+  // clamp(bound, 0, extent); every test below compares with it (the vectorized variant's
+  // unsigned compares too, hence not below 0).
+  const ir::Value* bv = ir::bound_operand(op, axis);
+  std::string bound = cx_.regs(bv)[0];
+  if (dtype_bits(bv->type.tile.dtype) < 64) {
+    std::string w = b_.reg(RegClass::B64);
+    b_.ins(is_unsigned_int(bv->type.tile.dtype) ? "cvt.u64.u32" : "cvt.s64.s32", {w, bound});
+    bound = w;
+  }
+  std::string extent = b_.reg(RegClass::B64);
+  b_.ins("min.s64", {extent, cx_.arrays_.at(op.operands[0]->type.array).extents[axis], bound});
+  b_.ins("max.s64", {extent, extent, "0"});
+  return extent;
+}
+
 MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Value* array, const Layout& l,
                                                  size_t first_index) {
   Access a;
@@ -82,17 +99,20 @@ MemoryEmitter::Access MemoryEmitter::plan_access(const ir::Op& op, const ir::Val
     // always inside (IntegerFacts::below_extent): a row kernel's row needs no test.
     a.origin.push_back(origin);
     a.shape.push_back(shape);
+    bool bounded = ir::has_bound(op) && !ir::bound_is_extent(*cx_.k_.fn, op, size_t(ad));
     a.origin_nonneg.push_back(cx_.facts_.nonneg(iv));
-    a.inside.push_back(shape == 1 && a.origin_nonneg.back() && cx_.facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
+    a.inside.push_back(!bounded && shape == 1 && a.origin_nonneg.back() &&
+                       cx_.facts_.below_extent(iv, arr->dims[size_t(ad)].symbol));
     a.extent.emplace_back();
     if (a.inside.back()) {
       a.rem.emplace_back();
       continue;
     }
+    std::string extent = bounded ? bounded_extent(op, size_t(ad)) : ar.extents[size_t(ad)];
     std::string rem = b_.reg(RegClass::B64);
-    b_.ins("sub.s64", {rem, ar.extents[size_t(ad)], origin});
+    b_.ins("sub.s64", {rem, extent, origin});
     a.rem.push_back(rem);
-    a.extent.back() = ar.extents[size_t(ad)];
+    a.extent.back() = extent;
     std::string in = b_.reg(RegClass::Pred);
     b_.ins("setp.ge.s64", {in, rem, std::to_string(shape)});
     if (!a.origin_nonneg.back()) {

@@ -59,6 +59,8 @@ class MemoryEmitter : FamilyEmitter {
   /// The tile's base address, bounds and interior predicate for `op`, whose tile has layout
   /// `l` and whose indices start at operand `first_index`.
   Access plan_access(const ir::Op& op, const ir::Value* array, const Layout& l, size_t first_index);
+  /// The s64 register of clamp(bound, 0, extent) along array axis `axis` of a bound= access.
+  std::string bounded_extent(const ir::Op& op, size_t axis);
   /// One element of a load into `dst` (bool through a byte), under predicate `pred` ("" =
   /// always).
   void load_element(DType dt, const std::string& dst, const std::string& addr, const std::string& pred);

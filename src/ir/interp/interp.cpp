@@ -252,20 +252,20 @@ Result run(const ir::Function& f, std::vector<Arg>& args, const Options& opts) {
   int64_t ops_left = opts.max_ops;
   int64_t n[3] = {1, 1, 1};
   for (size_t i = 0; i < g.size(); ++i) n[i] = g[i];
-  for (int64_t z = 0; z < n[2]; ++z)
-    for (int64_t y = 0; y < n[1]; ++y)
-      for (int64_t x = 0; x < n[0]; ++x) {
-        Cta cta(f, mem, opts, ops_left);
-        cta.bid[0] = x, cta.bid[1] = y, cta.bid[2] = z;
-        for (int i = 0; i < 3; ++i) cta.nblocks[i] = n[i];
-        cta.run(scalars);
-        ++r.ctas;
-        if (!cta.error.empty()) {
-          r.error = cta.error;
-          r.unspecified = mem.unspecified;
-          return r;
-        }
-      }
+  int64_t count = n[0] * n[1] * n[2];
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t l = opts.reverse_ctas ? count - 1 - i : i;
+    Cta cta(f, mem, opts, ops_left);
+    cta.bid[0] = l % n[0], cta.bid[1] = l / n[0] % n[1], cta.bid[2] = l / (n[0] * n[1]);
+    for (int a = 0; a < 3; ++a) cta.nblocks[a] = n[a];
+    cta.run(scalars);
+    ++r.ctas;
+    if (!cta.error.empty()) {
+      r.error = cta.error;
+      r.unspecified = mem.unspecified;
+      return r;
+    }
+  }
   r.unspecified = mem.unspecified;
   return r;
 }

@@ -51,6 +51,10 @@ struct Options {
   int num_sms = 4;                 ///< what num_sms() returns (in the body and in the grid)
   int64_t max_ctas = 1 << 16;      ///< more CTAs than this is an error (a runaway grid)
   int64_t max_ops = 200'000'000;   ///< ops executed over all CTAs (a while loop that never ends)
+  /// Run the CTAs last first. CTAs are unordered (language.md §3.6, "Aliasing"): a CTA that
+  /// writes elements another CTA writes too (a store not clipped where it should be) leaves its
+  /// values behind in one of the two orders, where the other CTA's run after it hides them.
+  bool reverse_ctas = false;
 };
 
 /// What a run reports besides the arrays it wrote.
@@ -60,7 +64,8 @@ struct Result {
   int64_t ctas = 0;           ///< CTAs run
 };
 
-/// Runs kernel `f` for every CTA of its grid (bid(0) fastest, then 1, then 2) over `args`,
+/// Runs kernel `f` for every CTA of its grid (bid(0) fastest, then 1, then 2; or the reverse,
+/// Options::reverse_ctas) over `args`,
 /// which it reads and writes in place. Dimension symbols take the extents of the arrays that
 /// name them (arrays disagreeing on a symbol is an error). A grid with a zero extent runs no
 /// CTA (§8.11). Never throws for a valid IR; an op it does not know is an error

@@ -23,7 +23,8 @@ int64_t position(const HostArray& a, const std::vector<__int128>& c) {
 
 // Load and Store: for each element of the tile, its array coordinates. The view's axis k is
 // array axis order[k] (identity when `order` is empty); the tile starts at index × shape, or
-// at the offsets themselves.
+// at the offsets themselves. `idx` holds the indices, then, with bound=, one bound per array
+// axis: a coordinate at or past its bound is out of bounds, as one past the extent is.
 std::vector<int64_t> tile_positions(const ir::Op& op, const HostArray& a, const std::vector<int64_t>& shape,
                                     const std::vector<const Tile*>& idx) {
   size_t rank = shape.size();
@@ -32,12 +33,15 @@ std::vector<int64_t> tile_positions(const ir::Op& op, const HostArray& a, const 
     __int128 i = int_value(idx[k]->v[0], idx[k]->dtype);
     start[k] = op.offsets ? i : i * shape[k];
   }
+  bool bounded = ir::has_bound(op);
   std::vector<int64_t> out(size_t(TileType{DType::I32, shape}.numel()));
   std::vector<__int128> c(rank);
   for (size_t e = 0; e < out.size(); ++e) {
     std::vector<int64_t> el = unravel(int64_t(e), shape);
     for (size_t k = 0; k < rank; ++k) c[op.order.empty() ? k : size_t(op.order[k])] = start[k] + el[k];
     out[e] = position(a, c);
+    for (size_t d = 0; bounded && d < rank; ++d)
+      if (c[d] >= int_value(idx[rank + d]->v[0], idx[rank + d]->dtype)) out[e] = -1;
   }
   return out;
 }

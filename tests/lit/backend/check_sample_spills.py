@@ -32,6 +32,7 @@ VARIANTS = {
     # tests/gpu/make_shape_headers.sh's, those check_shapes runs (its benchmark-only tile
     # configurations are left out)
     "batched_matmul": [[], ["-D", "T=bf16"], ["-D", "T=bf16", "-D", "BN=128"]],
+    "grouped_gemm": [[], ["-D", "T=f16"]],
     "linear_decode": [[], ["-D", "MT=64"]],
     "matmul_splitk": [[], ["-D", "BN=256"]],
     # tests/gpu/make_f8_headers.sh's (its benchmark-only tile configurations are left out)

@@ -171,6 +171,37 @@ def m(a: f16[M, K], b: f16[K, N], c: f32[M, N]):
   CHECK(floats(args[2].array) == std::vector<double>{0, 0, 4, 5});
 }
 
+TEST_CASE("interp clips loads and stores at bound= (§7.2.6), through order= and in either CTA order", "[interp]") {
+  // CTA g copies group g of x (rows ends[g - 1] .. ends[g] - 1, read with gather) into y in
+  // 4-row tiles from the group's first row; the load reads -1 past the group's end and the store
+  // drops those rows, so no CTA writes another group's rows, whichever runs first. z gets the
+  // transposed first two rows of each group through order=, bounded in the view's axis order.
+  auto ks = kernels(R"(
+@kernel(grid=(E,))
+def g(x: i32[n, 2], ends: i32[E], y: i32[n, 2], z: i32[2, n]):
+    start = gather(ends, bid(0) - 1)
+    end = gather(ends, bid(0))
+    t = load(x, offset=(start, 0), shape=(4, 2), bound=(end, 2), padding=-1)
+    store(y, offset=(start, 0), tile=t + 100 * (bid(0) + 1), bound=(end, 2))
+    u = load(x, offset=(0, start), shape=(2, 2), order=(1, 0), bound=(2, end))
+    store(z, offset=(0, start), tile=u, bound=(2, min(end, start + 1)))
+)");
+  for (bool reverse : {false, true}) {
+    std::vector<Arg> args{array(DType::I32, {5, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), array(DType::I32, {3}, {3, 3, 4}),
+                          array(DType::I32, {5, 2}, std::vector<double>(10, 7)),
+                          array(DType::I32, {2, 5}, std::vector<double>(10, 7))};
+    Options opts;
+    opts.reverse_ctas = reverse;
+    Result r = run(*ks[0], args, opts);
+    REQUIRE(r.error == "");
+    // Group 0 is rows 0-2 (+100), group 1 is empty, group 2 is row 3 (+300); row 4 is past
+    // ends[-1] and keeps its 7s.
+    CHECK(ints(args[2].array) == std::vector<double>{100, 101, 102, 103, 104, 105, 306, 307, 7, 7});
+    // z[:, start] = x[start, :] for groups 0 and 2; the bound start + 1 drops column start + 1.
+    CHECK(ints(args[3].array) == std::vector<double>{0, 7, 7, 6, 7, 1, 7, 7, 7, 7});
+  }
+}
+
 TEST_CASE("interp cats a tile with itself and extracts sub-tiles (§7.4)", "[interp]") {
   // cat(t, t) has one operand twice (CSE makes it from two equal extracts); the second half
   // must come from the operand's start again (the interpreter once read before it).

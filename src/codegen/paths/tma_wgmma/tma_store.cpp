@@ -156,7 +156,8 @@ void plan_tma_stores(LoweredKernel& k, int64_t smem_limit) {
   std::vector<TmaStore> candidates;
   for (size_t i = last_loop + 1; i < ops.size(); ++i) {
     const ir::Op& op = *ops[i];
-    if (op.kind != ir::OpKind::Store || op.offsets || !op.order.empty()) continue;
+    // (The copy engine clips at the tensor map's extents only: a bound= store stays in registers.)
+    if (op.kind != ir::OpKind::Store || op.offsets || ir::has_bound(op) || !op.order.empty()) continue;
     const ir::Value* tile = op.operands[1];
     const ir::ArrayParam* arr = op.operands[0]->type.array;
     if (tile->type.is_scalar() || arr->dims.size() > 5 || !tma_store_dtype(arr->dtype) ||
