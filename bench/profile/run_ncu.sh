@@ -2,7 +2,7 @@
 # Issue 38 (GPU machine, one call of ~3 minutes): where the time goes in attention's and
 # matmul_bt's configurations at the shapes where they trail the peers most
 # (bench/results/2026-12-07-attn-h100.md, 2026-12-07-splitk-h100.md). Nsight Compute on one
-# launch each (the 5th of bench/profile/probe.c), sections: speed of light, launch, occupancy,
+# launch each (the 5th of bench/profile/probe.cpp), sections: speed of light, launch, occupancy,
 # warp states, scheduler, memory workload. Headers made on the build machine by
 #   tests/gpu/make_config_headers.sh build/tilec gpu-run/attn/check    (carry gpu-run/attn)
 # Writes $OUT/ncu/<name>.txt and $OUT/ncu/durations.txt (kernel duration per probe).
@@ -12,7 +12,7 @@ out=${OUT:-/tmp/out}/ncu; mkdir -p "$out"
 hdr=gpu-run/attn/check
 cuda=${CUDA_PATH:-/usr/local/cuda}
 ncu=$(command -v ncu || echo "$cuda/bin/ncu")
-cc="gcc -O2 -std=c11 -I$cuda/include bench/profile/probe.c -L$cuda/lib64/stubs -lcuda"
+cc="g++ -O2 -std=c++17 -I$cuda/include -Itests/gpu bench/profile/probe.cpp -L$cuda/lib64/stubs -lcuda"
 $cc -DPROBE_ATTENTION=cfg_a128_attention -DHEAD_DIM=128 -include $hdr/cfg_attention_d128.h -o /tmp/probe_a128 &
 $cc -DPROBE_ATTENTION=cfg_a128c_attention -DHEAD_DIM=128 -include $hdr/cfg_attention_d128_causal.h -o /tmp/probe_a128c &
 $cc -DPROBE_GEMM=cfg_matmul_bt -include $hdr/cfg_matmul_bt.h -o /tmp/probe_gemm &
