@@ -1,6 +1,6 @@
 // Launches one configuration of attention.tile or matmul_bt.tile a few times, for Nsight
 // Compute (bench/profile/run_ncu.sh). The header is included by the build line:
-//   g++ -O2 -std=c++17 -DPROBE_ATTENTION=cfg_a128_attention -DHEAD_DIM=128 -include HEADER \
+//   g++ -O2 -std=c++17 -DPROBE_ATTENTION=cfg_a128_attention -DHEAD_DIM=128 -include HEADER
 //       -Itests/gpu bench/profile/probe.cpp -I$CUDA/include -lcuda -o probe_attn
 //   g++ -O2 -std=c++17 -DPROBE_GEMM=cfg_matmul_bt -include HEADER -Itests/gpu bench/profile/probe.cpp ...
 // Usage:  probe_attn CONFIG B H HK S       probe_gemm CONFIG M N K
