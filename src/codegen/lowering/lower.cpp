@@ -1,11 +1,13 @@
 // Lowering: each code path's steps, in order, from one registry table (lowering_steps.h). A
 // step is a free function over the kernel being lowered, declared in a header of its own
-// (mma_shape.h, warps.h, schedule.h, vector_widths.h, pipeline.h, assign_layouts.h with
-// staging.h, launch_divisors.h); here are the wrappers with the table's signature, the table
-// and the runner. An arch-specific path's own steps are in its folder (paths/<name>/), listed
-// by its row of the paths table.
+// (mma_shape.h, warps.h, schedule.h, vector_widths.h, pipelines.h, assign_layouts.h with
+// staging.h, stages.h, launch_divisors.h); here are the wrappers with the table's signature, the
+// table and the runner, then LoweredKernel's answers (lower.h) that the steps, the emitter and
+// the text ask. An arch-specific path's own steps are in its folder (paths/<name>/), listed by
+// its row of the paths table.
 #include "codegen/lowering/lower.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -20,8 +22,9 @@
 #include "codegen/lowering/lowered_text.h"
 #include "codegen/lowering/lowering_steps.h"
 #include "codegen/lowering/mma_shape.h"
-#include "codegen/lowering/pipeline.h"
+#include "codegen/lowering/pipelines.h"
 #include "codegen/lowering/schedule.h"
+#include "codegen/lowering/stages.h"
 #include "codegen/lowering/staging.h"
 #include "codegen/lowering/vector_access.h"
 #include "codegen/lowering/vector_widths.h"
@@ -173,6 +176,65 @@ std::vector<const ir::Value*> values_in_program_order(const LoweredKernel& k) {
     for (const auto& r : op.regions) order.insert(order.end(), r->args.begin(), r->args.end());
   });
   return order;
+}
+
+// LoweredKernel's answers (lower.h).
+
+const Pipeline* LoweredKernel::pipeline(const ir::Op* loop) const {
+  for (const Pipeline& p : pipelines)
+    if (p.loop == loop) return &p;
+  return nullptr;
+}
+
+std::string unaligned_text(const LoweredKernel::UnalignedLoad& u) {
+  const ir::Value* inner = u.load->operands.back();
+  std::string what = "innermost offset";
+  if (inner->def && inner->def->loc.valid())
+    what += fmt::format(" (the expression at column {})", inner->def->loc.begin.col);
+  else if (!inner->name.empty())
+    what += " (" + inner->name + ")";
+  else if (inner->owner && inner->owner->parent && inner->owner->parent->kind == ir::OpKind::For)
+    what += fmt::format(" (the variable of the loop at line {})", inner->owner->parent->loc.begin.line);
+  return fmt::format("the load at line {}, whose {} is known to be a multiple of {} byte{} but not of 16: {} "
+                     "must start at a multiple of 16 bytes along its innermost dimension (language.md §7.2.1)",
+                     u.load->loc.begin.line, what, u.align, u.align == 1 ? "" : "s",
+                     code_path(u.path).copy_engine);
+}
+
+const LoweredKernel::UnalignedLoad* LoweredKernel::unaligned_load(const ir::Value* v) const {
+  for (const UnalignedLoad& u : unaligned_loads)
+    if (std::find(u.chain.begin(), u.chain.end(), v) != u.chain.end()) return &u;
+  return nullptr;
+}
+
+const AsyncLoad* LoweredKernel::async_load(const ir::Value* v) const {
+  auto it = async_values.find(v);
+  return it == async_values.end() ? nullptr : it->second;
+}
+
+int64_t Pipeline::resident_bytes() const {
+  int64_t n = 0;
+  for (const AsyncLoad& al : resident) n = std::max(n, al.offset + stage_aligned(al.bytes()));
+  return n;
+}
+
+int LoweredKernel::num_stages() const {
+  int stages = 1;
+  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages);
+  return stages;
+}
+
+Layout LoweredKernel::accumulator_layout(const ir::Op& mma) const {
+  if (plan && plan->own_mma(*this, mma)) return plan->own_accumulator_layout(*this, mma);
+  const ir::Value* acc = mma.operands[2];
+  return mma_layout(acc->type.tile.shape, acc->type.tile.dtype == DType::F64 ? 8 : 16, num_warps);
+}
+
+int64_t LoweredKernel::shared_bytes() const {
+  if (plan) return plan->shared_bytes(*this);
+  int64_t stages = 0;
+  for (const Pipeline& p : pipelines) stages = std::max(stages, p.stages * p.stage_bytes);
+  return std::max(conversion_smem, stages ? pipeline_offset + stages : conversion_smem_vectorized);
 }
 
 }  // namespace tilec::codegen

@@ -20,6 +20,13 @@
 
 namespace tilec::codegen {
 
+/// Pipeline stages, and each async load's place in a stage, start at multiples of this many
+/// bytes: the swizzle XORs address bits below it (layout.h, swizzled_offset), and a line is at
+/// most this long (pipeline_loads.h, follow_chain).
+inline constexpr int64_t kStageAlign = 1024;
+/// `bytes` rounded up to a multiple of kStageAlign.
+inline int64_t stage_aligned(int64_t bytes) { return (bytes + kStageAlign - 1) / kStageAlign * kStageAlign; }
+
 /// A tile load that goes from global to shared memory without passing through registers and
 /// that mma reads from there: with 16-byte cp.async (PTX ISA §9.7.9.25) in the portable path's
 /// vectorized variant, by the copy engine of an arch-specific path (TMA: paths/tma_wgmma/).
@@ -138,7 +145,7 @@ struct LoweredKernel {
   int64_t pipeline_offset = 0;
   /// A load at element offsets that would be a cp.async or TMA stage (or a resident tile) but
   /// for its innermost offset, which is not known to be a multiple of 16 bytes (the rule of
-  /// both; pipeline.cpp, copy_kind). It goes through registers; the path's checks and
+  /// both; pipeline_loads.cpp, copy_kind). It goes through registers; the path's checks and
   /// --emit=tir-lowered name it.
   struct UnalignedLoad {
     CodePath path = CodePath::Portable;   ///< whose copy engine it misses: cp.async or TMA

@@ -1,4 +1,4 @@
-// The tests a tile load passes to go through a pipeline's shared memory (pipeline.cpp), which
+// The tests a tile load passes to go through a pipeline's shared memory (pipeline_loads.cpp), which
 // every path's planner applies: the copy engines' rules (cp.async and TMA fill zeros only and
 // copy a tile whose dimensions are the array's, starting at a multiple of 16 bytes), and the
 // chain from the load to the mma operand that reads it.

@@ -29,7 +29,7 @@
 
 #include <fmt/format.h>
 
-#include "codegen/lowering/pipeline.h"
+#include "codegen/lowering/affine_index.h"
 
 namespace tilec::codegen {
 std::string smem_chunk_xor(PtxBuilder& b, const std::string& line, int64_t pitch) {

@@ -1,5 +1,5 @@
 // The indices a portable-path cp.async pipeline moves by a constant per iteration
-// (codegen/lowering/pipeline.h affine_index): slope x the loop variable plus values from before
+// (codegen/lowering/affine_index.h): slope x the loop variable plus values from before
 // the loop.
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lowering/pipeline.h"
+#include "codegen/lowering/affine_index.h"
 #include "lowered_kernel.h"
 
 using namespace tilec::codegen;

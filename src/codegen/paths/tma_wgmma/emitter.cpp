@@ -306,7 +306,7 @@ void TmaWgmmaEmitter::pingpong_pass() {
 
 std::vector<std::vector<std::string>> TmaWgmmaEmitter::cluster_peer_origins(const ir::Op& loop, const std::string& peer) {
   // The producer ops are scalar arithmetic on bid(), num_blocks() and the arguments
-  // (tma_pipeline.cpp): run at the peer's logical CTA they give the peer's tile origins. Past the
+  // (specialize.cpp): run at the peer's logical CTA they give the peer's tile origins. Past the
   // last tile they compute garbage that cluster_copy_plan ignores (cluster_peer_in_ is false).
   std::vector<std::string> own = persistent_bid_;
   persistent_bid_ = logical_cta(peer);

@@ -1,4 +1,4 @@
-// What the tma_wgmma path's lowering steps (tma_pipeline.h, tma_store.h), its text
+// What the tma_wgmma path's lowering steps (wgmma_fit.h and the steps' headers), its text
 // (lowered_text.cpp) and its emitter share: the layout of wgmma's fragments, wgmma's k, the TMA
 // box rule, and which mmas stay on mma.sync.
 #pragma once
@@ -24,7 +24,7 @@ int64_t wgmma_k(DType t);
 
 /// TMA boxes of the 128-byte swizzle fit `al`: whole 128-byte spans of each line, 8 to 256
 /// lines in multiples of 8 (one swizzle pattern), arrays of at most 5 dimensions (PTX ISA
-/// §9.7.9.25.5.1, cp.async.bulk.tensor; tma_pipeline.cpp).
+/// §9.7.9.25.5.1, cp.async.bulk.tensor; wgmma_fit.cpp).
 bool tma_box_ok(const AsyncLoad& al);
 
 /// The mmas of `k` that stay on mma.sync (not at the top of a pipelined loop's body

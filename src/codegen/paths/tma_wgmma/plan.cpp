@@ -99,4 +99,12 @@ int64_t Plan::shared_bytes(const LoweredKernel& k) const {
   return stages ? k.pipeline_offset + stages : k.conversion_smem_vectorized;
 }
 
+const char* tma_schedule_name(TmaSchedule s) {
+  switch (s) {
+    case TmaSchedule::Inline: return "inline";
+    case TmaSchedule::Specialized: return "warp-specialized";
+  }
+  return "?";
+}
+
 }  // namespace tilec::codegen::tma_wgmma

@@ -28,7 +28,7 @@ namespace tilec::codegen::tma_wgmma {
 enum class TmaSchedule { Inline, Specialized };
 const char* tma_schedule_name(TmaSchedule s);
 
-/// The producer/consumer split of a Specialized kernel (tma_pipeline.cpp, plan_specialization).
+/// The producer/consumer split of a Specialized kernel (specialize.cpp, plan_specialization).
 struct Specialization {
   TmaSchedule schedule = TmaSchedule::Inline;
   /// setmaxnreg counts (registers per thread) of the producer and the consumer warpgroups; 0

@@ -119,7 +119,7 @@ std::string TmaRing::coordinate(const AsyncLoad& al, size_t d, const std::string
   if (dtype_bits(dtype) < 64) return value;  // narrower dtypes sit extended in 32-bit registers
   // Clamped to [-extent of the tile, the array's extent]: an origin outside that range reads a
   // box wholly outside the array, as the clamped one does, and the clamped one fits the s32.
-  // The innermost coordinate must stay a multiple of 16 bytes (pipeline.cpp, copy_kind): there
+  // The innermost coordinate must stay a multiple of 16 bytes (pipeline_loads.cpp, copy_kind): there
   // the upper bound is the extent rounded up to one.
   const ir::ArrayParam* arr = al.load->operands[0]->type.array;
   const std::vector<int64_t>& shape = al.load->results[0]->type.tile.shape;

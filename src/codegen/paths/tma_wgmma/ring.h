@@ -118,7 +118,7 @@ class TmaRing : FamilyEmitter {
   std::string coordinate(const AsyncLoad& al, size_t d, const std::string& value, DType dtype);
   /// The register of scalar `v` when the loop's induction variable `iv` (its body's argument)
   /// is register `at`: `v` itself is `iv`, or is computed from it (and values from before the
-  /// loop) by ops at the top of the body (pipeline.cpp), which are emitted again here with `at`
+  /// loop) by ops at the top of the body (pipelines.cpp), which are emitted again here with `at`
   /// in `iv`'s place; the body's own registers are left as they were.
   std::string value_at(const ir::Value* v, const ir::Value* iv, const std::string& at);
   /// The copies of `al`'s boxes to shared address `dst` (u32) + `offset` bytes, completing on
